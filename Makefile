@@ -1,0 +1,23 @@
+PYTHON ?= python3
+
+.PHONY: demo test install-test lint bench
+
+# The main job: train the MLP on scikit-learn's bundled digits with the generated gradient.
+demo:
+	$(PYTHON) -m pip install -q -e ".[demo]"
+	$(PYTHON) samples/mlp_digits.py
+
+install-test:
+	$(PYTHON) -m pip install -q -e ".[test,demo]"
+
+# The project's tests, then the public API contract in ../shared/contract when it is there.
+test: install-test
+	$(PYTHON) -m pytest tests
+	@if [ -d ../shared/contract ]; then $(PYTHON) -m pytest -p no:cacheprovider ../shared/contract; fi
+
+lint:
+	$(PYTHON) -m ruff check tangentlike tests samples benchmarks
+	$(PYTHON) -m ruff format --check tangentlike tests samples benchmarks
+
+bench:
+	$(PYTHON) benchmarks/bench_mlp.py
