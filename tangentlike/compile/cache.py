@@ -1,0 +1,209 @@
+"""On-disk cache of generated gradient modules, stored as text.
+
+One file per key, ``<key>.py``: a header line, then the generated source verbatim (UTF-8)::
+
+    # tangentlike-cache v1 key=<key> sha256=<hex digest of the body>
+    <body>
+
+Assumes: keys come from `cache_key` over everything the generated text depends on (sources,
+options, rule registry fingerprint, tangentlike version), so one key always maps to one text; the
+cache directory is trusted (the digest detects damage, not tampering: whoever can write the
+directory can make us load any source). Guarantees: never pickles; writes are atomic (temporary
+file in the same directory, fsync, `os.replace`), so no reader ever sees a partial entry; `load`
+returns a body only if its header, key and digest all check out, and otherwise reports a miss;
+environmental failures (unwritable or unreadable directory, full disk) become misses or ``None``,
+never exceptions. Standard library only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pathlib
+import re
+import sys
+import tempfile
+
+__all__ = ["DiskCache", "cache_key", "default_cache_dir"]
+
+FORMAT_VERSION = 1
+_MAGIC = "tangentlike-cache"
+_SUFFIX = ".py"
+_TMP_SUFFIX = ".tmp"
+_KEY_RE = re.compile(r"[0-9a-f]{16,128}")
+_ENTRY_RE = re.compile(r"[0-9a-f]{16,128}\.py")
+_TMP_RE = re.compile(r"\.[0-9a-f]{16,128}\..*\.tmp")
+
+
+def default_cache_dir() -> pathlib.Path:
+    """Where the cache lives unless a directory is given.
+
+    Order: ``$TANGENTLIKE_CACHE_DIR`` (if non-empty, ``~`` expanded);
+    ``$XDG_CACHE_HOME/tangentlike`` (if non-empty and absolute, as the XDG spec asks); else the
+    platform's user cache directory:
+    ``~/Library/Caches/tangentlike`` on macOS, ``%LOCALAPPDATA%\\tangentlike\\Cache`` on Windows,
+    ``~/.cache/tangentlike`` elsewhere. Reads the environment at each call; creates nothing.
+    """
+    explicit = os.environ.get("TANGENTLIKE_CACHE_DIR")
+    if explicit:
+        return pathlib.Path(explicit).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and os.path.isabs(xdg):
+        return pathlib.Path(xdg) / "tangentlike"
+    if sys.platform == "darwin":
+        return pathlib.Path.home() / "Library" / "Caches" / "tangentlike"
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA")
+        base = pathlib.Path(local) if local else pathlib.Path.home() / "AppData" / "Local"
+        return base / "tangentlike" / "Cache"
+    return pathlib.Path.home() / ".cache" / "tangentlike"
+
+
+def cache_key(*parts: str) -> str:
+    """The sha256 hex digest (64 lowercase hex chars) of `parts`, in order.
+
+    Each part is UTF-8 encoded and prefixed with its byte length, so different tuples never share
+    an encoding: ``("ab", "c")``, ``("a", "bc")`` and ``("abc",)`` give different keys.
+    """
+    digest = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8")
+        digest.update(len(data).to_bytes(8, "big"))
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def _check_key(key: str) -> None:
+    if not isinstance(key, str) or not _KEY_RE.fullmatch(key):
+        raise ValueError(f"cache key must be 16-128 lowercase hex characters, got {key!r}")
+
+
+def _header(key: str, body: bytes) -> bytes:
+    digest = hashlib.sha256(body).hexdigest()
+    return f"# {_MAGIC} v{FORMAT_VERSION} key={key} sha256={digest}\n".encode("ascii")
+
+
+class DiskCache:
+    """Generated sources on disk, one text file per key, safe across threads and processes.
+
+    `directory` is made absolute at construction (a later ``chdir`` does not move the cache) and
+    is created on the first `store`, not before.
+    """
+
+    def __init__(self, directory: str | os.PathLike[str] | None = None) -> None:
+        path = default_cache_dir() if directory is None else pathlib.Path(directory)
+        self.directory: pathlib.Path = path.expanduser().absolute()
+
+    def __repr__(self) -> str:
+        return f"DiskCache({str(self.directory)!r})"
+
+    def path_for(self, key: str) -> pathlib.Path:
+        """The entry file for `key` (which need not exist). Raises ValueError for a bad key."""
+        _check_key(key)
+        return self.directory / (key + _SUFFIX)
+
+    def load(self, key: str) -> str | None:
+        """The source stored under `key`, or None on a miss.
+
+        A miss is: no entry, an unreadable entry or directory, or an entry that fails validation
+        (empty, truncated, body or header edited, another format version, another key, not
+        UTF-8). An entry that fails validation is removed, best effort, and only if the file is
+        still the one that was read (a concurrent `store` may have replaced it with a good one).
+        Raises ValueError for a malformed key, never for a bad entry.
+        """
+        path = self.path_for(key)
+        try:
+            with open(path, "rb") as f:
+                seen = os.fstat(f.fileno())
+                data = f.read()
+        except OSError:
+            return None
+        newline = data.find(b"\n")
+        if newline >= 0:
+            header, body = data[: newline + 1], data[newline + 1 :]
+            if header == _header(key, body):
+                try:
+                    return body.decode("utf-8")
+                except UnicodeDecodeError:
+                    pass
+        _discard(path, seen)
+        return None
+
+    def store(self, key: str, source: str) -> pathlib.Path | None:
+        """Write `source` under `key` atomically; return the entry path, or None if not written.
+
+        None means the directory could not be created or written (or the final rename failed,
+        e.g. on Windows while another process holds the entry open); nothing partial is left under
+        the entry name and the temporary file is removed. Concurrent stores of one key by threads
+        or processes all succeed or miss, and the entry ends up as one complete write. Raises
+        ValueError for a malformed key and UnicodeEncodeError if `source` is not encodable
+        (caller errors, raised before touching the disk).
+        """
+        path = self.path_for(key)
+        body = source.encode("utf-8")
+        data = _header(key, body) + body
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{key}.", suffix=_TMP_SUFFIX, dir=self.directory)
+        except OSError:
+            return None
+        try:
+            with open(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            return None
+        _fsync_directory(self.directory)
+        return path
+
+    def clear(self) -> int:
+        """Remove every entry and any leftover temporary file; return how many entries went.
+
+        Only files named like entries (``<hex key>.py``) or our temporaries are touched, so
+        pointing the cache at a directory holding other files does not delete them. A store
+        running concurrently may lose its write (it then returns None). Never raises OSError.
+        """
+        try:
+            names = os.listdir(self.directory)
+        except OSError:
+            return 0
+        removed = 0
+        for name in names:
+            is_entry = _ENTRY_RE.fullmatch(name) is not None
+            if not is_entry and _TMP_RE.fullmatch(name) is None:
+                continue
+            try:
+                os.unlink(self.directory / name)
+            except OSError:
+                continue
+            if is_entry:
+                removed += 1
+        return removed
+
+
+def _discard(path: pathlib.Path, seen: os.stat_result) -> None:
+    """Remove `path` if it is still the file described by `seen`; ignore every failure."""
+    with contextlib.suppress(OSError):
+        now = os.stat(path)
+        if (now.st_dev, now.st_ino) == (seen.st_dev, seen.st_ino):
+            os.unlink(path)
+
+
+def _fsync_directory(directory: pathlib.Path) -> None:
+    """Make a rename in `directory` durable where the platform allows it (POSIX); best effort."""
+    if os.name != "posix":
+        return
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
