@@ -1,0 +1,37 @@
+"""tangentlike: source-to-source reverse-mode automatic differentiation for Python and NumPy.
+
+    import tangentlike as tl
+    df = tl.grad(f, wrt=0)
+    print(df.source)
+"""
+
+__version__ = "0.1.0"
+
+from .api import adjoint, differentiable, grad, source, value_and_grad, vjp  # noqa: E402
+from .errors import (  # noqa: E402
+    NonScalarOutputError,
+    RuleError,
+    SourceNotFoundError,
+    TangentlikeError,
+    UnknownFunctionError,
+    UnsupportedSyntaxError,
+    WrtError,
+)
+from .rules.template import d  # noqa: E402
+
+__all__ = [
+    "NonScalarOutputError",
+    "RuleError",
+    "SourceNotFoundError",
+    "TangentlikeError",
+    "UnknownFunctionError",
+    "UnsupportedSyntaxError",
+    "WrtError",
+    "adjoint",
+    "d",
+    "differentiable",
+    "grad",
+    "source",
+    "value_and_grad",
+    "vjp",
+]

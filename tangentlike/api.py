@@ -1,0 +1,314 @@
+"""The public entry points: grad, value_and_grad, vjp, differentiable, adjoint, source.
+
+A call builds (or finds in the cache) a generated module, then wraps its
+entry function so that gradients come back in the structure, shape and float
+dtype of their arguments.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+import threading
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import __version__
+from .compile import loader
+from .errors import NonScalarOutputError, WrtError
+from .parse.source import unwrap
+from .pipeline import Guard, ModuleBuilder
+from .rules.registry import Registry, default_registry
+
+log = logging.getLogger("tangentlike")
+
+Wrt = int | str | Sequence[int | str]
+
+
+@dataclass(frozen=True)
+class Options:
+    wrt: tuple[str, ...]
+    single: bool  # wrt was an int or a str: return one gradient, not a tuple
+    mode: str  # "grad", "value_and_grad" or "vjp"
+    optimize: bool
+
+
+@dataclass
+class _Entry:
+    wrapper: Callable
+    guards: list[Guard]
+    registry_version: int
+
+
+_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_lock = threading.Lock()
+
+
+def grad(
+    f: Callable, wrt: Wrt = 0, *, preserve_result: bool = False, optimize: bool = True,
+    verbose: int = 0,
+) -> Callable:
+    """The gradient of scalar-valued `f` with respect to the parameter(s) `wrt`.
+
+    `df(*args, **kwargs)` takes f's parameters. An int or str `wrt` gives one
+    gradient, a tuple gives a tuple; with `preserve_result=True` the result
+    is `(value, gradient)`.
+    """
+    mode = "value_and_grad" if preserve_result else "grad"
+    return _build(f, wrt, mode, optimize, verbose)
+
+
+def value_and_grad(f: Callable, wrt: Wrt = 0, *, optimize: bool = True, verbose: int = 0):
+    """Like `grad`, returning `(f(*args), gradient)`."""
+    return _build(f, wrt, "value_and_grad", optimize, verbose)
+
+
+def vjp(f: Callable, wrt: Wrt = 0, *, optimize: bool = True, verbose: int = 0) -> Callable:
+    """The vector-Jacobian product of `f`: `df(*args, seed)` for outputs of any shape."""
+    return _build(f, wrt, "vjp", optimize, verbose)
+
+
+def source(df: Callable) -> str:
+    """The text of the module generated for `df`."""
+    try:
+        return df.source
+    except AttributeError:
+        raise TypeError(f"{df!r} was not made by tangentlike") from None
+
+
+def adjoint(primal: Callable, *, registry: Registry | None = None) -> Callable:
+    """Decorator registering a derivative template for `primal`:
+
+        @tl.adjoint(my_cube)
+        def dcube(result, x):
+            d[x] = d[result] * 3.0 * x * x
+    """
+    return (registry or default_registry()).adjoint(primal, origin="user")
+
+
+# ---------------------------------------------------------------------------
+
+
+def _wrt_names(func: Callable, wrt: Wrt) -> tuple[tuple[str, ...], bool]:
+    params = [
+        p.name
+        for p in inspect.signature(func).parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    single = isinstance(wrt, (int, str))
+    items = (wrt,) if single else tuple(wrt)
+    if not items:
+        raise WrtError(f"wrt is empty: name at least one parameter of {func.__qualname__}")
+    names = []
+    for item in items:
+        if isinstance(item, bool) or not isinstance(item, (int, str)):
+            raise WrtError(f"wrt must hold parameter positions or names, not {item!r}")
+        if isinstance(item, int):
+            if not -len(params) <= item < len(params):
+                raise WrtError(
+                    f"wrt={item} is out of range: {func.__qualname__} has {len(params)} "
+                    f"parameters ({', '.join(params)})"
+                )
+            names.append(params[item])
+        else:
+            if item not in params:
+                raise WrtError(
+                    f"wrt={item!r} is not a parameter of {func.__qualname__}; "
+                    f"its parameters are {', '.join(params)}"
+                )
+            names.append(item)
+    return tuple(names), single
+
+
+def _build(f: Callable, wrt: Wrt, mode: str, optimize: bool, verbose: int) -> Callable:
+    func = unwrap(f)
+    names, single = _wrt_names(func, wrt)
+    options = Options(names, single, mode, optimize)
+    registry = default_registry()
+    with _lock:
+        per_func = _cache.get(func)
+        entry = per_func.get(options) if per_func else None
+        if (
+            entry is not None
+            and entry.registry_version == registry.version
+            and all(g.holds() for g in entry.guards)
+        ):
+            if verbose:
+                print(entry.wrapper.source)
+            return entry.wrapper
+    wrapper, guards = _compile(func, options, registry)
+    with _lock:
+        _cache.setdefault(func, {})[options] = _Entry(wrapper, guards, registry.version)
+    if verbose:
+        print(wrapper.source)
+    return wrapper
+
+
+def _compile(func: Callable, options: Options, registry: Registry):
+    builder = ModuleBuilder(registry)
+    name = builder.entry(
+        func, options.wrt, preserve_result=options.mode == "value_and_grad",
+        scalar_output=options.mode != "vjp",
+    )
+    header = [
+        f"Generated by tangentlike {__version__}: {options.mode} of {func.__qualname__} "
+        f"with respect to {', '.join(options.wrt)}.",
+        f"Source: {builder.parsed[0].filename}:{builder.parsed[0].first_line}",
+    ]
+    text = builder.render(header)
+    module = loader.load(text.source, name, text.external)
+    generated = getattr(module, name)
+    wrapper = _wrap(func, generated, options, text.source)
+    return wrapper, builder.guards
+
+
+def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> Callable:
+    sig = inspect.signature(func)
+    params = list(sig.parameters.values())
+    positions = {p.name: i for i, p in enumerate(params)}
+    seed_name = list(inspect.signature(generated).parameters)[-1]
+    wrt = options.wrt
+    index = [positions[n] for n in wrt]
+    defaults = [params[i].default for i in index]
+    single = options.single
+    mode = options.mode
+
+    def argument(i: int, name: str, default: Any, args: tuple, kwargs: dict) -> Any:
+        if i < len(args):
+            return args[i]
+        return kwargs.get(name, default)
+
+    def finish(grads: Any, args: tuple, kwargs: dict) -> Any:
+        if len(wrt) == 1:
+            grads = (grads,)
+        out = tuple(
+            _like(g, argument(i, n, dflt, args, kwargs), n)
+            for g, i, n, dflt in zip(grads, index, wrt, defaults, strict=True)
+        )
+        return out[0] if single else out
+
+    def check(args: tuple, kwargs: dict) -> None:
+        for i, n, dflt in zip(index, wrt, defaults, strict=True):
+            _check_differentiable(argument(i, n, dflt, args, kwargs), n, func)
+
+    if mode == "grad":
+
+        def df(*args, **kwargs):
+            check(args, kwargs)
+            try:
+                return finish(generated(*args, **kwargs), args, kwargs)
+            except ValueError as err:
+                _reraise_nonscalar(err)
+                raise
+
+    elif mode == "value_and_grad":
+
+        def df(*args, **kwargs):
+            check(args, kwargs)
+            try:
+                value, grads = generated(*args, **kwargs)
+            except ValueError as err:
+                _reraise_nonscalar(err)
+                raise
+            return value, finish(grads, args, kwargs)
+
+    else:
+
+        def df(*args, **kwargs):
+            if not args:
+                raise TypeError("vjp: pass the seed (the output's cotangent) last")
+            *primal, seed = args
+            check(tuple(primal), kwargs)
+            grads = generated(*primal, **kwargs, **{seed_name: seed})
+            return finish(grads, tuple(primal), kwargs)
+
+    functools.update_wrapper(df, func, assigned=("__module__", "__doc__"), updated=())
+    df.__name__ = generated.__name__
+    df.__qualname__ = generated.__qualname__
+    df.__wrapped__ = generated
+    df.source = text
+    df.wrt = wrt
+    return df
+
+
+_NONSCALAR = "grad needs a scalar output"
+
+
+def _reraise_nonscalar(err: ValueError) -> None:
+    message = str(err)
+    if _NONSCALAR in message:
+        where, _, rest = message.partition(": ")
+        raise NonScalarOutputError(rest, hint=f"(the return statement at {where})") from None
+
+
+def _check_differentiable(value: Any, name: str, func: Callable) -> None:
+    dtype = getattr(value, "dtype", None)
+    if isinstance(value, (bool, int, np.integer, np.bool_)) or (
+        dtype is not None and not np.issubdtype(dtype, np.inexact)
+    ):
+        raise WrtError(
+            f"cannot differentiate {func.__qualname__} with respect to {name!r}: "
+            f"it is {'an integer or boolean' if dtype is None else f'an array of {dtype}'}, "
+            "and only floating-point values are differentiable",
+            hint="Pass a float (e.g. 3.0) or a float array (x.astype(float)), "
+            "or leave it out of wrt.",
+        )
+
+
+def _like(g: Any, like: Any, name: str) -> Any:
+    """`g` with the type, shape and float dtype of the argument `like`."""
+    if isinstance(like, float):
+        return float(g)
+    if isinstance(like, np.ndarray):
+        g = np.asarray(g, dtype=like.dtype)
+        if g.shape != like.shape:
+            g = np.broadcast_to(g, like.shape)
+        if not g.flags.writeable:
+            g = g.copy()
+        return g
+    if isinstance(like, np.generic):
+        return like.dtype.type(g)
+    if isinstance(like, complex):
+        return complex(g)
+    return g
+
+
+# ---------------------------------------------------------------------------
+
+
+class differentiable:  # noqa: N801  (used as a decorator, like functools.wraps)
+    """Decorator: the function stays callable as is and gains .grad, .value_and_grad, .vjp.
+
+        @tl.differentiable                  # wrt the first parameter
+        @tl.differentiable(wrt=("W", "b"))  # wrt several: .grad returns a tuple
+    """
+
+    def __new__(cls, func: Callable | None = None, *, wrt: Wrt = 0):
+        if func is None:
+            return lambda f: cls(f, wrt=wrt)
+        return super().__new__(cls)
+
+    def __init__(self, func: Callable | None = None, *, wrt: Wrt = 0) -> None:
+        functools.update_wrapper(self, func)
+        self.__tangentlike_primal__ = func
+        self._wrt = wrt
+
+    def __call__(self, *args, **kwargs):
+        return self.__wrapped__(*args, **kwargs)
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else functools.partial(self, obj)
+
+    def grad(self, *args, **kwargs):
+        return grad(self.__wrapped__, self._wrt)(*args, **kwargs)
+
+    def value_and_grad(self, *args, **kwargs):
+        return value_and_grad(self.__wrapped__, self._wrt)(*args, **kwargs)
+
+    def vjp(self, *args, **kwargs):
+        return vjp(self.__wrapped__, self._wrt)(*args, **kwargs)

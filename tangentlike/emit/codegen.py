@@ -1,0 +1,140 @@
+"""Python source for generated functions, with comments naming original lines.
+
+The only module that imports astor (and only `astor.to_source`). Comments
+are derived from standard `lineno` positions: a forward-sweep statement ends
+with `# file.py:12`; each backward block opens with
+`# grad of file.py:12  <original statement>`. A `"\\x00text"` expression
+statement is a banner and prints as `# text`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import astor
+import gast
+
+COMMENT_COLUMN = 40
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where generated statements came from: a file's basename and its lines."""
+
+    basename: str
+    line_text: Callable[[int], str]
+
+
+def expr_source(node: gast.expr) -> str:
+    return _to_source(gast.Expr(value=node)).strip()
+
+
+def _to_source(node: gast.AST) -> str:
+    return astor.to_source(gast.gast_to_ast(node))
+
+
+def function_source(fn: gast.FunctionDef, origin: Origin | None) -> str:
+    header = gast.FunctionDef(
+        name=fn.name, args=fn.args, body=[gast.Pass()], decorator_list=[], returns=None,
+        type_comment=None,
+    )
+    if "type_params" in gast.FunctionDef._fields:
+        header.type_params = []
+    head = _to_source(header).rstrip("\n").rsplit("\n", 1)[0]
+    lines = [head]
+    _Block(origin, "plain").emit(fn.body, 1, lines)
+    return "\n".join(lines) + "\n"
+
+
+class _Block:
+    """Emits statements; `region` is 'plain', 'forward' or 'backward'."""
+
+    def __init__(self, origin: Origin | None, region: str) -> None:
+        self.origin = origin
+        self.region = region
+        self.last_line: int | None = None
+
+    def emit(self, stmts: list[gast.stmt], depth: int, out: list[str]) -> None:
+        pad = "    " * depth
+        group_sizes = _line_groups(stmts)
+        for i, stmt in enumerate(stmts):
+            if _is_banner(stmt):
+                self.region = stmt.value.value[1:].split()[0]
+                self.last_line = None
+                out.append(f"{pad}# {stmt.value.value[1:]}")
+                continue
+            line = getattr(stmt, "lineno", None)
+            if self.region == "backward" and self.origin and line and line != self.last_line:
+                text = self.origin.line_text(line).strip()
+                out.append(f"{pad}# grad of {self.origin.basename}:{line}  {text}".rstrip())
+            self.last_line = line
+            trailing = ""
+            if self.region == "forward" and self.origin and line:
+                trailing = f"# {self.origin.basename}:{line}"
+                if group_sizes[i] > 1:
+                    trailing += "  " + self.origin.line_text(line).strip()
+            self.statement(stmt, depth, out, trailing)
+
+    def statement(self, stmt: gast.stmt, depth: int, out: list[str], trailing: str) -> None:
+        pad = "    " * depth
+        if isinstance(stmt, gast.If):
+            out.append(_with_comment(f"{pad}if {expr_source(stmt.test)}:", trailing))
+            self.nested(stmt.body, depth, out)
+            if stmt.orelse:
+                out.append(f"{pad}else:")
+                self.nested(stmt.orelse, depth, out)
+            return
+        if isinstance(stmt, gast.For):
+            head = f"{pad}for {expr_source(stmt.target)} in {expr_source(stmt.iter)}:"
+            out.append(_with_comment(head, trailing))
+            self.nested(stmt.body, depth, out)
+            return
+        if isinstance(stmt, gast.While):
+            out.append(_with_comment(f"{pad}while {expr_source(stmt.test)}:", trailing))
+            self.nested(stmt.body, depth, out)
+            return
+        text = _to_source(stmt).rstrip("\n").split("\n")
+        for j, part in enumerate(text):
+            suffix = trailing if j == len(text) - 1 else ""
+            out.append(_with_comment(pad + part, suffix))
+
+    def nested(self, body: list[gast.stmt], depth: int, out: list[str]) -> None:
+        inner = _Block(self.origin, self.region)
+        inner.last_line = self.last_line
+        inner.emit(body or [gast.Pass()], depth + 1, out)
+
+
+def _with_comment(code: str, comment: str) -> str:
+    if not comment:
+        return code
+    return f"{code.ljust(COMMENT_COLUMN - 2)}  {comment}"
+
+
+def _is_banner(stmt: gast.stmt) -> bool:
+    return (
+        isinstance(stmt, gast.Expr)
+        and isinstance(stmt.value, gast.Constant)
+        and isinstance(stmt.value.value, str)
+        and stmt.value.value.startswith("\x00")
+    )
+
+
+def _line_groups(stmts: list[gast.stmt]) -> list[int]:
+    """For each statement, how many consecutive simple statements share its line (or 0)."""
+    sizes = [0] * len(stmts)
+    i = 0
+    while i < len(stmts):
+        line = getattr(stmts[i], "lineno", None)
+        j = i
+        while (
+            j < len(stmts)
+            and getattr(stmts[j], "lineno", None) == line
+            and not isinstance(stmts[j], (gast.If, gast.For, gast.While))
+        ):
+            j += 1
+        if j == i:
+            j = i + 1
+        sizes[i] = j - i
+        i = j
+    return sizes

@@ -1,0 +1,121 @@
+"""A generated module: header, imports, inlined runtime helpers, functions.
+
+One emitter makes one text: `df.source` is what the command-line tool writes.
+Every global name the functions use becomes an import, a literal constant, a
+copy of a runtime helper, or a generated function; what cannot (closure
+cells, objects that live only in a running program) is listed as `external`
+and bound by the loader.
+"""
+
+from __future__ import annotations
+
+import builtins
+import inspect
+import sys
+import textwrap
+import types
+from dataclasses import dataclass
+
+from .. import runtime
+
+
+class Generated:
+    """Marks a namespace name as a function defined in the generated module itself."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<generated {self.name}>"
+
+
+@dataclass(frozen=True)
+class ModuleText:
+    source: str
+    external: dict[str, object]  # names the loader must bind
+
+
+def render(
+    objects: dict[str, object], functions: list[str], header: list[str]
+) -> ModuleText:
+    imports: list[str] = []
+    constants: list[str] = []
+    helpers: list[str] = []
+    external: dict[str, object] = {}
+    for name in sorted(objects):
+        obj = objects[name]
+        if isinstance(obj, Generated):
+            continue
+        if isinstance(obj, types.ModuleType):
+            imports.append(_import_module(name, obj))
+        elif getattr(obj, "__module__", None) == runtime.__name__ and inspect.isfunction(obj):
+            helpers.append(_helper_source(name, obj))
+        elif getattr(builtins, name, None) is obj:
+            continue
+        elif _is_literal(obj):
+            constants.append(f"{name} = {obj!r}")
+        elif (line := _import_object(name, obj)) is not None:
+            imports.append(line)
+        else:
+            external[name] = obj
+    parts = ["\n".join(f"# {h}" if h else "#" for h in header)] if header else []
+    if imports:
+        parts.append("\n".join(sorted(imports)))
+    if external:
+        parts.append(
+            "# Bound by tangentlike when loaded (they exist only in the running program): "
+            + ", ".join(sorted(external))
+        )
+    if constants:
+        parts.append("\n".join(constants))
+    if helpers:
+        parts.append("# --- tangentlike runtime helpers ---\n\n\n" + "\n\n".join(helpers))
+    parts.extend(functions)
+    return ModuleText("\n\n\n".join(p.rstrip("\n") for p in parts) + "\n", external)
+
+
+def _import_module(name: str, module: types.ModuleType) -> str:
+    full = module.__name__
+    if name == full:
+        return f"import {full}"
+    if "." in full and name == full.rsplit(".", 1)[1]:
+        package, leaf = full.rsplit(".", 1)
+        return f"from {package} import {leaf}"
+    return f"import {full} as {name}"
+
+
+def _is_literal(obj: object) -> bool:
+    if isinstance(obj, (bool, int, float, complex, str, bytes, type(None))):
+        return True
+    if isinstance(obj, (tuple, frozenset)):
+        return all(_is_literal(o) for o in obj)
+    return False
+
+
+def _import_object(name: str, obj: object) -> str | None:
+    """`from module import qualname as name` when that import gives back this very object."""
+    module_name = getattr(obj, "__module__", None)
+    qualname = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
+    if not module_name or not qualname or "<" in qualname or "." in qualname:
+        return None
+    if module_name == "__main__":
+        return None
+    module = sys.modules.get(module_name)
+    if module is None or getattr(module, qualname, None) is not obj:
+        # NumPy ufuncs and functions report a private module; try the public one.
+        public = module_name.split(".")[0]
+        module = sys.modules.get(public)
+        if module is None or getattr(module, qualname, None) is not obj:
+            return None
+        module_name = public
+    if getattr(module, "__spec__", None) is None:
+        return None
+    alias = "" if name == qualname else f" as {name}"
+    return f"from {module_name} import {qualname}{alias}"
+
+
+def _helper_source(name: str, func: types.FunctionType) -> str:
+    source = textwrap.dedent(inspect.getsource(func))
+    if name != func.__name__:
+        source = source.replace(f"def {func.__name__}(", f"def {name}(", 1)
+    return source.rstrip("\n")

@@ -1,0 +1,74 @@
+"""Error classes. Every error a user can cause carries a SourceLocation and says what to do."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SourceLocation:
+    """A place in a user's source file: 1-based line, 0-based column, and that line's text."""
+
+    filename: str
+    line: int
+    col: int
+    text: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.filename}:{self.line}:{self.col + 1}"
+
+    def excerpt(self) -> str:
+        """The offending line with a caret under the column."""
+        if not self.text:
+            return ""
+        stripped = self.text.rstrip("\n")
+        indent = len(stripped) - len(stripped.lstrip())
+        col = max(self.col, indent)
+        return f"    {stripped.strip()}\n    {' ' * (col - indent)}^"
+
+
+class TangentlikeError(Exception):
+    """Base class of every error tangentlike raises on purpose."""
+
+    def __init__(self, message: str, location: SourceLocation | None = None, hint: str = ""):
+        self.message = message
+        self.location = location
+        self.hint = hint
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        parts = []
+        if self.location is not None:
+            parts.append(f"{self.location}: {self.message}")
+            excerpt = self.location.excerpt()
+            if excerpt:
+                parts.append(excerpt)
+        else:
+            parts.append(self.message)
+        if self.hint:
+            parts.append(self.hint)
+        return "\n".join(parts)
+
+
+class UnsupportedSyntaxError(TangentlikeError):
+    """The function uses Python syntax tangentlike cannot differentiate (yet)."""
+
+
+class UnknownFunctionError(TangentlikeError):
+    """A differentiated value flows into a function with neither source nor derivative rule."""
+
+
+class SourceNotFoundError(TangentlikeError):
+    """The source of a function could not be read (built-in, REPL, lambda in an expression...)."""
+
+
+class WrtError(TangentlikeError, ValueError):
+    """`wrt` names no parameter, or a parameter that is not differentiable."""
+
+
+class RuleError(TangentlikeError):
+    """A derivative rule registered with `tl.adjoint` is malformed."""
+
+
+class NonScalarOutputError(TangentlikeError, ValueError):
+    """`grad` was asked for the gradient of a non-scalar output."""

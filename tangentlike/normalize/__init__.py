@@ -1,0 +1,1 @@
+"""Stage 2: desugar, then A-normal form (one operation per statement)."""

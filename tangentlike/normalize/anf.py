@@ -1,0 +1,355 @@
+"""A-normal form: one operation per statement, every intermediate named.
+
+Assumes: desugar ran (single Name targets, Name loop targets).
+Guarantees (checked by `check`), every statement of the body is one of:
+  - `name = value` where value is an atom, or one operation on atoms: BinOp,
+    UnaryOp, Compare (one operator), BoolOp, Call (a global function; list or
+    tuple literals of atoms allowed as arguments), Attribute read of a local,
+    Subscript (index of atoms and slices of atoms), Tuple or List of atoms,
+    and the target is never one of the operation's operands;
+  - `call(...)` as a statement (side effects, no value), `assert atom`;
+  - `if name: ... else: ...`;
+  - `for name in name: ...` where the iterable is a range object;
+  - `while name: ...` whose body ends by recomputing the test name;
+  - a final `return name`.
+An atom is a Name, a Constant, or a dotted reference to a global (`np.pi`).
+Temporaries are `_<target><n>`, branch flags `_c<n>`, ranges `_r<n>`.
+Invalidates: every analysis.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import gast
+
+from ..errors import UnsupportedSyntaxError
+from ..parse.resolve import MISSING, Scope
+from ..parse.source import ParsedFunction
+from ..rules.registry import Registry
+from ..syntax import nodes
+from ..syntax.namespace import Namespace
+from ..syntax.names import Namer
+
+Pre = list[gast.stmt]
+
+
+class Normalizer:
+    """Rewrites one function to A-normal form; stateless between functions."""
+
+    def __init__(
+        self,
+        parsed: ParsedFunction,
+        scope: Scope,
+        registry: Registry,
+        namespace: Namespace,
+        namer: Namer,
+    ) -> None:
+        self.parsed = parsed
+        self.scope = scope
+        self.registry = registry
+        self.namespace = namespace
+        self.namer = namer
+
+    # -- statements -----------------------------------------------------------------
+    def block(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
+        out: list[gast.stmt] = []
+        for stmt in stmts:
+            out.extend(nodes.located(s, stmt) for s in self.stmt(stmt))
+        return out
+
+    def stmt(self, stmt: gast.stmt) -> list[gast.stmt]:
+        if isinstance(stmt, gast.Assign):
+            return self.assign(stmt.targets[0].id, stmt.value)
+        if isinstance(stmt, gast.Expr):
+            if isinstance(stmt.value, gast.Call):
+                pre, value = self.call(stmt.value, "call")
+                return [*pre, nodes.expr_stmt(value)]
+            pre, _ = self.atom(stmt.value, "t")
+            return pre
+        if isinstance(stmt, gast.Pass):
+            return []
+        if isinstance(stmt, gast.Assert):
+            pre, test = self.atom(stmt.test, "c")
+            msg_pre, msg = self.atom(stmt.msg, "msg") if stmt.msg is not None else ([], None)
+            return [*pre, *msg_pre, gast.Assert(test=test, msg=msg)]
+        if isinstance(stmt, gast.If):
+            body_stores = set()
+            for s in [*stmt.body, *stmt.orelse]:
+                body_stores |= nodes.names_stored(s)
+            if isinstance(stmt.test, gast.Name) and stmt.test.id not in body_stores:
+                pre, test = [], stmt.test
+            else:
+                flag = self.namer.temp("c")
+                pre = self.assign(flag, stmt.test)
+                test = nodes.name(flag)
+            return [*pre, nodes.if_(test, self.block(stmt.body), self.block(stmt.orelse))]
+        if isinstance(stmt, gast.For):
+            return self.for_(stmt)
+        if isinstance(stmt, gast.While):
+            if isinstance(stmt.test, gast.Name):
+                return [nodes.while_(stmt.test, self.block(stmt.body))]
+            flag = self.namer.temp("c")
+            pre = self.located_block(self.assign(flag, stmt.test), stmt.test)
+            again = self.located_block(self.assign(flag, nodes.deepcopy(stmt.test)), stmt.test)
+            return [*pre, nodes.while_(nodes.name(flag), [*self.block(stmt.body), *again])]
+        if isinstance(stmt, gast.Return):
+            if isinstance(stmt.value, gast.Name):
+                return [nodes.return_(stmt.value)]
+            result = self.namer.exact(self.parsed.node.name)
+            return [*self.assign(result, stmt.value), nodes.return_(nodes.name(result))]
+        raise self.unsupported(stmt, type(stmt).__name__, "rewrite it")
+
+    def located_block(self, stmts: list[gast.stmt], origin: gast.AST) -> list[gast.stmt]:
+        return [nodes.located(s, origin) for s in stmts]
+
+    def for_(self, stmt: gast.For) -> list[gast.stmt]:
+        target = stmt.target.id
+        iterable = stmt.iter
+        if isinstance(iterable, gast.Call) and self.scope.resolve(iterable.func) is builtins.range:
+            if iterable.keywords:
+                raise self.unsupported(iterable, "range() with keywords", "pass positions")
+            pre, args = self.atoms(iterable.args, "r")
+            rng = self.namer.temp("r")
+            pre.append(nodes.assign(rng, nodes.call(iterable.func, args)))
+            return [*pre, nodes.for_(target, nodes.name(rng), self.block(stmt.body))]
+        # Any other iterable: loop over the positions of its first axis.
+        pre, seq = self.atom(iterable, "seq")
+        if not isinstance(seq, gast.Name):
+            name = self.namer.temp("seq")
+            pre.append(nodes.assign(name, seq))
+            seq = nodes.name(name)
+        index, rng = self.namer.temp("i"), self.namer.temp("r")
+        length = nodes.call(nodes.name(self._builtin("len")), [seq])
+        pre.append(nodes.assign(rng, nodes.call(nodes.name(self._builtin("range")), [length])))
+        item = nodes.located(
+            nodes.assign(target, nodes.subscript(nodes.deepcopy(seq), nodes.name(index))), stmt
+        )
+        body = [item, *self.block(stmt.body)]
+        return [*pre, nodes.for_(index, nodes.name(rng), body)]
+
+    def _builtin(self, name: str) -> str:
+        return self.namespace.bind(name, getattr(builtins, name), self.namer)
+
+    # -- assignments ----------------------------------------------------------------
+    def assign(self, target: str, value: gast.expr) -> list[gast.stmt]:
+        if isinstance(value, gast.IfExp):
+            pre, test = self.atom(value.test, "c")
+            body = self.assign(target, value.body)
+            orelse = self.assign(target, value.orelse)
+            return [*pre, nodes.if_(test, body, orelse)]
+        if isinstance(value, gast.BoolOp) and not self._simple_boolop(value):
+            return self.lower_boolop(target, value)
+        pre, op = self.operation(value, target)
+        if isinstance(op, gast.Name) and op.id == target:
+            return pre
+        if not self.is_atom(op) and target in nodes.names_read(op):
+            tmp = self.namer.temp(target)
+            return [*pre, nodes.assign(tmp, op), nodes.assign(target, nodes.name(tmp))]
+        return [*pre, nodes.assign(target, op)]
+
+    def _simple_boolop(self, node: gast.BoolOp) -> bool:
+        return all(self.is_atom(v) for v in node.values[1:])
+
+    def lower_boolop(self, target: str, node: gast.BoolOp) -> list[gast.stmt]:
+        """`t = a and b` -> `t = a; if t: t = b`, keeping short-circuit evaluation."""
+        first, *rest = node.values
+        out = self.assign(target, first)
+        if not rest:
+            return out
+        remainder = rest[0] if len(rest) == 1 else gast.BoolOp(op=node.op, values=rest)
+        then = self.assign(target, remainder)
+        if isinstance(node.op, gast.And):
+            out.append(nodes.if_(nodes.name(target), then, []))
+        else:
+            flag = self.namer.temp("c")
+            not_target = gast.UnaryOp(op=gast.Not(), operand=nodes.name(target))
+            out.extend([nodes.assign(flag, not_target), nodes.if_(nodes.name(flag), then, [])])
+        return out
+
+    # -- expressions ----------------------------------------------------------------
+    def is_atom(self, node: gast.expr) -> bool:
+        if isinstance(node, (gast.Name, gast.Constant)):
+            return True
+        return isinstance(node, gast.Attribute) and self.scope.resolve(node) is not MISSING
+
+    def atom(self, node: gast.expr, hint: str) -> tuple[Pre, gast.expr]:
+        """Statements computing node, and an atom holding its value."""
+        if self.is_atom(node):
+            return [], node
+        if isinstance(node, gast.UnaryOp) and isinstance(node.operand, gast.Constant):
+            if isinstance(node.op, gast.USub) and isinstance(node.operand.value, (int, float)):
+                return [], nodes.const(-node.operand.value)
+        tmp = self.namer.temp(hint)
+        return self.assign(tmp, node), nodes.name(tmp)
+
+    def atoms(self, exprs: list[gast.expr], hint: str) -> tuple[Pre, list[gast.expr]]:
+        pre: Pre = []
+        out = []
+        for e in exprs:
+            p, a = self.atom(e, hint)
+            pre.extend(p)
+            out.append(a)
+        return pre, out
+
+    def operation(self, node: gast.expr, hint: str) -> tuple[Pre, gast.expr]:
+        """Statements computing the operands, and one operation on atoms."""
+        if self.is_atom(node):
+            return [], node
+        if isinstance(node, gast.BinOp):
+            pre, (left, right) = self.atoms([node.left, node.right], hint)
+            return pre, nodes.binop(left, node.op, right)
+        if isinstance(node, gast.UnaryOp):
+            if isinstance(node.operand, gast.Constant) and isinstance(node.op, gast.USub):
+                return self.atom(node, hint)
+            pre, operand = self.atom(node.operand, hint)
+            return pre, gast.UnaryOp(op=node.op, operand=operand)
+        if isinstance(node, gast.Compare):
+            pre, operands = self.atoms([node.left, *node.comparators], hint)
+            if len(node.ops) == 1:
+                return pre, gast.Compare(left=operands[0], ops=node.ops, comparators=operands[1:])
+            parts = []
+            for op, left, right in zip(node.ops, operands, operands[1:], strict=False):
+                tmp = self.namer.temp(hint)
+                pre.append(nodes.assign(tmp, gast.Compare(left=left, ops=[op], comparators=[right])))
+                parts.append(nodes.name(tmp))
+            return pre, gast.BoolOp(op=gast.And(), values=parts)
+        if isinstance(node, gast.BoolOp):
+            pre, values = self.atoms(node.values, hint)
+            return pre, gast.BoolOp(op=node.op, values=values)
+        if isinstance(node, gast.Call):
+            return self.call(node, hint)
+        if isinstance(node, gast.Attribute):
+            pre, base = self.atom(node.value, hint)
+            dotted = self.registry.attribute_for(node.attr)
+            if dotted is not None:
+                return pre, nodes.call(self.namespace.ref(dotted, self.namer), [base])
+            return pre, nodes.attribute(base, node.attr)
+        if isinstance(node, gast.Subscript):
+            pre, base = self.atom(node.value, hint)
+            idx_pre, index = self.index(node.slice, hint)
+            return [*pre, *idx_pre], nodes.subscript(base, index)
+        if isinstance(node, (gast.Tuple, gast.List)):
+            pre, elts = self.atoms(node.elts, hint)
+            return pre, type(node)(elts=elts, ctx=gast.Load())
+        if isinstance(node, gast.IfExp):
+            tmp = self.namer.temp(hint)
+            return self.assign(tmp, node), nodes.name(tmp)
+        if isinstance(node, gast.JoinedStr):
+            pre: Pre = []
+            for part in node.values:
+                if isinstance(part, gast.FormattedValue):
+                    p, part.value = self.atom(part.value, hint)
+                    pre.extend(p)
+            return pre, node
+        raise self.unsupported(node, type(node).__name__, "rewrite the expression")
+
+    def index(self, node: gast.expr, hint: str) -> tuple[Pre, gast.expr]:
+        if isinstance(node, gast.Slice):
+            pre: Pre = []
+            parts = {}
+            for field in ("lower", "upper", "step"):
+                value = getattr(node, field)
+                if value is None:
+                    parts[field] = None
+                else:
+                    p, parts[field] = self.atom(value, hint)
+                    pre.extend(p)
+            return pre, gast.Slice(**parts)
+        if isinstance(node, gast.Tuple):
+            pre = []
+            elts = []
+            for e in node.elts:
+                p, a = self.index(e, hint)
+                pre.extend(p)
+                elts.append(a)
+            return pre, nodes.tuple_(elts)
+        return self.atom(node, hint)
+
+    def call(self, node: gast.Call, hint: str) -> tuple[Pre, gast.expr]:
+        func = node.func
+        args = list(node.args)
+        if self.scope.resolve(func) is MISSING:
+            if not isinstance(func, gast.Attribute):
+                raise self.unsupported(
+                    node, "calling a local variable",
+                    "call a function defined at module level (or register a rule for it)",
+                )
+            method = self.registry.method_for(func.attr)
+            if method is None:
+                raise self.unsupported(
+                    node, f"the method call .{func.attr}(...)",
+                    "call the NumPy function form instead (np.<name>(x, ...))",
+                )
+            if method.pack_varargs and len(args) > 1:
+                args = [nodes.tuple_(args)]
+            args = [func.value, *args]
+            func = self.namespace.ref(method.dotted, self.namer)
+        pre: Pre = []
+        out_args = []
+        for a in args:
+            if isinstance(a, (gast.List, gast.Tuple)):
+                p, elts = self.atoms(a.elts, hint)
+                pre.extend(p)
+                out_args.append(type(a)(elts=elts, ctx=gast.Load()))
+            else:
+                p, atom = self.atom(a, hint)
+                pre.extend(p)
+                out_args.append(atom)
+        keywords = {}
+        for kw in node.keywords:
+            if isinstance(kw.value, (gast.List, gast.Tuple)):
+                p, elts = self.atoms(kw.value.elts, hint)
+                keywords[kw.arg] = type(kw.value)(elts=elts, ctx=gast.Load())
+            else:
+                p, keywords[kw.arg] = self.atom(kw.value, hint)
+            pre.extend(p)
+        return pre, nodes.call(func, out_args, keywords)
+
+    def unsupported(self, node: gast.AST, what: str, hint: str) -> UnsupportedSyntaxError:
+        return UnsupportedSyntaxError(
+            f"{what} is not supported yet (in {self.parsed.func.__qualname__})",
+            self.parsed.location(node),
+            hint=f"What to do: {hint}.",
+        )
+
+
+def run(
+    fn: gast.FunctionDef,
+    parsed: ParsedFunction,
+    scope: Scope,
+    registry: Registry,
+    namespace: Namespace,
+    namer: Namer,
+) -> gast.FunctionDef:
+    fn.body = Normalizer(parsed, scope, registry, namespace, namer).block(fn.body)
+    check(fn)
+    return fn
+
+
+def check(fn: gast.FunctionDef) -> None:
+    """Assert the A-normal form contract (a compiler bug if it fails)."""
+    body = fn.body
+    assert body and isinstance(body[-1], gast.Return), "ANF: the body must end in return"
+    assert isinstance(body[-1].value, gast.Name), "ANF: return must return a name"
+
+    def block(stmts: list[gast.stmt], top: bool) -> None:
+        for s in stmts:
+            if isinstance(s, gast.Assign):
+                assert len(s.targets) == 1 and isinstance(s.targets[0], gast.Name), gast.dump(s)
+            elif isinstance(s, gast.If):
+                assert isinstance(s.test, gast.Name), gast.dump(s.test)
+                block(s.body, False)
+                block(s.orelse, False)
+            elif isinstance(s, gast.For):
+                assert isinstance(s.target, gast.Name) and isinstance(s.iter, gast.Name)
+                block(s.body, False)
+            elif isinstance(s, gast.While):
+                assert isinstance(s.test, gast.Name)
+                block(s.body, False)
+            elif isinstance(s, gast.Return):
+                assert top and s is body[-1], "ANF: return only at the end"
+            else:
+                assert isinstance(s, (gast.Expr, gast.Assert, gast.Pass)), gast.dump(s)
+
+    block(body, True)

@@ -1,0 +1,163 @@
+"""Reject syntax the compiler does not handle, before any transformation.
+
+Assumes: a parsed function. Guarantees: on return, the function uses only the
+constructs listed in ALLOWED; otherwise an UnsupportedSyntaxError names the
+file, line and column, shows the line and says what to write instead.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from ..errors import UnsupportedSyntaxError
+from .source import ParsedFunction
+
+# Statement and expression classes the pipeline handles.
+ALLOWED: tuple[type, ...] = (
+    gast.Assign,
+    gast.AugAssign,
+    gast.Expr,
+    gast.Return,
+    gast.If,
+    gast.For,
+    gast.While,
+    gast.Pass,
+    gast.Assert,
+    gast.BinOp,
+    gast.UnaryOp,
+    gast.BoolOp,
+    gast.Compare,
+    gast.Call,
+    gast.IfExp,
+    gast.Attribute,
+    gast.Subscript,
+    gast.Slice,
+    gast.Name,
+    gast.Constant,
+    gast.Tuple,
+    gast.List,
+    gast.keyword,
+    gast.JoinedStr,
+    gast.FormattedValue,
+    gast.expr_context,
+    gast.operator,
+    gast.unaryop,
+    gast.cmpop,
+    gast.boolop,
+)
+
+# What to tell the user for each construct we refuse.
+HINTS: dict[type, str] = {
+    gast.Yield: "generators cannot be differentiated; return a value instead of yielding it",
+    gast.YieldFrom: "generators cannot be differentiated; return a value instead of yielding it",
+    gast.Await: "async code cannot be differentiated; write a plain function",
+    gast.AsyncFunctionDef: "async code cannot be differentiated; write a plain function",
+    gast.AsyncFor: "async code cannot be differentiated; write a plain loop",
+    gast.AsyncWith: "async code cannot be differentiated",
+    gast.Try: "move the try/except out of the differentiated function",
+    gast.Raise: "move error checks out of the differentiated function",
+    gast.With: "move the with-block out of the differentiated function",
+    gast.Global: "pass the value as an argument instead of using `global`",
+    gast.Nonlocal: "pass the value as an argument instead of using `nonlocal`",
+    gast.Delete: "remove the `del` statement",
+    gast.ClassDef: "define the class outside the differentiated function",
+    gast.FunctionDef: "define the helper at module level and call it",
+    gast.Lambda: "define the helper with `def` at module level and call it",
+    gast.ListComp: "write the comprehension as a loop",
+    gast.SetComp: "write the comprehension as a loop",
+    gast.DictComp: "write the comprehension as a loop",
+    gast.GeneratorExp: "write the generator expression as a loop",
+    gast.Dict: "pass the values as separate variables",
+    gast.Set: "use a list or array instead of a set",
+    gast.NamedExpr: "assign the value in its own statement",
+    gast.Starred: "pass the arguments one by one",
+    gast.Break: "rewrite the loop without `break` (e.g. a while loop with a condition)",
+    gast.Continue: "rewrite the loop body without `continue` (e.g. with an if)",
+    gast.Import: "import at module level",
+    gast.ImportFrom: "import at module level",
+}
+
+
+def describe(node: gast.AST) -> str:
+    names = {
+        gast.Yield: "`yield`",
+        gast.YieldFrom: "`yield from`",
+        gast.Await: "`await`",
+        gast.Try: "`try`",
+        gast.With: "`with`",
+        gast.Global: "`global`",
+        gast.Nonlocal: "`nonlocal`",
+        gast.Delete: "`del`",
+        gast.ClassDef: "a class definition",
+        gast.FunctionDef: "a nested function definition",
+        gast.Lambda: "`lambda`",
+        gast.Break: "`break`",
+        gast.Continue: "`continue`",
+        gast.Starred: "star-unpacking",
+        gast.NamedExpr: "the walrus operator `:=`",
+    }
+    return names.get(type(node), type(node).__name__)
+
+
+def _refuse(parsed: ParsedFunction, node: gast.AST, what: str, hint: str) -> None:
+    raise UnsupportedSyntaxError(
+        f"{what} is not supported yet (in {parsed.func.__qualname__})",
+        parsed.location(node),
+        hint=f"What to do: {hint}.",
+    )
+
+
+def check(parsed: ParsedFunction) -> None:
+    """Raise UnsupportedSyntaxError at the first construct the pipeline cannot handle."""
+    fn = parsed.node
+    a = fn.args
+    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
+        _refuse(parsed, fn, "*args, **kwargs, keyword-only or positional-only parameters",
+                "use plain positional parameters (with defaults if needed)")
+    for stmt in fn.body:
+        _check_stmt(parsed, stmt)
+    returns = [n for n in gast.walk(fn) if isinstance(n, gast.Return)]
+    last = fn.body[-1] if fn.body else None
+    for ret in returns:
+        if ret is not last:
+            _refuse(parsed, ret, "a `return` before the end of the function",
+                    "assign the result to a variable and return it once, at the end")
+        if ret.value is None:
+            _refuse(parsed, ret, "a `return` without a value", "return the value to differentiate")
+    if not returns:
+        _refuse(parsed, fn, "a function without `return`", "return the value to differentiate")
+
+
+def _check_stmt(parsed: ParsedFunction, stmt: gast.stmt) -> None:
+    for node in gast.walk(stmt):
+        if isinstance(node, ALLOWED):
+            _check_detail(parsed, node)
+            continue
+        if isinstance(node, (gast.arguments, gast.comprehension)):
+            continue
+        hint = HINTS.get(type(node), "rewrite it with assignments, if/for/while and calls")
+        _refuse(parsed, node, describe(node), hint)
+
+
+def _check_detail(parsed: ParsedFunction, node: gast.AST) -> None:
+    if isinstance(node, (gast.For, gast.While)) and node.orelse:
+        _refuse(parsed, node, "a loop with an `else` clause", "move the else-block after the loop")
+    if isinstance(node, (gast.Assign, gast.AugAssign)):
+        targets = node.targets if isinstance(node, gast.Assign) else [node.target]
+        for target in targets:
+            for t in gast.walk(target):
+                if isinstance(t, gast.Subscript):
+                    _refuse(parsed, t, "assignment into an array element or slice",
+                            "build the array with np.where, np.concatenate or np.stack")
+                if isinstance(t, gast.Attribute):
+                    _refuse(parsed, t, "assignment to an attribute",
+                            "assign to a local variable instead")
+                if isinstance(t, gast.Starred):
+                    _refuse(parsed, t, "star-unpacking", "unpack the values one by one")
+    if isinstance(node, gast.For):
+        if not isinstance(node.target, (gast.Name, gast.Tuple)):
+            _refuse(parsed, node.target, "this loop target", "loop over a plain variable")
+    if isinstance(node, gast.Call):
+        for kw in node.keywords:
+            if kw.arg is None:
+                _refuse(parsed, kw.value, "`**` unpacking in a call", "pass the keywords one by one")

@@ -1,0 +1,69 @@
+"""Resolve free names of a function against its closure, globals and builtins.
+
+Guarantees: a Scope answers, for a Name or a dotted Attribute chain that does
+not start at a local variable, the Python object it denotes at the time of
+the call to `grad`. It never mutates the tree.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import gast
+
+MISSING = object()
+
+
+@dataclass
+class Scope:
+    """The names visible to one function, outside its own locals.
+
+    Names the generated module binds (`module_names`, shared by every function
+    of one generated module) take precedence over the function's own globals:
+    the user's free names are bound there too, to the same objects.
+    """
+
+    func: Callable
+    locals: frozenset[str] = field(default_factory=frozenset)
+    module_names: dict[str, object] = field(default_factory=dict)
+
+    def lookup(self, name: str) -> object:
+        if name in self.module_names:
+            return primal_of(self.module_names[name])
+        return primal_of(self.lookup_original(name))
+
+    def lookup_original(self, name: str) -> object:
+        """What `name` means in the function's own closure, globals or builtins."""
+        code = self.func.__code__
+        if name in code.co_freevars and self.func.__closure__ is not None:
+            cell = self.func.__closure__[code.co_freevars.index(name)]
+            try:
+                return cell.cell_contents
+            except ValueError:
+                return MISSING
+        if name in self.func.__globals__:
+            return self.func.__globals__[name]
+        return getattr(builtins, name, MISSING)
+
+    def resolve(self, node: gast.expr) -> object:
+        """The object a Name/Attribute chain denotes, or MISSING (locals, other expressions)."""
+        if isinstance(node, gast.Name):
+            if node.id in self.locals:
+                return MISSING
+            return self.lookup(node.id)
+        if isinstance(node, gast.Attribute):
+            base = self.resolve(node.value)
+            if base is MISSING:
+                return MISSING
+            return primal_of(getattr(base, node.attr, MISSING))
+        return MISSING
+
+    def is_closure_name(self, name: str) -> bool:
+        return name in self.func.__code__.co_freevars
+
+
+def primal_of(obj: object) -> object:
+    """The plain function behind a `tl.differentiable` wrapper; anything else unchanged."""
+    return getattr(obj, "__tangentlike_primal__", obj)

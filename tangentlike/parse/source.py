@@ -1,0 +1,83 @@
+"""Read and parse the source of a Python function.
+
+Assumes: a plain Python function (decorated or not, at module level or inside
+a block). Guarantees: a gast FunctionDef without decorators whose line numbers
+are the lines of the original file, plus what is needed to point at them.
+"""
+
+from __future__ import annotations
+
+import inspect
+import linecache
+import os
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import gast
+
+from ..errors import SourceLocation, SourceNotFoundError
+
+
+@dataclass(frozen=True)
+class ParsedFunction:
+    """A function's gast tree and where it came from."""
+
+    func: Callable
+    node: gast.FunctionDef
+    filename: str
+    first_line: int
+    col_shift: int  # columns removed by dedenting
+    source: str  # the dedented source text, as parsed
+
+    @property
+    def basename(self) -> str:
+        return os.path.basename(self.filename)
+
+    def line_text(self, line: int) -> str:
+        return linecache.getline(self.filename, line).rstrip("\n")
+
+    def location(self, node: gast.AST) -> SourceLocation:
+        line = getattr(node, "lineno", None) or self.first_line
+        col = (getattr(node, "col_offset", None) or 0) + self.col_shift
+        return SourceLocation(self.filename, line, col, self.line_text(line))
+
+
+def unwrap(func: Callable) -> Callable:
+    """The plain function behind decorators (functools.wraps) and tangentlike wrappers."""
+    func = getattr(func, "__tangentlike_primal__", func)
+    return inspect.unwrap(func)
+
+
+def parse_function(func: Callable) -> ParsedFunction:
+    """Parse `func`'s source; raise SourceNotFoundError when Python cannot show it."""
+    func = unwrap(func)
+    if not inspect.isfunction(func):
+        raise SourceNotFoundError(
+            f"cannot differentiate {func!r}: it is not a Python function with source code",
+            hint="Register a derivative rule for it with @tangentlike.adjoint(...).",
+        )
+    try:
+        lines, first_line = inspect.getsourcelines(func)
+    except (OSError, TypeError) as err:
+        raise SourceNotFoundError(
+            f"cannot read the source of {func.__qualname__}: {err}",
+            hint="Define the function in a file (not in the interactive prompt), "
+            "or register a derivative rule with @tangentlike.adjoint(...).",
+        ) from None
+    raw = "".join(lines)
+    source = textwrap.dedent(raw)
+    col_shift = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
+    filename = inspect.getsourcefile(func) or func.__code__.co_filename
+    tree = gast.parse(source)
+    gast.increment_lineno(tree, first_line - 1)
+    node = tree.body[0]
+    if not isinstance(node, gast.FunctionDef) or node.name != func.__name__:
+        raise SourceNotFoundError(
+            f"cannot differentiate {func.__qualname__}: it is a lambda or its source "
+            "is not a plain `def`",
+            SourceLocation(filename, first_line, col_shift, lines[0] if lines else ""),
+            hint="Write it as a `def` function.",
+        )
+    node.decorator_list = []
+    return ParsedFunction(func, node, filename, first_line, col_shift, source)

@@ -1,0 +1,1 @@
+"""Derivative rules as data: one template per function, one file per namespace."""

@@ -1,0 +1,217 @@
+"""Rules for the `numpy` namespace.
+
+Order: elementwise one-liners (unary, then broadcasting binary), then bespoke
+templates (reductions, products, shape), then non-differentiable functions,
+then array methods and attributes.
+
+Conventions: at a kink the subgradient is the one NumPy's own comparison
+picks (`abs` and `sign` give 0 at 0; `maximum(x, y)` sends the gradient to x
+on ties, `minimum` too); `max`/`min` reductions split the gradient equally
+among tied maxima.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import runtime
+from .registry import Registry
+from .template import d
+
+_GLOBALS = {"np": np, "runtime": runtime}
+_LN2, _LN10 = repr(math.log(2.0)), repr(math.log(10.0))
+
+# d[x] in terms of g = d[result], x and result.
+UNARY = {
+    np.negative: "-g",
+    np.positive: "g",
+    np.exp: "g * result",
+    np.exp2: f"g * result * {_LN2}",
+    np.expm1: "g * (result + 1.0)",
+    np.log: "g / x",
+    np.log2: f"g / (x * {_LN2})",
+    np.log10: f"g / (x * {_LN10})",
+    np.log1p: "g / (x + 1.0)",
+    np.sqrt: "g * 0.5 / result",
+    np.cbrt: "g / (3.0 * result * result)",
+    np.square: "g * 2.0 * x",
+    np.reciprocal: "-g * result * result",
+    np.sin: "g * np.cos(x)",
+    np.cos: "-g * np.sin(x)",
+    np.tan: "g * (1.0 + result * result)",
+    np.arcsin: "g / np.sqrt(1.0 - x * x)",
+    np.arccos: "-g / np.sqrt(1.0 - x * x)",
+    np.arctan: "g / (1.0 + x * x)",
+    np.sinh: "g * np.cosh(x)",
+    np.cosh: "g * np.sinh(x)",
+    np.tanh: "g * (1.0 - result * result)",
+    np.arcsinh: "g / np.sqrt(x * x + 1.0)",
+    np.arccosh: "g / np.sqrt(x * x - 1.0)",
+    np.arctanh: "g / (1.0 - x * x)",
+    np.abs: "g * np.sign(x)",
+    np.fabs: "g * np.sign(x)",
+}
+
+# (d[x], d[y]) in terms of g, x, y and result; broadcasting is undone by the kind.
+BINARY = {
+    np.add: ("g", "g"),
+    np.subtract: ("g", "-g"),
+    np.multiply: ("g * y", "g * x"),
+    np.divide: ("g / y", "-g * result / y"),
+    np.true_divide: ("g / y", "-g * result / y"),
+    np.power: ("g * y * x ** (y - 1)", "g * result * np.log(np.where(x == 0, 1, x))"),
+    np.maximum: ("g * (x >= y)", "g * (x < y)"),
+    np.minimum: ("g * (x <= y)", "g * (x > y)"),
+    np.fmax: ("g * (x >= y)", "g * (x < y)"),
+    np.fmin: ("g * (x <= y)", "g * (x > y)"),
+    np.arctan2: ("g * y / (x * x + y * y)", "-g * x / (x * x + y * y)"),
+    np.hypot: ("g * x / result", "g * y / result"),
+    np.logaddexp: ("g * np.exp(x - result)", "g * np.exp(y - result)"),
+}
+
+NONDIFFERENTIABLE = [
+    np.shape, np.ndim, np.size, np.zeros, np.ones, np.empty, np.full, np.zeros_like,
+    np.ones_like, np.empty_like, np.full_like, np.arange, np.linspace, np.eye, np.identity,
+    np.argmax, np.argmin, np.argsort, np.sign, np.floor, np.ceil, np.round, np.rint, np.trunc,
+    np.isnan, np.isinf, np.isfinite, np.greater, np.greater_equal, np.less, np.less_equal,
+    np.equal, np.not_equal, np.logical_and, np.logical_or, np.logical_not, np.nonzero,
+    np.count_nonzero, np.all, np.any, np.result_type,
+]
+
+# x.name(...) -> numpy.name(x, ...)
+METHODS = {
+    "sum": "numpy.sum", "mean": "numpy.mean", "max": "numpy.max", "min": "numpy.min",
+    "dot": "numpy.dot", "transpose": "numpy.transpose", "clip": "numpy.clip",
+    "ravel": "numpy.ravel", "flatten": "numpy.ravel", "squeeze": "numpy.squeeze",
+    "argmax": "numpy.argmax", "argmin": "numpy.argmin", "argsort": "numpy.argsort",
+}
+PACKED_METHODS = {"reshape": "numpy.reshape"}  # x.reshape(2, 3) == np.reshape(x, (2, 3))
+ATTRIBUTES = {"T": "numpy.transpose"}
+
+
+def register(registry: Registry) -> None:
+    for func, expr in UNARY.items():
+        registry.expressions(func, ("x",), {"x": expr}, unbroadcast=False, globals_=_GLOBALS)
+    for func, (dx, dy) in BINARY.items():
+        registry.expressions(
+            func, ("x", "y"), {"x": dx, "y": dy}, unbroadcast=True, globals_=_GLOBALS
+        )
+    registry.nondifferentiable(NONDIFFERENTIABLE, "integer, boolean or shape-valued")
+    for name, dotted in METHODS.items():
+        registry.method(name, dotted)
+    for name, dotted in PACKED_METHODS.items():
+        registry.method(name, dotted, pack_varargs=True)
+    for name, dotted in ATTRIBUTES.items():
+        registry.attribute(name, dotted)
+    _bespoke(registry)
+
+
+def _bespoke(registry: Registry) -> None:  # noqa: C901  (one template per function)
+    adjoint = registry.adjoint
+
+    # -- reductions -------------------------------------------------------------
+    @adjoint(np.sum)
+    def sum_(result, a, axis=None, dtype=None, out=None, keepdims=False):
+        if axis is None or keepdims:
+            d[a] = np.broadcast_to(d[result], np.shape(a))
+        else:
+            d[a] = np.broadcast_to(np.expand_dims(d[result], axis), np.shape(a))
+
+    @adjoint(np.mean)
+    def mean(result, a, axis=None, dtype=None, out=None, keepdims=False):
+        if axis is None or keepdims:
+            d[a] = np.broadcast_to(d[result] * (np.size(result) / np.size(a)), np.shape(a))
+        else:
+            g = np.expand_dims(d[result] * (np.size(result) / np.size(a)), axis)
+            d[a] = np.broadcast_to(g, np.shape(a))
+
+    def _extremum(result, a, axis=None, out=None, keepdims=False):
+        if axis is None or keepdims:
+            hit = a == result
+            d[a] = d[result] * hit / np.sum(hit, axis=axis, keepdims=True)
+        else:
+            hit = a == np.expand_dims(result, axis)
+            g = np.expand_dims(d[result], axis)
+            d[a] = g * hit / np.sum(hit, axis=axis, keepdims=True)
+
+    for func in (np.max, np.min, np.amax, np.amin):
+        adjoint(func, restriction="ties share the gradient equally")(_extremum)
+
+    @adjoint(np.prod)
+    def prod(result, a, axis=None, dtype=None, out=None, keepdims=False):
+        if axis is None or keepdims:
+            d[a] = d[result] * runtime.prod_others(a, axis)
+        else:
+            d[a] = np.expand_dims(d[result], axis) * runtime.prod_others(a, axis)
+
+    # -- products ---------------------------------------------------------------
+    @adjoint(np.matmul)
+    def matmul(result, x1, x2):
+        d[x1] = runtime.matmul_vjp_a(d[result], x1, x2)
+        d[x2] = runtime.matmul_vjp_b(d[result], x1, x2)
+
+    @adjoint(np.dot, restriction="operands of at most 2 dimensions")
+    def dot(result, a, b):
+        d[a] = runtime.dot_vjp_a(d[result], a, b)
+        d[b] = runtime.dot_vjp_b(d[result], a, b)
+
+    @adjoint(np.outer)
+    def outer(result, a, b):
+        d[a] = np.reshape(d[result] @ np.ravel(b), np.shape(a))
+        d[b] = np.reshape(np.ravel(a) @ d[result], np.shape(b))
+
+    # -- shape ------------------------------------------------------------------
+    @adjoint(np.reshape)
+    def reshape(result, a, shape=None, order="C"):
+        d[a] = np.reshape(d[result], np.shape(a), order=order)
+
+    @adjoint(np.ravel)
+    def ravel(result, a, order="C"):
+        d[a] = np.reshape(d[result], np.shape(a), order=order)
+
+    @adjoint(np.squeeze)
+    def squeeze(result, a, axis=None):
+        d[a] = np.reshape(d[result], np.shape(a))
+
+    @adjoint(np.expand_dims)
+    def expand_dims(result, a, axis):
+        d[a] = np.reshape(d[result], np.shape(a))
+
+    @adjoint(np.transpose)
+    def transpose(result, a, axes=None):
+        if axes is None:
+            d[a] = np.transpose(d[result])
+        else:
+            d[a] = np.transpose(d[result], np.argsort(axes))
+
+    @adjoint(np.concatenate)
+    def concatenate(result, arrays, axis=0):
+        d[arrays] = np.split(d[result], np.cumsum([np.shape(x)[axis] for x in arrays])[:-1], axis)
+
+    @adjoint(np.stack)
+    def stack(result, arrays, axis=0):
+        d[arrays] = list(np.moveaxis(d[result], axis, 0))
+
+    @adjoint(np.broadcast_to)
+    def broadcast_to(result, array, shape):
+        d[array] = runtime.unbroadcast(d[result], array)
+
+    # -- elementwise with extra arguments --------------------------------------------
+    @adjoint(np.where)
+    def where(result, condition, x, y):
+        d[x] = runtime.unbroadcast(np.where(condition, d[result], 0.0), x)
+        d[y] = runtime.unbroadcast(np.where(condition, 0.0, d[result]), y)
+
+    @adjoint(np.clip, restriction="gradient only for the clipped array, not the bounds")
+    def clip(result, a, a_min, a_max):
+        d[a] = d[result] * (result == a)
+
+    @adjoint(np.array, restriction="of an array or a list of active values")
+    def array(result, object, dtype=None, copy=True):
+        d[object] = runtime.unarray(d[result], object)
+
+    @adjoint(np.asarray)
+    def asarray(result, a, dtype=None):
+        d[a] = runtime.unarray(d[result], a)

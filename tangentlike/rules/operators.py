@@ -1,0 +1,66 @@
+"""Rules for Python's operators and builtins. Keys are gast operator classes.
+
+Broadcasting is undone by the rule kind (`unbroadcast=True`), never by hand.
+Ties in comparisons-based rules are not used here; see numpy.py.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import gast
+
+from .. import runtime
+from .registry import Registry
+from .template import d
+
+_GLOBALS = {"np": __import__("numpy"), "runtime": runtime}
+
+# Elementwise binary operators: contribution to x and to y, in terms of g = d[result].
+BINARY = {
+    gast.Add: {"x": "g", "y": "g"},
+    gast.Sub: {"x": "g", "y": "-g"},
+    gast.Mult: {"x": "g * y", "y": "g * x"},
+    gast.Div: {"x": "g / y", "y": "-g * result / y"},
+    gast.Pow: {"x": "g * y * x ** (y - 1)", "y": "g * result * np.log(np.where(x == 0, 1, x))"},
+}
+
+UNARY = {
+    gast.USub: {"x": "-g"},
+    gast.UAdd: {"x": "g"},
+}
+
+# Operators whose result never carries a gradient.
+NONDIFFERENTIABLE = [
+    gast.FloorDiv, gast.Mod, gast.BitAnd, gast.BitOr, gast.BitXor, gast.LShift, gast.RShift,
+    gast.Not, gast.Invert, gast.Eq, gast.NotEq, gast.Lt, gast.LtE, gast.Gt, gast.GtE,
+    gast.Is, gast.IsNot, gast.In, gast.NotIn,
+]
+
+BUILTINS_NONDIFFERENTIABLE = [
+    builtins.len, builtins.range, builtins.int, builtins.bool, builtins.round, builtins.print,
+    builtins.isinstance, builtins.str, builtins.repr, builtins.type, builtins.id, builtins.hash,
+    builtins.enumerate, builtins.zip,
+]
+
+
+def register(registry: Registry) -> None:
+    for op, exprs in BINARY.items():
+        registry.expressions(op, ("x", "y"), exprs, unbroadcast=True, globals_=_GLOBALS)
+    for op, exprs in UNARY.items():
+        registry.expressions(op, ("x",), exprs, unbroadcast=False, globals_=_GLOBALS)
+    registry.nondifferentiable(NONDIFFERENTIABLE, "comparison, bitwise or integer operator")
+    registry.nondifferentiable(BUILTINS_NONDIFFERENTIABLE, "integer, boolean or bookkeeping")
+
+    @registry.adjoint(gast.MatMult)
+    def matmul(result, x, y):
+        d[x] = runtime.matmul_vjp_a(d[result], x, y)
+        d[y] = runtime.matmul_vjp_b(d[result], x, y)
+
+    @registry.adjoint(builtins.float)
+    def float_(result, x=0.0):
+        d[x] = d[result]
+
+    @registry.adjoint(builtins.abs)
+    def abs_(result, x):
+        d[x] = d[result] * __import__("numpy").sign(x)

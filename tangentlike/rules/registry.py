@@ -1,0 +1,151 @@
+"""The registry of derivative rules: an object, built from the rule files.
+
+Keys are the primal objects themselves (np.exp, a user function) or gast
+operator classes for Python operators. The machinery asks the registry; it
+never names a NumPy function itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from .template import Rule, rule_from_expressions, rule_from_function
+
+
+@dataclass(frozen=True)
+class Method:
+    """How an array method call `x.name(...)` maps to a function form `func(x, ...)`."""
+
+    dotted: str  # "numpy.sum"
+    pack_varargs: bool = False  # x.reshape(2, 3) -> np.reshape(x, (2, 3))
+
+
+class Registry:
+    """Rules, non-differentiable functions and array methods known to the compiler."""
+
+    def __init__(self) -> None:
+        self._rules: dict[object, Rule] = {}
+        self._nondiff: dict[object, str] = {}
+        self._methods: dict[str, Method] = {}
+        self._attributes: dict[str, str] = {}
+        self.version = 0
+
+    # -- building -------------------------------------------------------------
+    def add(self, rule: Rule) -> Rule:
+        self._rules[_key(rule.primal)] = rule
+        self._nondiff.pop(_key(rule.primal), None)
+        self.version += 1
+        return rule
+
+    def adjoint(
+        self, primal: object, *, unbroadcast: bool = False, origin: str = "builtin",
+        restriction: str = "",
+    ) -> Callable[[Callable], Callable]:
+        """Decorator: register the template function as the rule for `primal`."""
+
+        def register(template: Callable) -> Callable:
+            self.add(
+                rule_from_function(
+                    primal, template, unbroadcast=unbroadcast, origin=origin,
+                    restriction=restriction,
+                )
+            )
+            return template
+
+        return register
+
+    def expressions(
+        self, primal: object, params: tuple[str, ...], exprs: dict[str, str], *,
+        unbroadcast: bool, globals_: dict[str, object], defaults: dict[str, object] | None = None,
+        restriction: str = "",
+    ) -> None:
+        self.add(
+            rule_from_expressions(
+                primal, params, exprs, unbroadcast=unbroadcast, globals_=globals_,
+                defaults=defaults, restriction=restriction,
+            )
+        )
+
+    def nondifferentiable(self, primals: Iterable[object], why: str = "") -> None:
+        for primal in primals:
+            self._nondiff[_key(primal)] = why
+        self.version += 1
+
+    def method(self, name: str, dotted: str, *, pack_varargs: bool = False) -> None:
+        self._methods[name] = Method(dotted, pack_varargs)
+
+    def attribute(self, name: str, dotted: str) -> None:
+        """An attribute read `x.name` that is the call `func(x)`, e.g. `.T`."""
+        self._attributes[name] = dotted
+
+    # -- queries ----------------------------------------------------------------
+    def lookup(self, primal: object) -> Rule | None:
+        try:
+            return self._rules.get(_key(primal))
+        except TypeError:
+            return None
+
+    def is_nondifferentiable(self, primal: object) -> bool:
+        try:
+            return _key(primal) in self._nondiff
+        except TypeError:
+            return False
+
+    def method_for(self, name: str) -> Method | None:
+        return self._methods.get(name)
+
+    def attribute_for(self, name: str) -> str | None:
+        return self._attributes.get(name)
+
+    def rules(self) -> list[Rule]:
+        return list(self._rules.values())
+
+    def nondifferentiable_primals(self) -> list[object]:
+        return list(self._nondiff)
+
+    def copy(self) -> Registry:
+        other = Registry()
+        other._rules = dict(self._rules)
+        other._nondiff = dict(self._nondiff)
+        other._methods = dict(self._methods)
+        other._attributes = dict(self._attributes)
+        other.version = self.version
+        return other
+
+    def fingerprint(self) -> str:
+        """A digest of the user-registered rules (built-in rules are fixed per version)."""
+        h = hashlib.sha256()
+        for rule in self._rules.values():
+            if rule.origin == "user":
+                h.update(repr((rule.name, rule.params, [_dump(s) for s in rule.body])).encode())
+        return h.hexdigest()[:16]
+
+
+def _dump(node: object) -> str:
+    import gast
+
+    return gast.dump(node)
+
+
+def _key(primal: object) -> object:
+    hash(primal)
+    return primal
+
+
+_default: Registry | None = None
+
+
+def default_registry() -> Registry:
+    """The process-wide registry: built-in rule files plus rules from `tl.adjoint`."""
+    global _default
+    if _default is None:
+        from . import numpy as numpy_rules
+        from . import operators
+
+        registry = Registry()
+        operators.register(registry)
+        numpy_rules.register(registry)
+        _default = registry
+    return _default

@@ -1,0 +1,388 @@
+"""Derivative templates and their instantiation.
+
+A reverse-mode rule is a tiny Python function: its first parameter is the
+primal `result`, the others are the primal's parameters; its body assigns
+`d[param]`, the contribution to that parameter's adjoint, from `d[result]`,
+the adjoint of the result:
+
+    @adjoint(np.exp)
+    def exp(result, x):
+        d[x] = d[result] * result
+
+`instantiate` fills a template in at one call site: parameters become the
+call's arguments, `d[result]` the result's adjoint, template temporaries fresh
+names, and `if` tests on literal arguments (`keepdims`, `axis is None`) are
+decided at compile time so generated code shows one branch only.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import gast
+
+from ..errors import RuleError
+from ..syntax import nodes, quote
+from ..syntax.namespace import Namespace
+from ..syntax.names import Namer
+
+
+class _AdjointMarker:
+    """`d[x]` in a template: the adjoint of x. Only meaningful inside templates."""
+
+    def __getitem__(self, key: object) -> Any:
+        raise RuntimeError("d[...] is template notation; it only has meaning inside a rule")
+
+    def __setitem__(self, key: object, value: object) -> None:
+        raise RuntimeError("d[...] is template notation; it only has meaning inside a rule")
+
+
+d = _AdjointMarker()
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A reverse-mode derivative template for one primal function or operator."""
+
+    primal: object
+    name: str
+    params: tuple[str, ...]
+    defaults: dict[str, object]
+    body: tuple[gast.stmt, ...]
+    globals: dict[str, object] = field(repr=False)
+    unbroadcast: bool = False
+    origin: str = "builtin"
+    restriction: str = ""
+
+    @property
+    def differentiable(self) -> frozenset[str]:
+        """Parameters the template assigns a contribution to."""
+        return frozenset(
+            t.slice.id
+            for stmt in self.body
+            for node in gast.walk(stmt)
+            if isinstance(node, gast.Assign)
+            for t in node.targets
+            if _is_d(t)
+        )
+
+
+def _is_d(node: gast.AST) -> bool:
+    return (
+        isinstance(node, gast.Subscript)
+        and isinstance(node.value, gast.Name)
+        and node.value.id == "d"
+        and isinstance(node.slice, gast.Name)
+    )
+
+
+def rule_from_function(
+    primal: object, template: Callable, *, unbroadcast: bool = False, origin: str = "builtin",
+    restriction: str = "",
+) -> Rule:
+    """Parse and validate a template function written with `d[...]` notation."""
+    fn = quote.parse_function(template)
+    sig = inspect.signature(template)
+    names = list(sig.parameters)
+    where = f"rule {template.__qualname__} for {getattr(primal, '__name__', primal)!r}"
+    if not names or names[0] != "result":
+        raise RuleError(f"{where}: the first parameter must be `result`, the primal's output")
+    params = tuple(names[1:])
+    for p in sig.parameters.values():
+        if p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+            raise RuleError(f"{where}: parameters must be plain names (no *args or **kwargs)")
+    _check_primal_signature(primal, params, where)
+    body = [s for s in fn.body if not _is_docstring(s)]
+    for stmt in body:
+        for node in gast.walk(stmt):
+            if isinstance(node, gast.Assign):
+                for t in node.targets:
+                    if isinstance(t, gast.Subscript) and not _is_d(t):
+                        raise RuleError(f"{where}: only d[param] may be assigned by subscript")
+                    if _is_d(t) and t.slice.id not in params:
+                        raise RuleError(
+                            f"{where}: d[{t.slice.id}] is not a parameter of the rule; "
+                            f"the parameters are {', '.join(params)}"
+                        )
+            if isinstance(node, gast.Name) and node.id in params and isinstance(
+                node.ctx, gast.Store
+            ):
+                raise RuleError(f"{where}: the template must not assign parameter {node.id!r}")
+    defaults = {
+        n: p.default for n, p in list(sig.parameters.items())[1:] if p.default is not p.empty
+    }
+    return Rule(
+        primal=primal,
+        name=getattr(primal, "__name__", str(primal)),
+        params=params,
+        defaults=defaults,
+        body=tuple(body),
+        globals=dict(template.__globals__),
+        unbroadcast=unbroadcast,
+        origin=origin,
+        restriction=restriction,
+    )
+
+
+def rule_from_expressions(
+    primal: object, params: tuple[str, ...], exprs: dict[str, str], *, unbroadcast: bool,
+    globals_: dict[str, object], defaults: dict[str, object] | None = None, restriction: str = "",
+) -> Rule:
+    """A rule from one expression per parameter, in terms of `g` (the result's adjoint)."""
+    body = []
+    for param, source in exprs.items():
+        value = quote.substitute(quote.parse_expr(source), {"g": _d_of("result")})
+        target = nodes.subscript(nodes.name("d"), nodes.name(param))
+        target.ctx = gast.Store()
+        body.append(nodes.assign(target, value))
+    return Rule(
+        primal=primal,
+        name=getattr(primal, "__name__", str(primal)),
+        params=params,
+        defaults=dict(defaults or {}),
+        body=tuple(body),
+        globals=globals_,
+        unbroadcast=unbroadcast,
+        restriction=restriction,
+    )
+
+
+def _d_of(param: str) -> gast.expr:
+    return nodes.subscript(nodes.name("d"), nodes.name(param))
+
+
+def _is_docstring(stmt: gast.stmt) -> bool:
+    return isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Constant)
+
+
+def _check_primal_signature(primal: object, params: tuple[str, ...], where: str) -> None:
+    """A user rule's parameters must be the primal's parameters (when Python can tell)."""
+    if not inspect.isfunction(primal):
+        return
+    primal_params = [
+        p.name
+        for p in inspect.signature(primal).parameters.values()
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.POSITIONAL_ONLY, p.KEYWORD_ONLY)
+    ]
+    if list(params) != primal_params:
+        raise RuleError(
+            f"{where}: the rule's parameters ({', '.join(params)}) must be `result` followed "
+            f"by the parameters of {primal.__qualname__} ({', '.join(primal_params)})"
+        )
+
+
+# ---------------------------------------------------------------------------
+# Instantiation
+
+
+@dataclass
+class Instance:
+    """A template filled in at one call site.
+
+    `stmts` is the filled-in body; each contribution still reads `d[p] = value`,
+    and `bindings[p]` is the call-site expression bound to parameter p.
+    """
+
+    stmts: list[gast.stmt]
+    bindings: dict[str, gast.expr]
+    rule: Rule
+
+
+class BindError(Exception):
+    pass
+
+
+def bind_arguments(
+    rule: Rule, args: list[gast.expr], keywords: dict[str, gast.expr]
+) -> dict[str, gast.expr]:
+    """Match call-site arguments to the rule's parameters, filling in defaults."""
+    if len(args) > len(rule.params):
+        raise BindError(f"{rule.name} takes at most {len(rule.params)} positional arguments here")
+    bound = dict(zip(rule.params, args, strict=False))
+    for key, value in keywords.items():
+        if key not in rule.params:
+            raise BindError(f"the rule for {rule.name} has no parameter {key!r}")
+        if key in bound:
+            raise BindError(f"{key!r} given twice")
+        bound[key] = value
+    for p in rule.params:
+        if p not in bound:
+            if p not in rule.defaults:
+                raise BindError(f"missing argument {p!r} for {rule.name}")
+            bound[p] = nodes.const(rule.defaults[p])
+    return bound
+
+
+def instantiate(
+    rule: Rule,
+    bindings: dict[str, gast.expr],
+    result: gast.expr,
+    result_adjoint: str,
+    namer: Namer,
+    namespace: Namespace,
+) -> Instance:
+    """Fill the template in. Free template names become module globals."""
+    locals_ = {
+        n.id
+        for stmt in rule.body
+        for n in gast.walk(stmt)
+        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
+    }
+    renames = {name: namer.temp(name) for name in sorted(locals_)}
+    exprs: dict[str, gast.expr] = dict(bindings)
+    exprs["result"] = result
+    stmts = []
+    for stmt in rule.body:
+        stmt = _SubstituteKeepingD(exprs, renames).visit(nodes.deepcopy(stmt))
+        stmt = _ResolveDAndGlobals(result_adjoint, rule, namer, namespace).visit(stmt)
+        stmts.extend(fold_static_ifs([stmt]))
+    if rule.unbroadcast:
+        stmts = [_wrap_unbroadcast(s, bindings, namer, namespace) for s in stmts]
+    return Instance(stmts, bindings, rule)
+
+
+class _ResolveDAndGlobals(gast.NodeTransformer):
+    def __init__(self, result_adjoint: str, rule: Rule, namer: Namer, namespace: Namespace):
+        self.result_adjoint = result_adjoint
+        self.rule = rule
+        self.namer = namer
+        self.namespace = namespace
+
+    def visit_Subscript(self, node: gast.Subscript) -> gast.expr:
+        if isinstance(node.value, gast.Name) and node.value.id == "d":
+            if isinstance(node.ctx, gast.Load):
+                # d[result] after substitution: the result expression was put in its place.
+                return nodes.name(self.result_adjoint)
+            return node
+        self.generic_visit(node)
+        return node
+
+    def visit_Name(self, node: gast.Name) -> gast.expr:
+        if isinstance(node.ctx, gast.Load) and node.id in self.rule.globals:
+            obj = self.rule.globals[node.id]
+            node.id = global_name(node.id, obj, self.namer, self.namespace)
+        return node
+
+    def visit_Attribute(self, node: gast.Attribute) -> gast.expr:
+        """`runtime.helper` in a template becomes the helper itself, copied into the module."""
+        from .. import runtime
+
+        base = node.value
+        if (
+            isinstance(base, gast.Name)
+            and self.rule.globals.get(base.id) is runtime
+            and isinstance(node.ctx, gast.Load)
+        ):
+            helper = getattr(runtime, node.attr)
+            return nodes.name(self.namespace.bind(node.attr, helper, self.namer))
+        self.generic_visit(node)
+        return node
+
+
+class _SubstituteKeepingD(quote.Substitute):
+    """Substitute parameters everywhere except in the `p` of a `d[p] = ...` target."""
+
+    def visit_Subscript(self, node: gast.Subscript) -> gast.expr:
+        if _is_d(node) and isinstance(node.ctx, gast.Store):
+            return node
+        self.generic_visit(node)
+        return node
+
+
+def global_name(preferred: str, obj: object, namer: Namer, namespace: Namespace) -> str:
+    """Bind `obj` in the module namespace, preferring a module's usual alias."""
+    import types
+
+    from ..syntax.namespace import PREFERRED_ALIASES
+
+    if isinstance(obj, types.ModuleType):
+        preferred = PREFERRED_ALIASES.get(obj.__name__, preferred)
+        existing = namespace.name_of(obj)
+        if existing is not None and not namer.is_local(existing):
+            return existing
+    return namespace.bind(preferred, obj, namer)
+
+
+def _wrap_unbroadcast(
+    stmt: gast.stmt, bindings: dict[str, gast.expr], namer: Namer, namespace: Namespace
+) -> gast.stmt:
+    """Wrap `d[p] = v` as `d[p] = unbroadcast(v, p)` where p's shape may differ from v's."""
+    from .. import runtime
+
+    if not (isinstance(stmt, gast.Assign) and _is_d(stmt.targets[0])):
+        return stmt
+    param = stmt.targets[0].slice.id
+    mine = bindings[param]
+    others = [v for k, v in bindings.items() if k != param]
+    if all(_same_shape(v, mine) for v in others):
+        return stmt  # the other operands are literals or p itself: v already has p's shape
+    helper = namespace.bind("unbroadcast", runtime.unbroadcast, namer)
+    stmt.value = nodes.call(nodes.name(helper), [stmt.value, nodes.deepcopy(bindings[param])])
+    return stmt
+
+
+def _same_shape(other: gast.expr, mine: gast.expr) -> bool:
+    if isinstance(other, gast.Constant):
+        return True
+    return isinstance(other, gast.Name) and isinstance(mine, gast.Name) and other.id == mine.id
+
+
+# ---------------------------------------------------------------------------
+# Compile-time decisions on literal arguments
+
+_UNKNOWN = object()
+
+
+def static_value(node: gast.expr) -> object:
+    """The value of an expression built from literals only, else _UNKNOWN."""
+    if isinstance(node, gast.Constant):
+        return node.value
+    if isinstance(node, gast.Tuple):
+        vals = [static_value(e) for e in node.elts]
+        return _UNKNOWN if any(v is _UNKNOWN for v in vals) else tuple(vals)
+    if isinstance(node, gast.UnaryOp):
+        v = static_value(node.operand)
+        if v is _UNKNOWN:
+            return _UNKNOWN
+        if isinstance(node.op, gast.Not):
+            return not v
+        if isinstance(node.op, gast.USub) and isinstance(v, (int, float)):
+            return -v
+        return _UNKNOWN
+    if isinstance(node, gast.BoolOp):
+        vals = [static_value(v) for v in node.values]
+        if any(v is _UNKNOWN for v in vals):
+            return _UNKNOWN
+        return all(vals) if isinstance(node.op, gast.And) else any(vals)
+    if isinstance(node, gast.Compare) and len(node.ops) == 1:
+        left, right = static_value(node.left), static_value(node.comparators[0])
+        if left is _UNKNOWN or right is _UNKNOWN:
+            return _UNKNOWN
+        op = node.ops[0]
+        if isinstance(op, gast.Is):
+            return left is right
+        if isinstance(op, gast.IsNot):
+            return left is not right
+        if isinstance(op, gast.Eq):
+            return left == right
+        if isinstance(op, gast.NotEq):
+            return left != right
+    return _UNKNOWN
+
+
+def fold_static_ifs(stmts: list[gast.stmt]) -> list[gast.stmt]:
+    """Replace `if <literal test>:` by the branch it takes, recursively."""
+    out: list[gast.stmt] = []
+    for stmt in stmts:
+        if isinstance(stmt, gast.If):
+            value = static_value(stmt.test)
+            if value is not _UNKNOWN:
+                out.extend(fold_static_ifs(stmt.body if value else stmt.orelse))
+                continue
+            stmt.body = fold_static_ifs(stmt.body) or [gast.Pass()]
+            stmt.orelse = fold_static_ifs(stmt.orelse)
+        out.append(stmt)
+    return out

@@ -1,0 +1,1 @@
+"""AST helpers shared by every stage: node constructors, names, templates."""

@@ -1,0 +1,148 @@
+"""The only module that names version-specific gast classes and fields.
+
+Every other module builds and inspects nodes through these helpers, so a gast
+release that renames a field is absorbed here.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TypeAlias
+
+import gast
+
+Node: TypeAlias = gast.AST
+Expr: TypeAlias = gast.expr
+Stmt: TypeAlias = gast.stmt
+
+
+def name(id_: str, store: bool = False) -> gast.Name:
+    ctx = gast.Store() if store else gast.Load()
+    return gast.Name(id=id_, ctx=ctx, annotation=None, type_comment=None)
+
+
+def const(value: object) -> gast.Constant:
+    return gast.Constant(value=value, kind=None)
+
+
+def assign(target: str | gast.expr, value: gast.expr) -> gast.Assign:
+    if isinstance(target, str):
+        target = name(target, store=True)
+    return gast.Assign(targets=[target], value=value, type_comment=None)
+
+
+def attribute(value: gast.expr, attr: str) -> gast.Attribute:
+    return gast.Attribute(value=value, attr=attr, ctx=gast.Load())
+
+
+def call(func: gast.expr, args: list[gast.expr], keywords: dict[str, gast.expr] | None = None):
+    kws = [gast.keyword(arg=k, value=v) for k, v in (keywords or {}).items()]
+    return gast.Call(func=func, args=args, keywords=kws)
+
+
+def expr_stmt(value: gast.expr) -> gast.Expr:
+    return gast.Expr(value=value)
+
+
+def binop(left: gast.expr, op: gast.operator, right: gast.expr) -> gast.BinOp:
+    return gast.BinOp(left=left, op=op, right=right)
+
+
+def tuple_(elts: list[gast.expr], store: bool = False) -> gast.Tuple:
+    return gast.Tuple(elts=elts, ctx=gast.Store() if store else gast.Load())
+
+
+def subscript(value: gast.expr, index: gast.expr) -> gast.Subscript:
+    return gast.Subscript(value=value, slice=index, ctx=gast.Load())
+
+
+def if_(test: gast.expr, body: list[gast.stmt], orelse: list[gast.stmt] | None = None):
+    return gast.If(test=test, body=body, orelse=orelse or [])
+
+
+def for_(target: str, iter_: gast.expr, body: list[gast.stmt]) -> gast.For:
+    return gast.For(
+        target=name(target, store=True), iter=iter_, body=body, orelse=[], type_comment=None
+    )
+
+
+def while_(test: gast.expr, body: list[gast.stmt]) -> gast.While:
+    return gast.While(test=test, body=body, orelse=[])
+
+
+def return_(value: gast.expr | None) -> gast.Return:
+    return gast.Return(value=value)
+
+
+def arguments(names: list[str], defaults: list[gast.expr] | None = None) -> gast.arguments:
+    return gast.arguments(
+        args=[name(n, store=False) for n in names],
+        posonlyargs=[],
+        vararg=None,
+        kwonlyargs=[],
+        kw_defaults=[],
+        kwarg=None,
+        defaults=defaults or [],
+    )
+
+
+def function_def(fname: str, args: gast.arguments, body: list[gast.stmt]) -> gast.FunctionDef:
+    fn = gast.FunctionDef(
+        name=fname,
+        args=args,
+        body=body,
+        decorator_list=[],
+        returns=None,
+        type_comment=None,
+    )
+    if "type_params" in gast.FunctionDef._fields:
+        fn.type_params = []
+    return fn
+
+
+def param_names(fn: gast.FunctionDef) -> list[str]:
+    """Positional parameter names of a function definition, in order."""
+    a = fn.args
+    return [p.id for p in [*a.posonlyargs, *a.args]]
+
+
+def is_atom(node: gast.expr) -> bool:
+    return isinstance(node, (gast.Name, gast.Constant))
+
+
+def is_const(node: gast.expr) -> bool:
+    return isinstance(node, gast.Constant)
+
+
+def deepcopy(node: Node) -> Node:
+    return copy.deepcopy(node)
+
+
+def located(new: Node, old: Node) -> Node:
+    """Give `new` (and its children lacking one) the source position of `old`."""
+    line = getattr(old, "lineno", None)
+    if line is None:
+        return new
+    for child in gast.walk(new):
+        if isinstance(child, (gast.stmt, gast.expr)) and getattr(child, "lineno", None) is None:
+            child.lineno = line
+            child.col_offset = getattr(old, "col_offset", 0)
+            child.end_lineno = getattr(old, "end_lineno", line)
+            child.end_col_offset = getattr(old, "end_col_offset", 0)
+    return new
+
+
+def names_read(node: Node) -> set[str]:
+    """Every Name loaded anywhere under node."""
+    return {
+        n.id for n in gast.walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)
+    }
+
+
+def names_stored(node: Node) -> set[str]:
+    """Every Name stored anywhere under node (assignment and loop targets)."""
+    return {
+        n.id
+        for n in gast.walk(node)
+        if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Param))
+    }

@@ -1,0 +1,1 @@
+"""Stage 4: reverse mode (forward sweep with pushes, backward sweep with pops)."""

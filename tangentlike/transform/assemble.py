@@ -1,0 +1,221 @@
+"""The forward sweep, the choice of saved values, and the generated functions.
+
+Assumes: a planned reverse.Context. Guarantees: `build` returns the generated
+FunctionDefs. A site (assignment or loop target) pushes the value it
+overwrites only when the backward sweep reads that variable and the site can
+overwrite a live value (a parameter, a variable bound more than once, or a
+site inside a loop); everything else is never stored. A variable pushed at a
+site where it may still be unbound is bound to None at function entry.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from ..syntax import nodes
+from .reverse import POP, PUSH, STACK, Backward, Context
+
+
+def saved_sites(ctx: Context, read_by_backward: set[str]) -> frozenset[int]:
+    params = set(nodes.param_names(ctx.fn))
+    pushed = set()
+    for site in ctx.flow.sites:
+        if site.name not in read_by_backward:
+            continue
+        if site.name in params or site.in_loop or ctx.flow.site_count(site.name) > 1:
+            pushed.add(id(site.stmt))
+    return frozenset(pushed)
+
+
+def unbound_saved(ctx: Context) -> list[str]:
+    """Saved variables that may be unbound when first pushed (they get `= None`)."""
+    names = []
+    for site in ctx.flow.sites:
+        if id(site.stmt) in ctx.pushed and site.name not in ctx.flow.bound_before[id(site.stmt)]:
+            names.append(site.name)
+    return sorted(set(names))
+
+
+class Forward:
+    """The primal statements with pushes, split-call variants and loop counters."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def block(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
+        out: list[gast.stmt] = []
+        for stmt in stmts:
+            out.extend(nodes.located(s, stmt) for s in self.stmt(stmt))
+        return out
+
+    def push(self, name: str) -> gast.stmt:
+        return nodes.expr_stmt(nodes.call(nodes.name(PUSH), [nodes.name(name)]))
+
+    def stmt(self, stmt: gast.stmt) -> list[gast.stmt]:
+        ctx = self.ctx
+        out: list[gast.stmt] = []
+        if isinstance(stmt, gast.Assign):
+            if id(stmt) in ctx.pushed:
+                out.append(self.push(stmt.targets[0].id))
+            if id(stmt) in ctx.calls:
+                variant, _ = ctx.calls[id(stmt)]
+                call = stmt.value
+                value = gast.Call(
+                    func=nodes.name(variant.fwd),
+                    args=[nodes.name(STACK), *call.args],
+                    keywords=call.keywords,
+                )
+                stmt = nodes.located(nodes.assign(stmt.targets[0].id, value), stmt)
+            out.append(stmt)
+            return out
+        if isinstance(stmt, gast.If):
+            stmt.body = self.block(stmt.body) or [gast.Pass()]
+            stmt.orelse = self.block(stmt.orelse)
+            return [stmt]
+        if isinstance(stmt, gast.For):
+            if id(stmt) in ctx.pushed:
+                out.append(self.push(stmt.target.id))
+            stmt.body = self.block(stmt.body)
+            out.append(stmt)
+            return out
+        if isinstance(stmt, gast.While):
+            counter, in_loop = ctx.counters[id(stmt)]
+            increment = nodes.binop(nodes.name(counter), gast.Add(), nodes.const(1))
+            out.append(nodes.assign(counter, nodes.const(0)))
+            stmt.body = [*self.block(stmt.body), nodes.assign(counter, increment)]
+            out.append(stmt)
+            if in_loop:
+                out.append(self.push(counter))
+            return out
+        return [stmt]
+
+
+def read_by_backward(ctx: Context, code: list[gast.stmt]) -> set[str]:
+    primal = set(nodes.param_names(ctx.fn))
+    for stmt in ctx.fn.body:
+        primal |= nodes.names_stored(stmt)
+    read = set()
+    for stmt in code:
+        read |= nodes.names_read(stmt)
+    return read & primal
+
+
+def build(
+    ctx: Context,
+    *,
+    name: str,
+    split: tuple[str, str] | None,
+    wrt: tuple[str, ...],
+    seed: str,
+    seed_default: object,
+    preserve_result: bool,
+    scalar_check: str | None,
+) -> list[gast.FunctionDef]:
+    """Generate the gradient function (or, with `split`, its forward and backward halves)."""
+    fn = ctx.fn
+    body, ret = fn.body[:-1], fn.body[-1].value.id
+    defined0 = frozenset({ctx.adjoint[ret]}) if ret in ctx.active else frozenset()
+    saved = ctx.namer.snapshot()
+    backward = Backward(ctx)
+    draft, _ = backward.block(body, defined0)
+    reads = read_by_backward(ctx, draft)
+    ctx.pushed = saved_sites(ctx, reads)
+    ctx.namer.restore(saved)
+    bwd_code, defined = backward.block(body, defined0)
+    reads = read_by_backward(ctx, bwd_code)
+    fwd_code = Forward(ctx).block(body)
+
+    grads = []
+    for p in wrt:
+        b = ctx.adjoint.get(p)
+        if b is not None and b in defined:
+            grads.append(nodes.name(b))
+        else:
+            grads.append(nodes.call(ctx.np("zeros_like"), [nodes.name(p)]))
+    grad_value = grads[0] if len(grads) == 1 else nodes.tuple_(grads)
+
+    params = nodes.param_names(fn)
+    pre = [nodes.located(nodes.assign(n, nodes.const(None)), fn) for n in unbound_saved(ctx)]
+    uses_stack = bool(ctx.pushed) or bool(ctx.calls) or any(c[1] for c in ctx.counters.values())
+    if split is None:
+        setup = _stack_setup(uses_stack, fwd_code, bwd_code)
+        check = [] if scalar_check is None else [_scalar_check(ctx, ret, scalar_check)]
+        result = nodes.tuple_([nodes.name(ret), grad_value]) if preserve_result else grad_value
+        body_out = [
+            *setup, *pre, *_banner("forward sweep", fwd_code), *check,
+            *_banner("backward sweep", bwd_code), nodes.return_(result),
+        ]
+        args = nodes.arguments([*params, seed], _defaults(fn, seed_default))
+        return [nodes.function_def(name, args, body_out)]
+
+    fwd_name, bwd_name = split
+    state = sorted(reads)
+    exit_pre = [
+        nodes.located(nodes.assign(n, nodes.const(None)), fn)
+        for n in state
+        if n not in ctx.flow.bound_at_exit and n not in unbound_saved(ctx)
+    ]
+    fwd_body = [*_push_setup(fwd_code), *pre, *exit_pre, *fwd_code]
+    if state:
+        fwd_body.append(nodes.expr_stmt(nodes.call(
+            nodes.attribute(nodes.name(STACK), "append"),
+            [nodes.tuple_([nodes.name(n) for n in state])],
+        )))
+    fwd_body.append(nodes.return_(nodes.name(ret)))
+    fwd_args = nodes.arguments([STACK, *params], _defaults(fn, None, extra=False))
+    bwd_body: list[gast.stmt] = []
+    if state:
+        target = nodes.tuple_([nodes.name(n, store=True) for n in state], store=True)
+        pop_state = nodes.call(nodes.attribute(nodes.name(STACK), "pop"), [])
+        bwd_body.append(nodes.assign(target, pop_state))
+    bwd_body += [*_pop_setup(bwd_code), *bwd_code, nodes.return_(grad_value)]
+    bwd_args = nodes.arguments([STACK, seed])
+    return [
+        nodes.function_def(fwd_name, fwd_args, fwd_body),
+        nodes.function_def(bwd_name, bwd_args, bwd_body),
+    ]
+
+
+def _uses(code: list[gast.stmt], name: str) -> bool:
+    return any(name in nodes.names_read(s) for s in code)
+
+
+def _stack_setup(uses_stack: bool, fwd: list[gast.stmt], bwd: list[gast.stmt]) -> list[gast.stmt]:
+    if not uses_stack:
+        return []
+    out = [nodes.assign(STACK, gast.List(elts=[], ctx=gast.Load()))]
+    return out + _push_setup(fwd) + _pop_setup(bwd)
+
+
+def _push_setup(code: list[gast.stmt]) -> list[gast.stmt]:
+    if not _uses(code, PUSH):
+        return []
+    return [nodes.assign(PUSH, nodes.attribute(nodes.name(STACK), "append"))]
+
+
+def _pop_setup(code: list[gast.stmt]) -> list[gast.stmt]:
+    if not _uses(code, POP):
+        return []
+    return [nodes.assign(POP, nodes.attribute(nodes.name(STACK), "pop"))]
+
+
+def _banner(text: str, code: list[gast.stmt]) -> list[gast.stmt]:
+    """A marker the emitter turns into a `# text` comment line."""
+    return [nodes.expr_stmt(nodes.const(f"\x00{text}")), *code]
+
+
+def _defaults(fn: gast.FunctionDef, seed_default: object, extra: bool = True) -> list[gast.expr]:
+    defaults = [nodes.deepcopy(d) for d in fn.args.defaults]
+    if extra:
+        defaults.append(nodes.const(seed_default))
+    return defaults
+
+
+def _scalar_check(ctx: Context, ret: str, what: str) -> gast.stmt:
+    message = f"{what}: grad needs a scalar output, not shape %s; use vjp"
+    shape = nodes.call(ctx.np("shape"), [nodes.name(ret)])
+    error = nodes.call(nodes.name("ValueError"), [
+        nodes.binop(nodes.const(message), gast.Mod(), nodes.tuple_([shape]))
+    ])
+    test = nodes.call(ctx.np("ndim"), [nodes.name(ret)])
+    return nodes.if_(test, [gast.Raise(exc=error, cause=None)], [])

@@ -1,0 +1,406 @@
+"""Reverse mode: a forward sweep that saves, a backward sweep that applies rules.
+
+Assumes: A-normal form (normalize.anf.check), activity and flow analyses of
+that form. Guarantees: the backward sweep visits statements exactly in
+reverse; a primal variable read by the backward sweep holds, when read, the
+value it had right after the statement being differentiated (values the
+forward sweep overwrites are pushed before the overwrite and popped after
+the adjoint of that statement); adjoints are assigned at their first
+contribution and accumulated out of place after that, materialised as zeros
+only where control flow joins.
+
+The stack is a plain list created per call; branch flags, range objects and
+loop targets are ordinary saved variables; while-loop trip counts are pushed
+after their loop when that loop runs inside another loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import gast
+
+from ..analyze.activity import Activity, user_function
+from ..analyze.flow import Flow
+from ..errors import UnknownFunctionError, UnsupportedSyntaxError
+from ..parse.resolve import Scope
+from ..parse.source import ParsedFunction
+from ..rules.registry import Registry
+from ..rules.template import BindError, bind_arguments, instantiate
+from ..syntax import nodes
+from ..syntax.namespace import Namespace
+from ..syntax.names import Namer
+from .. import runtime
+
+STACK, PUSH, POP = "_stack", "_push", "_pop"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The split (forward, backward) pair generated for one callee and set of active params."""
+
+    fwd: str
+    bwd: str
+    active: tuple[str, ...]
+
+
+@dataclass
+class Context:
+    """Everything the transformation of one function reads; nothing here changes per visit."""
+
+    parsed: ParsedFunction
+    fn: gast.FunctionDef
+    scope: Scope
+    registry: Registry
+    namespace: Namespace
+    namer: Namer
+    activity: Activity
+    flow: Flow
+    variant: Callable[[object, tuple[str, ...]], Variant]
+    adjoint: dict[str, str] = field(default_factory=dict)
+    calls: dict[int, tuple[Variant, dict[str, gast.expr]]] = field(default_factory=dict)
+    counters: dict[int, tuple[str, bool]] = field(default_factory=dict)
+    pushed: frozenset[int] = frozenset()  # id() of the sites that push
+
+    @property
+    def active(self) -> frozenset[str]:
+        return self.activity.active
+
+    def np(self, attr: str) -> gast.expr:
+        return self.namespace.ref(f"numpy.{attr}", self.namer)
+
+    def error(self, node: gast.AST, what: str, hint: str) -> UnsupportedSyntaxError:
+        return UnsupportedSyntaxError(
+            f"{what} (in {self.parsed.func.__qualname__})",
+            self.parsed.location(node),
+            hint=f"What to do: {hint}.",
+        )
+
+
+# ---------------------------------------------------------------------------
+# Planning: adjoint names, user-function calls, loop counters
+
+
+def plan(ctx: Context) -> None:
+    """Name adjoints and while counters; choose split variants for active user calls."""
+    for name in sorted(ctx.active):
+        ctx.adjoint[name] = ctx.namer.exact("b" + name)
+
+    def visit(stmts: list[gast.stmt], in_loop: bool) -> None:
+        for stmt in stmts:
+            if isinstance(stmt, gast.Assign):
+                check_cut_paths(ctx, stmt)
+                if isinstance(stmt.value, gast.Call) and stmt.targets[0].id in ctx.active:
+                    plan_call(ctx, stmt)
+            elif isinstance(stmt, gast.If):
+                visit(stmt.body, in_loop)
+                visit(stmt.orelse, in_loop)
+            elif isinstance(stmt, gast.For):
+                visit(stmt.body, True)
+            elif isinstance(stmt, gast.While):
+                ctx.counters[id(stmt)] = (ctx.namer.temp("n"), in_loop)
+                visit(stmt.body, True)
+
+    visit(ctx.fn.body, False)
+
+
+def plan_call(ctx: Context, stmt: gast.Assign) -> None:
+    call = stmt.value
+    callee = ctx.scope.resolve(call.func)
+    if ctx.registry.lookup(callee) is not None or not user_function(callee, ctx.registry):
+        return
+    import inspect
+
+    try:
+        bound = inspect.signature(callee).bind(*call.args, **{k.arg: k.value for k in call.keywords})
+    except TypeError as err:
+        raise ctx.error(call, f"this call to {callee.__qualname__} does not match its signature: "
+                        f"{err}", "fix the arguments") from None
+    active = tuple(
+        p for p, v in bound.arguments.items() if isinstance(v, gast.Name) and v.id in ctx.active
+    )
+    if active:
+        ctx.calls[id(stmt)] = (ctx.variant(callee, active), dict(bound.arguments))
+
+
+def check_cut_paths(ctx: Context, stmt: gast.Assign) -> None:
+    """A varied value passed where a rule has no derivative must not be silently dropped."""
+    call = stmt.value
+    if not isinstance(call, gast.Call) or stmt.targets[0].id not in ctx.activity.useful:
+        return
+    callee = ctx.scope.resolve(call.func)
+    rule = ctx.registry.lookup(callee)
+    if rule is None:
+        return
+    try:
+        bound = bind_arguments(rule, call.args, {k.arg: k.value for k in call.keywords})
+    except BindError as err:
+        raise ctx.error(call, f"cannot apply the derivative rule of {rule.name}: {err}",
+                        "call it with the arguments its rule expects") from None
+    for param, value in bound.items():
+        if param in rule.differentiable:
+            continue
+        for n in gast.walk(value):
+            if isinstance(n, gast.Name) and n.id in ctx.activity.varied:
+                raise ctx.error(
+                    call,
+                    f"the gradient with respect to argument {param!r} of {rule.name} "
+                    "is not implemented",
+                    f"register a rule that covers {param!r} with @tangentlike.adjoint, "
+                    "or pass a value that does not depend on the differentiated inputs",
+                )
+
+
+# ---------------------------------------------------------------------------
+# Backward sweep
+
+
+class Backward:
+    """Generates the backward sweep of a block given which adjoints are defined."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def block(
+        self, stmts: list[gast.stmt], defined: frozenset[str]
+    ) -> tuple[list[gast.stmt], frozenset[str]]:
+        code: list[gast.stmt] = []
+        for stmt in reversed(stmts):
+            part, defined = self.stmt(stmt, defined)
+            code.extend(nodes.located(s, stmt) for s in part)
+        return code, defined
+
+    def stmt(self, stmt: gast.stmt, defined: frozenset[str]):
+        ctx = self.ctx
+        if isinstance(stmt, gast.Assign):
+            target = stmt.targets[0].id
+            code: list[gast.stmt] = []
+            if target in ctx.active:
+                bt = ctx.adjoint[target]
+                if id(stmt) in ctx.calls and bt not in defined:
+                    code.append(self.zeros(target))
+                    defined = defined | {bt}
+                if bt in defined:
+                    part, defined = self.adjoint_of(stmt, defined)
+                    code.extend(part)
+                defined = defined - {bt}
+            if id(stmt) in ctx.pushed:
+                code.append(nodes.assign(target, nodes.call(nodes.name(POP), [])))
+            return code, defined
+        if isinstance(stmt, gast.If):
+            body, d1 = self.block(stmt.body, defined)
+            orelse, d2 = self.block(stmt.orelse, defined)
+            joined = d1 | d2
+            body += self.zero_inits(joined - d1)
+            orelse += self.zero_inits(joined - d2)
+            if not body and not orelse:
+                return [], joined
+            return [nodes.if_(nodes.deepcopy(stmt.test), body or [gast.Pass()], orelse)], joined
+        if isinstance(stmt, (gast.For, gast.While)):
+            return self.loop(stmt, defined)
+        return [], defined
+
+    def loop(self, stmt: gast.For | gast.While, defined: frozenset[str]):
+        ctx = self.ctx
+        saved = ctx.namer.snapshot()
+        entry = defined
+        while True:
+            ctx.namer.restore(saved)
+            body, end = self.block(stmt.body, entry)
+            if end <= entry:
+                break
+            entry = entry | end
+        body += self.zero_inits(entry - end)
+        code = self.zero_inits(entry - defined)
+        if isinstance(stmt, gast.For):
+            if body:
+                reversed_ = nodes.call(nodes.name(self.builtin("reversed")), [stmt.iter])
+                code.append(gast.For(target=nodes.deepcopy(stmt.target), iter=reversed_,
+                                     body=body, orelse=[], type_comment=None))
+            if id(stmt) in ctx.pushed:
+                code.append(nodes.assign(stmt.target.id, nodes.call(nodes.name(POP), [])))
+        else:
+            counter, in_loop = ctx.counters[id(stmt)]
+            if in_loop:
+                code.append(nodes.assign(counter, nodes.call(nodes.name(POP), [])))
+            if body:
+                rng = nodes.call(nodes.name(self.builtin("range")), [nodes.name(counter)])
+                code.append(nodes.for_(ctx.namer.temp("k"), rng, body))
+        return code, entry
+
+    def builtin(self, name: str) -> str:
+        import builtins
+
+        return self.ctx.namespace.bind(name, getattr(builtins, name), self.ctx.namer)
+
+    def zeros(self, name: str) -> gast.stmt:
+        value = nodes.call(self.ctx.np("zeros_like"), [nodes.name(name)])
+        return nodes.assign(self.ctx.adjoint[name], value)
+
+    def zero_inits(self, adjoints: frozenset[str]) -> list[gast.stmt]:
+        by_adjoint = {b: p for p, b in self.ctx.adjoint.items()}
+        return [self.zeros(by_adjoint[b]) for b in sorted(adjoints)]
+
+    # -- one assignment ---------------------------------------------------------
+    def adjoint_of(self, stmt: gast.Assign, defined: frozenset[str]):
+        ctx = self.ctx
+        target, value = stmt.targets[0].id, stmt.value
+        bt = ctx.adjoint[target]
+        if isinstance(value, gast.Name):
+            return self.contribute(value, nodes.name(bt), defined)
+        if id(stmt) in ctx.calls:
+            return self.call_variant(stmt, defined)
+        if isinstance(value, gast.BinOp):
+            rule = ctx.registry.lookup(type(value.op))
+            bindings = {"x": value.left, "y": value.right}
+            what = f"the operator {type(value.op).__name__}"
+        elif isinstance(value, gast.UnaryOp):
+            rule = ctx.registry.lookup(type(value.op))
+            bindings = {"x": value.operand}
+            what = f"the operator {type(value.op).__name__}"
+        elif isinstance(value, gast.Call):
+            callee = ctx.scope.resolve(value.func)
+            rule = ctx.registry.lookup(callee)
+            what = getattr(callee, "__qualname__", None) or getattr(callee, "__name__", repr(callee))
+            if rule is None:
+                raise UnknownFunctionError(
+                    f"no derivative rule for {what}, and no Python source to differentiate "
+                    f"(in {ctx.parsed.func.__qualname__})",
+                    ctx.parsed.location(value),
+                    hint="What to do: register a rule with @tangentlike.adjoint(<function>), e.g.\n"
+                    "    @tangentlike.adjoint(f)\n    def df(result, x):\n"
+                    "        d[x] = d[result] * <derivative of f at x>",
+                )
+            keywords = {k.arg: k.value for k in value.keywords}
+            bindings = bind_arguments(rule, value.args, keywords)
+        elif isinstance(value, gast.Subscript):
+            helper = ctx.namespace.bind("unsubscript", runtime.unsubscript, ctx.namer)
+            contribution = nodes.call(
+                nodes.name(helper),
+                [nodes.name(bt), nodes.deepcopy(value.value), _index_expr(value.slice)],
+            )
+            return self.contribute(value.value, contribution, defined)
+        else:
+            raise ctx.error(
+                value, f"differentiating through {type(value).__name__} values is not supported "
+                "yet", "compute the value with NumPy operations on arrays",
+            )
+        if rule is None:
+            raise ctx.error(value, f"{what} has no derivative rule", "rewrite the expression")
+        instance = instantiate(rule, bindings, nodes.name(target), bt, ctx.namer, ctx.namespace)
+        code: list[gast.stmt] = []
+        for s in _hoist_contributions(instance.stmts, ctx.namer):
+            if _is_contribution(s):
+                part, defined = self.contribute(
+                    instance.bindings[s.targets[0].slice.id], s.value, defined
+                )
+                code.extend(part)
+            else:
+                code.append(s)
+        return _drop_dead_temps(code, set(ctx.adjoint.values())), defined
+
+    def contribute(self, binding: gast.expr, value: gast.expr, defined: frozenset[str]):
+        """Add `value` to the adjoint of the variable(s) in `binding`."""
+        ctx = self.ctx
+        if isinstance(binding, gast.Name):
+            if binding.id not in ctx.active:
+                return [], defined
+            return self.accumulate(binding.id, value, defined)
+        if isinstance(binding, (gast.List, gast.Tuple)):
+            targets = [(i, e.id) for i, e in enumerate(binding.elts)
+                       if isinstance(e, gast.Name) and e.id in ctx.active]
+            if not targets:
+                return [], defined
+            parts = ctx.namer.temp("parts")
+            code = [nodes.assign(parts, value)]
+            for i, name in targets:
+                piece = nodes.subscript(nodes.name(parts), nodes.const(i))
+                more, defined = self.accumulate(name, piece, defined)
+                code.extend(more)
+            return code, defined
+        return [], defined
+
+    def accumulate(self, name: str, value: gast.expr, defined: frozenset[str]):
+        b = self.ctx.adjoint[name]
+        if b in defined:
+            value = nodes.binop(nodes.name(b), gast.Add(), value)
+        return [nodes.assign(b, value)], defined | {b}
+
+    def call_variant(self, stmt: gast.Assign, defined: frozenset[str]):
+        ctx = self.ctx
+        variant, arguments = ctx.calls[id(stmt)]
+        bt = ctx.adjoint[stmt.targets[0].id]
+        call = nodes.call(nodes.name(variant.bwd), [nodes.name(STACK), nodes.name(bt)])
+        names = [arguments[p].id for p in variant.active]
+        if len(names) == 1:
+            return self.accumulate(names[0], call, defined)
+        temps = [ctx.namer.temp("g" + n.lstrip("_")) for n in names]
+        code = [nodes.assign(nodes.tuple_([nodes.name(t, store=True) for t in temps], store=True),
+                             call)]
+        for n, t in zip(names, temps, strict=True):
+            more, defined = self.accumulate(n, nodes.name(t), defined)
+            code.extend(more)
+        return code, defined
+
+
+def _index_expr(index: gast.expr) -> gast.expr:
+    """A subscript index as a runtime value (slices become slice(...) calls)."""
+    if isinstance(index, gast.Slice):
+        parts = [index.lower, index.upper, index.step]
+        args = [nodes.deepcopy(p) if p is not None else nodes.const(None) for p in parts]
+        return nodes.call(nodes.name("slice"), args)
+    if isinstance(index, gast.Tuple):
+        return nodes.tuple_([_index_expr(e) for e in index.elts])
+    return nodes.deepcopy(index)
+
+
+def _is_contribution(stmt: gast.stmt) -> bool:
+    if not isinstance(stmt, gast.Assign):
+        return False
+    t = stmt.targets[0]
+    return isinstance(t, gast.Subscript) and isinstance(t.value, gast.Name) and t.value.id == "d"
+
+
+def _hoist_contributions(stmts: list[gast.stmt], namer: Namer) -> list[gast.stmt]:
+    """Move `d[p] = v` out of runtime ifs: each branch assigns a temporary instead."""
+    out: list[gast.stmt] = []
+    for stmt in stmts:
+        if not isinstance(stmt, gast.If):
+            out.append(stmt)
+            continue
+        params = sorted({
+            n.targets[0].slice.id for n in gast.walk(stmt)
+            if isinstance(n, gast.Assign) and _is_contribution(n)
+        })
+        temps = {p: namer.temp("d" + p) for p in params}
+
+        class Rename(gast.NodeTransformer):
+            def visit_Assign(self, node: gast.Assign) -> gast.Assign:
+                if _is_contribution(node):
+                    return nodes.assign(temps[node.targets[0].slice.id], node.value)
+                return node
+
+        out.append(Rename().visit(stmt))
+        for p in params:
+            target = nodes.subscript(nodes.name("d"), nodes.name(p))
+            target.ctx = gast.Store()
+            out.append(nodes.assign(target, nodes.name(temps[p])))
+    return out
+
+
+def _drop_dead_temps(code: list[gast.stmt], keep: set[str]) -> list[gast.stmt]:
+    """Remove template temporaries that no kept statement reads."""
+    out: list[gast.stmt] = []
+    live: set[str] = set()
+    for stmt in reversed(code):
+        if (
+            isinstance(stmt, gast.Assign)
+            and isinstance(stmt.targets[0], gast.Name)
+            and stmt.targets[0].id not in keep
+            and stmt.targets[0].id not in live
+        ):
+            continue
+        live |= nodes.names_read(stmt)
+        out.append(stmt)
+    return out[::-1]
