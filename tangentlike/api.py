@@ -164,6 +164,7 @@ def _compile(func: Callable, options: Options, registry: Registry):
     module = loader.load(text.source, name, text.external)
     generated = getattr(module, name)
     wrapper = _wrap(func, generated, options, text.source)
+    wrapper.external = dict(text.external)
     return wrapper, builder.guards
 
 

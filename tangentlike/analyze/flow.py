@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 import gast
 
+from ..syntax import nodes
+
 
 @dataclass(frozen=True)
 class Site:
@@ -25,6 +27,7 @@ class Site:
 class Flow:
     sites: list[Site] = field(default_factory=list)
     bound_before: dict[int, frozenset[str]] = field(default_factory=dict)  # id(stmt) -> names
+    maybe_bound_before: dict[int, frozenset[str]] = field(default_factory=dict)
     bound_at_exit: frozenset[str] = frozenset()
 
     def site_count(self, name: str) -> int:
@@ -34,23 +37,31 @@ class Flow:
 def analyze(fn: gast.FunctionDef, params: list[str]) -> Flow:
     flow = Flow()
 
-    def block(stmts: list[gast.stmt], bound: frozenset[str], in_loop: bool) -> frozenset[str]:
+    Sets = tuple[frozenset[str], frozenset[str]]  # (definitely bound, maybe bound)
+
+    def block(stmts: list[gast.stmt], bound: Sets, in_loop: bool) -> Sets:
+        surely, maybe = bound
         for stmt in stmts:
-            flow.bound_before[id(stmt)] = bound
+            flow.bound_before[id(stmt)] = surely
+            flow.maybe_bound_before[id(stmt)] = maybe
             if isinstance(stmt, gast.Assign):
                 name = stmt.targets[0].id
                 flow.sites.append(Site(stmt, name, in_loop))
-                bound = bound | {name}
+                surely, maybe = surely | {name}, maybe | {name}
             elif isinstance(stmt, gast.If):
-                a = block(stmt.body, bound, in_loop)
-                b = block(stmt.orelse, bound, in_loop)
-                bound = a & b
-            elif isinstance(stmt, gast.For):
-                flow.sites.append(Site(stmt, stmt.target.id, in_loop))
-                block(stmt.body, bound | {stmt.target.id}, True)
-            elif isinstance(stmt, gast.While):
-                block(stmt.body, bound, True)
-        return bound
+                a = block(stmt.body, (surely, maybe), in_loop)
+                b = block(stmt.orelse, (surely, maybe), in_loop)
+                surely, maybe = a[0] & b[0], a[1] | b[1]
+            elif isinstance(stmt, (gast.For, gast.While)):
+                if isinstance(stmt, gast.For):
+                    flow.sites.append(Site(stmt, stmt.target.id, in_loop))
+                stored = set().union(*(nodes.names_stored(s) for s in stmt.body))
+                if isinstance(stmt, gast.For):
+                    stored.add(stmt.target.id)
+                entry = surely | ({stmt.target.id} if isinstance(stmt, gast.For) else set())
+                block(stmt.body, (entry, maybe | stored), True)
+                maybe = maybe | stored
+        return surely, maybe
 
-    flow.bound_at_exit = block(fn.body, frozenset(params), False)
+    flow.bound_at_exit = block(fn.body, (frozenset(params), frozenset(params)), False)[0]
     return flow

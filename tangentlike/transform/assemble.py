@@ -22,6 +22,8 @@ def saved_sites(ctx: Context, read_by_backward: set[str]) -> frozenset[int]:
     for site in ctx.flow.sites:
         if site.name not in read_by_backward:
             continue
+        if not site.in_loop and site.name not in ctx.flow.maybe_bound_before[id(site.stmt)]:
+            continue  # nothing bound yet: no old value to restore
         if site.name in params or site.in_loop or ctx.flow.site_count(site.name) > 1:
             pushed.add(id(site.stmt))
     return frozenset(pushed)

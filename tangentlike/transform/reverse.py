@@ -249,6 +249,17 @@ class Backward:
         bt = ctx.adjoint[target]
         if isinstance(value, gast.Name):
             return self.contribute(value, nodes.name(bt), defined)
+        if isinstance(value, (gast.Constant, gast.Attribute)) and not nodes.names_read(value) & (
+            ctx.activity.varied
+        ):
+            return [], defined  # a literal or a global: nothing to propagate
+        if isinstance(value, (gast.Tuple, gast.List)):
+            code: list[gast.stmt] = []
+            for i, elt in enumerate(value.elts):
+                piece = nodes.subscript(nodes.name(bt), nodes.const(i))
+                more, defined = self.contribute(elt, piece, defined)
+                code.extend(more)
+            return code, defined
         if id(stmt) in ctx.calls:
             return self.call_variant(stmt, defined)
         if isinstance(value, gast.BinOp):
