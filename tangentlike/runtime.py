@@ -52,10 +52,10 @@ def matmul_vjp_b(g, a, b):
     if a_nd == 2 and b_nd == 2:
         return np.transpose(a) @ g
     g, a = np.asarray(g), np.asarray(a)
-    if a_nd == 1:
-        g, a = g[..., None, :], a[None, :]
     if b_nd == 1:
         g = g[..., None]
+    if a_nd == 1:
+        g, a = g[..., None, :], a[None, :]
     gb = np.swapaxes(a, -1, -2) @ g
     shape = (*np.shape(b), 1) if b_nd == 1 else np.shape(b)
     extra = gb.ndim - len(shape)

@@ -1,0 +1,21 @@
+"""Shared test configuration: a bounded hypothesis profile for CI and golden-file updates."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from hypothesis import HealthCheck, settings
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+settings.register_profile(
+    "ci", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--update-golden", action="store_true", help="rewrite tests/golden/*.expected.py"
+    )

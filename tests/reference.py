@@ -1,0 +1,75 @@
+"""Independent references for gradients: central differences and autograd as an oracle."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import sys
+import textwrap
+import types
+from pathlib import Path
+
+import numpy as np
+
+_counter = itertools.count()
+
+
+def load_module(tmp_path: Path, source: str, name: str | None = None) -> types.ModuleType:
+    """Write `source` to a file and import it (source must be readable by inspect)."""
+    name = name or f"tl_case_{next(_counter)}"
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent(source))
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def directional_fd(f, args, i, direction, eps=1e-6):
+    """(f(a + eps u) - f(a - eps u)) / 2 eps, in float64, for argument i."""
+    args = [np.array(a, dtype=np.float64) if _is_float(a) else a for a in args]
+    up, down = list(args), list(args)
+    up[i] = args[i] + eps * direction
+    down[i] = args[i] - eps * direction
+    return (float(np.sum(f(*up))) - float(np.sum(f(*down)))) / (2 * eps)
+
+
+def fd_gradient(f, args, i, eps=1e-6):
+    """The full central-difference gradient of scalar f with respect to argument i."""
+    args = [np.array(a, dtype=np.float64) if _is_float(a) else a for a in args]
+    g = np.zeros(np.shape(args[i]))
+    for k in np.ndindex(*np.shape(args[i])):
+        e = np.zeros(np.shape(args[i]))
+        e[k] = 1.0
+        g[k] = directional_fd(f, args, i, e, eps)
+    return g
+
+
+def check_against_fd(f, df_value, args, i, rtol=1e-5, atol=1e-7, seed=0):
+    """Compare <grad, u> with the directional derivative along a random u."""
+    rng = np.random.RandomState(seed)
+    u = rng.standard_normal(np.shape(args[i]))
+    expected = directional_fd(f, args, i, u)
+    actual = float(np.sum(np.asarray(df_value, dtype=np.float64) * u))
+    assert np.isclose(actual, expected, rtol=rtol, atol=atol), (actual, expected)
+
+
+def autograd_version(f):
+    """The same function with `np` rebound to autograd.numpy (f's globals untouched)."""
+    import autograd.numpy as anp
+
+    globals_ = {**f.__globals__, "np": anp}
+    return types.FunctionType(f.__code__, globals_, f.__name__, f.__defaults__, f.__closure__)
+
+
+def autograd_grad(f, args, i):
+    import autograd
+
+    return autograd.grad(autograd_version(f), i)(*args)
+
+
+def _is_float(a):
+    return isinstance(a, float) or (
+        isinstance(a, np.ndarray) and np.issubdtype(a.dtype, np.floating)
+    )

@@ -1,0 +1,129 @@
+"""One line per derivative-rule case: an expression in x (and y), shapes, and a domain.
+
+Each case becomes `def case(x, y, w): r = <expr>; return np.sum(r * w)` with a
+random cotangent w; the gradient of every float argument is checked against
+central differences (and autograd where it has the function).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+S, V, M, T = (), (3,), (2, 3), (2, 3, 4)
+
+
+@dataclass(frozen=True)
+class Case:
+    expr: str
+    shapes: dict[str, tuple[int, ...]]
+    domain: str = "real"  # real | positive | unit | above1 | distinct
+    autograd: bool = True
+    extra: dict[str, str] = field(default_factory=dict)  # non-differentiated arguments
+
+    @property
+    def id(self) -> str:
+        dims = ",".join("x".join(map(str, s)) or "s" for s in self.shapes.values())
+        return f"{self.expr}[{dims}]"
+
+
+def unary(expr: str, domain: str = "real", shapes=(S, V, M, T)) -> list[Case]:
+    return [Case(expr, {"x": s}, domain) for s in shapes]
+
+
+def binary(expr: str, domain: str = "real") -> list[Case]:
+    pairs = [(V, V), (M, M), ((3, 1), (1, 4)), (M, (3,)), (S, M), (M, S)]
+    return [Case(expr, {"x": a, "y": b}, domain) for a, b in pairs]
+
+
+CASES: list[Case] = [
+    # operators
+    *binary("x + y"), *binary("x - y"), *binary("x * y"),
+    *binary("x / y", "positive"), *binary("x ** y", "positive"),
+    *unary("x ** 2"), *unary("x ** 3.0"), *unary("2.0 ** x"), *unary("-x"), *unary("+x"),
+    *unary("x * x"), *unary("1.0 / x", "positive"),
+    Case("x @ y", {"x": (2, 3), "y": (3, 4)}),
+    Case("x @ y", {"x": (3,), "y": (3, 4)}),
+    Case("x @ y", {"x": (2, 3), "y": (3,)}),
+    Case("x @ y", {"x": (3,), "y": (3,)}),
+    Case("x @ y", {"x": (5, 2, 3), "y": (3, 4)}),
+    Case("x @ y", {"x": (5, 2, 3), "y": (5, 3, 4)}),
+    Case("x @ y", {"x": (2, 3), "y": (5, 3, 4)}),
+    Case("float(x)", {"x": S}),
+    Case("abs(x)", {"x": V}),
+    # numpy elementwise
+    *unary("np.negative(x)"), *unary("np.positive(x)"),
+    *unary("np.exp(x)"), *unary("np.exp2(x)"), *unary("np.expm1(x)"),
+    *unary("np.log(x)", "positive"), *unary("np.log2(x)", "positive"),
+    *unary("np.log10(x)", "positive"), *unary("np.log1p(x)", "positive"),
+    *unary("np.sqrt(x)", "positive"), *unary("np.cbrt(x)", "positive"),
+    *unary("np.square(x)"), *unary("np.reciprocal(x)", "positive"),
+    *unary("np.sin(x)"), *unary("np.cos(x)"), *unary("np.tan(x)", "unit"),
+    *unary("np.arcsin(x)", "unit"), *unary("np.arccos(x)", "unit"), *unary("np.arctan(x)"),
+    *unary("np.sinh(x)"), *unary("np.cosh(x)"), *unary("np.tanh(x)"),
+    *unary("np.arcsinh(x)"), *unary("np.arccosh(x)", "above1"), *unary("np.arctanh(x)", "unit"),
+    *unary("np.abs(x)"), *unary("np.fabs(x)"),
+    *binary("np.add(x, y)"), *binary("np.subtract(x, y)"), *binary("np.multiply(x, y)"),
+    *binary("np.divide(x, y)", "positive"), *binary("np.true_divide(x, y)", "positive"),
+    *binary("np.power(x, y)", "positive"),
+    *binary("np.maximum(x, y)", "distinct"), *binary("np.minimum(x, y)", "distinct"),
+    *binary("np.fmax(x, y)", "distinct"), *binary("np.fmin(x, y)", "distinct"),
+    *binary("np.arctan2(x, y)", "positive"), *binary("np.hypot(x, y)", "positive"),
+    *binary("np.logaddexp(x, y)"),
+    *unary("np.maximum(x, 0.0)", "distinct"),
+    # reductions, every axis form
+    *[Case(f"np.sum(x{a})", {"x": T}) for a in ["", ", axis=0", ", axis=-1", ", axis=(0, 2)",
+                                                 ", axis=1, keepdims=True", ", keepdims=True"]],
+    Case("np.sum(x)", {"x": S}), Case("x.sum(axis=1)", {"x": M}), Case("x.sum()", {"x": V}),
+    *[Case(f"np.mean(x{a})", {"x": T}) for a in ["", ", axis=1", ", axis=(0, -1)",
+                                                  ", axis=2, keepdims=True"]],
+    Case("x.mean(axis=0)", {"x": M}),
+    *[Case(f"np.{f}(x{a})", {"x": T}, "distinct")
+      for f in ("max", "min", "amax", "amin")
+      for a in ["", ", axis=1", ", axis=(0, 2)", ", axis=-1, keepdims=True"]],
+    Case("x.max(axis=0)", {"x": M}, "distinct"),
+    *[Case(f"np.prod(x{a})", {"x": T}) for a in ["", ", axis=1", ", axis=(0, 2)",
+                                                  ", axis=0, keepdims=True"]],
+    # products
+    Case("np.matmul(x, y)", {"x": (2, 3), "y": (3, 4)}),
+    Case("np.matmul(x, y)", {"x": (4, 2, 3), "y": (3,)}),
+    Case("np.dot(x, y)", {"x": (2, 3), "y": (3, 4)}),
+    Case("np.dot(x, y)", {"x": (3,), "y": (3,)}),
+    Case("np.dot(x, y)", {"x": (2, 3), "y": (3,)}),
+    Case("np.dot(x, y)", {"x": (3,), "y": (3, 2)}),
+    Case("np.dot(x, y)", {"x": S, "y": (3,)}),
+    Case("x.dot(y)", {"x": (2, 3), "y": (3, 4)}),
+    Case("np.outer(x, y)", {"x": (3,), "y": (4,)}),
+    # autograd gets these wrong (flattened or un-unbroadcast gradients): FD only
+    Case("np.outer(x, y)", {"x": (2, 2), "y": (3,)}, autograd=False),
+    # shape
+    Case("np.reshape(x, (3, 2))", {"x": M}), Case("x.reshape(6)", {"x": M}),
+    Case("x.reshape(3, 2)", {"x": M}), Case("np.reshape(x, -1)", {"x": T}),
+    Case("np.ravel(x)", {"x": T}), Case("x.flatten()", {"x": M}), Case("x.ravel()", {"x": M}),
+    Case("np.squeeze(x)", {"x": (3, 1, 2)}), Case("np.squeeze(x, axis=1)", {"x": (3, 1, 2)}),
+    Case("x.squeeze()", {"x": (1, 3)}),
+    Case("np.expand_dims(x, 1)", {"x": M}), Case("np.expand_dims(x, (0, 2))", {"x": M}),
+    Case("np.transpose(x)", {"x": T}), Case("np.transpose(x, (1, 2, 0))", {"x": T}),
+    Case("x.T", {"x": M}), Case("x.transpose()", {"x": T}),
+    Case("np.concatenate([x, y])", {"x": V, "y": (2,)}),
+    Case("np.concatenate([x, y], axis=1)", {"x": M, "y": (2, 4)}),
+    Case("np.concatenate((x, y, x), axis=0)", {"x": M, "y": (1, 3)}),
+    Case("np.stack([x, y])", {"x": V, "y": V}),
+    Case("np.stack([x, y], axis=1)", {"x": M, "y": M}),
+    Case("np.stack([x, y], axis=-1)", {"x": M, "y": M}),
+    Case("np.broadcast_to(x, (4, 3))", {"x": V}, autograd=False),
+    Case("np.broadcast_to(x, (2, 3, 4))", {"x": (3, 1)}, autograd=False),
+    Case("np.array([x, y])", {"x": S, "y": S}),
+    Case("np.array([x, y, x])", {"x": V, "y": V}),
+    Case("np.array(x)", {"x": M}), Case("np.asarray(x)", {"x": M}),
+    # elementwise with extra arguments
+    Case("np.where(x > 0, x, y)", {"x": M, "y": M}),
+    Case("np.where(x > 0, x * 2.0, y)", {"x": M, "y": V}, autograd=False),
+    Case("np.where(x > 0, x, 0.0)", {"x": M}),
+    Case("np.clip(x, -0.5, 0.5)", {"x": T}, "distinct"),
+    Case("x.clip(-0.5, 0.5)", {"x": M}, "distinct"),
+    Case("np.clip(x, None, 0.5)", {"x": M}, "distinct"),
+    # indexing reads
+    Case("x[1]", {"x": M}), Case("x[-1]", {"x": T}), Case("x[:, 1:3]", {"x": T}),
+    Case("x[::2]", {"x": (5,)}), Case("x[..., 0]", {"x": T}), Case("x[None, :, 1]", {"x": T}),
+    Case("x[np.array([0, 0, 1])]", {"x": M}),
+]
