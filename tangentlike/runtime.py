@@ -102,6 +102,12 @@ def unsubscript(g, x, index):
 
     Repeated integer indices accumulate (np.add.at semantics).
     """
+    if isinstance(x, (tuple, list)):
+        raise TypeError(
+            "tangentlike: indexing a tuple or list that holds differentiated values is not "
+            "supported yet; unpack tuples of arrays where they are built (a, b = x, y) or "
+            "stack them into an array"
+        )
     dtype = np.result_type(x)
     if not np.issubdtype(dtype, np.inexact):
         dtype = np.float64

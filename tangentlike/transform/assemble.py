@@ -142,7 +142,12 @@ def build(
     if split is None:
         setup = _stack_setup(uses_stack, fwd_code, bwd_code)
         check = [] if scalar_check is None else [_scalar_check(ctx, ret, scalar_check)]
-        result = nodes.tuple_([nodes.name(ret), grad_value]) if preserve_result else grad_value
+        value: gast.expr = nodes.name(ret)
+        if preserve_result and _assigns(bwd_code, ret):
+            kept = ctx.namer.temp(ret)  # the backward sweep restores `ret`: keep its final value
+            check.append(nodes.located(nodes.assign(kept, nodes.name(ret)), fn.body[-1]))
+            value = nodes.name(kept)
+        result = nodes.tuple_([value, grad_value]) if preserve_result else grad_value
         body_out = [
             *setup, *pre, *_banner("forward sweep", fwd_code), *check,
             *_banner("backward sweep", bwd_code), nodes.return_(result),
@@ -176,6 +181,10 @@ def build(
         nodes.function_def(fwd_name, fwd_args, fwd_body),
         nodes.function_def(bwd_name, bwd_args, bwd_body),
     ]
+
+
+def _assigns(code: list[gast.stmt], name: str) -> bool:
+    return any(name in nodes.names_stored(s) for s in code)
 
 
 def _uses(code: list[gast.stmt], name: str) -> bool:

@@ -1,0 +1,262 @@
+"""Plain functions to differentiate, one per construct; listed explicitly in CASES."""
+
+import numpy as np
+
+from corpus import helpers
+from corpus.helpers import softplus
+
+THRESHOLD = 0.25
+
+
+def straight(x, y):
+    z = x * y + np.sin(x) / (1.0 + y * y)
+    return np.sum(z * z - x)
+
+
+def broadcast(a, b):
+    return np.sum(np.exp(a * b) - a / (b * b + 1.0))
+
+
+def augmented(x, y):
+    z = x * 1.0
+    z *= y
+    z += x ** 2
+    z -= 0.5 * y
+    z /= 2.0
+    z **= 2
+    return np.sum(z)
+
+
+def swap(x, y):
+    a, b = x, y
+    for _ in range(3):
+        a, b = b * 1.1, a + b
+    return np.sum(a * b)
+
+
+def unpack_pair(x):
+    u, v = (x, x * 2.0)
+    (a, b), c = (v, u), u
+    return np.sum(a * b * c)
+
+
+def branches(x, y):
+    if np.sum(x) > 0:
+        z = x * y
+        z = z + 1.0
+    elif np.sum(y) > 0:
+        z = np.exp(x)
+    else:
+        z = y - x
+    return np.sum(z * x)
+
+
+def branch_no_else(x, k):
+    z = x * 2.0
+    if k > 1:
+        z = np.sin(z)
+    return np.sum(z)
+
+
+def ternary(x):
+    s = np.sum(x)
+    y = x * 2.0 if s > THRESHOLD else x * x
+    return np.sum(y)
+
+
+def boolean_condition(x, y):
+    z = x
+    if np.sum(x) > 0 and np.sum(y) > 0 or np.max(x) > 2.0:
+        z = x * y
+    return np.sum(z)
+
+
+def static_loop(w, h):
+    for _ in range(6):
+        h = np.tanh(h * w + 0.1)
+    return np.sum(h)
+
+
+def dynamic_loop(x, n):
+    acc = x * 0.0
+    for i in range(1, n, 2):
+        acc = acc + np.cos(x * i)
+    return np.sum(acc)
+
+
+def loop_over_rows(X, w):
+    total = 0.0
+    for row in X:
+        total = total + np.sum(row * w) ** 2
+    return total
+
+
+def loop_with_branch(x):
+    y = x
+    for i in range(5):
+        if i % 2 == 0:
+            y = y * x
+        else:
+            y = np.sin(y)
+    return np.sum(y)
+
+
+def branch_in_loop_on_data(x):
+    y = x * 1.0
+    for _ in range(4):
+        if np.sum(y) > 0.5:
+            y = y * 0.5
+        else:
+            y = y + 0.3
+    return np.sum(y * y)
+
+
+def nested_loops(x, n):
+    acc = 0.0
+    for i in range(n):
+        for j in range(i):
+            acc = acc + x[j] * x[i]
+    return acc
+
+
+def while_loop(x):
+    s = x * 1.0
+    steps = 0
+    while np.sum(s * s) < 50.0 and steps < 100:
+        s = s * 1.3 + 0.1
+        steps = steps + 1
+    return np.sum(s)
+
+
+def while_in_loop(x):
+    total = 0.0
+    for k in range(3):
+        s = x * (k + 1.0)
+        while np.max(np.abs(s)) > 0.5:
+            s = s * 0.5
+        total = total + np.sum(s * s)
+    return total
+
+
+def calls_helpers(x, W, b):
+    h = helpers.layer(W, b, x)
+    h = softplus(h)
+    return np.sum(h)
+
+
+def calls_in_loop(x, W, b):
+    h = x
+    for _ in range(3):
+        h = helpers.layer(W, b, h)
+    return np.sum(h * h)
+
+
+def calls_with_loops_inside(x, k):
+    y = helpers.scaled(x, k)
+    z = helpers.scaled(y, 0.5)
+    return np.sum(y * z)
+
+
+def local_helper(v, scale):
+    return np.exp(-v * v) * scale
+
+
+def calls_with_keywords(x, s):
+    y = local_helper(scale=s, v=x)
+    return np.sum(y)
+
+
+def recursive_power(x, depth):
+    if depth == 0:
+        r = x
+    else:
+        r = x * recursive_power(x, depth - 1)
+    return r
+
+
+def uses_recursion(x):
+    return np.sum(recursive_power(x, 3))
+
+
+def scalar_function(a, b):
+    c = a * b + a ** 2
+    if c > 1.0:
+        c = c - b
+    return c * c
+
+
+def matrix_chain(A, B, x):
+    y = A @ (B @ x)
+    return np.sum(np.tanh(y) ** 2)
+
+
+def shapes_and_constants(x):
+    n = x.shape[0]
+    m = np.zeros_like(x)
+    mask = x > 0
+    y = np.where(mask, x, m) / n
+    return np.sum(y * y) + float(len(x))
+
+
+def reductions(x):
+    a = np.sum(x, axis=0)
+    b = np.mean(x, axis=1, keepdims=True)
+    c = np.max(x, axis=1)
+    return np.sum(a * a) + np.sum(x * b) + np.sum(c)
+
+
+def mlp(W1, W2, X, y):
+    H = np.maximum(X @ W1, 0.0)
+    logits = H @ W2
+    shifted = logits - np.max(logits, axis=1, keepdims=True)
+    logp = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
+    return -np.sum(y * logp) / X.shape[0] + 0.01 * (np.sum(W1 * W1) + np.sum(W2 * W2))
+
+
+def _r(seed):
+    return np.random.RandomState(seed)
+
+
+def onehot(n, k, seed):
+    y = np.zeros((n, k))
+    y[np.arange(n), _r(seed).randint(0, k, n)] = 1.0
+    return y
+
+
+# (function, arguments, positions to differentiate)
+CASES = [
+    (straight, lambda: (_r(0).randn(4), _r(1).randn(4)), (0, 1)),
+    (broadcast, lambda: (_r(0).randn(3, 1), _r(1).randn(1, 4)), (0, 1)),
+    (augmented, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
+    (swap, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
+    (unpack_pair, lambda: (_r(0).randn(3),), (0,)),
+    (branches, lambda: (np.abs(_r(0).randn(3)), _r(1).randn(3)), (0, 1)),
+    (branches, lambda: (-np.abs(_r(0).randn(3)), np.abs(_r(1).randn(3))), (0, 1)),
+    (branches, lambda: (-np.abs(_r(0).randn(3)), -np.abs(_r(1).randn(3))), (0, 1)),
+    (branch_no_else, lambda: (_r(0).randn(3), 2), (0,)),
+    (branch_no_else, lambda: (_r(0).randn(3), 0), (0,)),
+    (ternary, lambda: (np.abs(_r(0).randn(3)),), (0,)),
+    (ternary, lambda: (-np.abs(_r(0).randn(3)),), (0,)),
+    (boolean_condition, lambda: (np.abs(_r(0).randn(3)), np.abs(_r(1).randn(3))), (0, 1)),
+    (boolean_condition, lambda: (-np.abs(_r(0).randn(3)), _r(1).randn(3)), (0, 1)),
+    (static_loop, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
+    (dynamic_loop, lambda: (_r(0).randn(3), 7), (0,)),
+    (loop_over_rows, lambda: (_r(0).randn(4, 3), _r(1).randn(3)), (0, 1)),
+    (loop_with_branch, lambda: (_r(0).randn(3),), (0,)),
+    (branch_in_loop_on_data, lambda: (_r(0).randn(3),), (0,)),
+    (nested_loops, lambda: (_r(0).randn(5), 5), (0,)),
+    (while_loop, lambda: (_r(0).rand(3) + 0.1,), (0,)),
+    (while_in_loop, lambda: (_r(0).randn(3) * 2.0,), (0,)),
+    (calls_helpers, lambda: (_r(0).randn(2, 3), _r(1).randn(3, 4), _r(2).randn(4)), (0, 1, 2)),
+    (calls_in_loop, lambda: (_r(0).randn(2, 3), _r(1).randn(3, 3), _r(2).randn(3)), (0, 1, 2)),
+    (calls_with_loops_inside, lambda: (_r(0).randn(3), 0.7), (0, 1)),
+    (calls_with_keywords, lambda: (_r(0).randn(3), 1.5), (0, 1)),
+    (uses_recursion, lambda: (_r(0).randn(3),), (0,)),
+    (scalar_function, lambda: (1.2, 0.3), (0, 1)),
+    (scalar_function, lambda: (0.2, 0.3), (0, 1)),
+    (matrix_chain, lambda: (_r(0).randn(3, 4), _r(1).randn(4, 2), _r(2).randn(2)), (0, 1, 2)),
+    (shapes_and_constants, lambda: (_r(0).randn(5),), (0,)),
+    (reductions, lambda: (_r(0).randn(3, 4),), (0,)),
+    (mlp, lambda: (_r(0).randn(6, 5) * 0.3, _r(1).randn(5, 3) * 0.3, _r(2).randn(8, 6),
+                   onehot(8, 3, 3)), (0, 1)),
+]
