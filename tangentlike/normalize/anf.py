@@ -77,11 +77,10 @@ class Normalizer:
             body_stores = set()
             for s in [*stmt.body, *stmt.orelse]:
                 body_stores |= nodes.names_stored(s)
-            if isinstance(stmt.test, gast.Name) and stmt.test.id not in body_stores:
-                pre, test = [], stmt.test
-            else:
+            pre, test = self.atom(stmt.test, "c")
+            if not isinstance(test, gast.Name) or test.id in body_stores:
                 flag = self.namer.temp("c")
-                pre = self.assign(flag, stmt.test)
+                pre.append(nodes.assign(flag, test))
                 test = nodes.name(flag)
             return [*pre, nodes.if_(test, self.block(stmt.body), self.block(stmt.orelse))]
         if isinstance(stmt, gast.For):
@@ -140,7 +139,7 @@ class Normalizer:
             return [*pre, nodes.if_(test, body, orelse)]
         if isinstance(value, gast.BoolOp) and not self._simple_boolop(value):
             return self.lower_boolop(target, value)
-        pre, op = self.operation(value, target)
+        pre, op = self.operation(value, _root(target))
         if isinstance(op, gast.Name) and op.id == target:
             return pre
         if not self.is_atom(op) and target in nodes.names_read(op):
@@ -180,8 +179,13 @@ class Normalizer:
         if isinstance(node, gast.UnaryOp) and isinstance(node.operand, gast.Constant):
             if isinstance(node.op, gast.USub) and isinstance(node.operand.value, (int, float)):
                 return [], nodes.const(-node.operand.value)
+        if isinstance(node, (gast.IfExp, gast.BoolOp)):
+            tmp = self.namer.temp(hint)
+            return self.assign(tmp, node), nodes.name(tmp)
+        # Operands first, so temporaries are numbered in evaluation order.
+        pre, op = self.operation(node, hint)
         tmp = self.namer.temp(hint)
-        return self.assign(tmp, node), nodes.name(tmp)
+        return [*pre, nodes.assign(tmp, op)], nodes.name(tmp)
 
     def atoms(self, exprs: list[gast.expr], hint: str) -> tuple[Pre, list[gast.expr]]:
         pre: Pre = []
@@ -312,6 +316,11 @@ class Normalizer:
             self.parsed.location(node),
             hint=f"What to do: {hint}.",
         )
+
+
+def _root(name: str) -> str:
+    """The user-facing stem of a name: `_logp3` -> `logp`."""
+    return name.strip("_").rstrip("0123456789") or name.strip("_") or "t"
 
 
 def run(

@@ -237,6 +237,9 @@ def instantiate(
     stmts = []
     for stmt in rule.body:
         stmt = _SubstituteKeepingD(exprs, renames).visit(nodes.deepcopy(stmt))
+        for node in gast.walk(stmt):  # positions in the rule file mean nothing here
+            if hasattr(node, "lineno"):
+                node.lineno = node.end_lineno = None
         stmt = _ResolveDAndGlobals(result_adjoint, rule, namer, namespace).visit(stmt)
         stmts.extend(fold_static_ifs([stmt]))
     if rule.unbroadcast:
