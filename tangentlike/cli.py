@@ -139,61 +139,68 @@ def _source_file(func: Callable) -> str | None:
         return None
 
 
+def _exec_file(path: Path, where: str) -> tuple[Any, str, bool]:
+    """Run the file as a module registered in sys.modules (dataclasses and pickling need it)."""
+    name, importable = _module_name_for(path.resolve())
+    module_spec = importlib.util.spec_from_file_location(name, path)
+    if module_spec is None or module_spec.loader is None:
+        raise CliError(f"cannot load {where} as a Python module")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as err:
+        raise CliError(f"importing {where} failed: {type(err).__name__}: {err}") from err
+    return module, name, importable
+
+
+def _import(where: str) -> Any:
+    if not all(part.isidentifier() for part in where.split(".")):
+        raise CliError(f"bad target: {where!r} is neither an existing file nor a module name")
+    try:
+        return importlib.import_module(where)
+    except ModuleNotFoundError as err:
+        raise CliError(f"cannot import module {where!r}: {err}") from err
+    except Exception as err:
+        raise CliError(f"importing module {where!r} failed: {type(err).__name__}: {err}") from err
+
+
+def _forget(before: set[str], root: str, name: str) -> None:
+    """Drop the modules loaded since `before` from under `root`, so a later run reloads them."""
+    for added in set(sys.modules) - before:
+        file = getattr(sys.modules.get(added), "__file__", None) or ""
+        if (name and added == name) or (file and os.path.abspath(file).startswith(root + os.sep)):
+            del sys.modules[added]
+
+
 @contextlib.contextmanager
 def load_target(spec: str) -> Iterator[Target]:
     """Import the function `spec` names; undo the sys.path and sys.modules changes afterwards.
 
     A file is loaded under its stem (so the generated text can import the
     file's own objects by that name) unless the stem is taken, with the file's
-    directory on sys.path so its sibling imports work.
+    directory on sys.path so its sibling imports work; a module is imported
+    with the current directory on sys.path.
     """
     where, attr = _split_target(spec)
-    modules_before = set(sys.modules)
-    if _is_file_target(where):
-        path = Path(where)
-        if not path.is_file():
-            raise CliError(f"no such file: {where}")
-        directory = str(path.resolve().parent)
-        name, importable = _module_name_for(path.resolve())
-        module_spec = importlib.util.spec_from_file_location(name, path)
-        if module_spec is None or module_spec.loader is None:
-            raise CliError(f"cannot load {where} as a Python module")
-        module = importlib.util.module_from_spec(module_spec)
-        sys.modules[name] = module
-        try:
-            with _on_path(directory):
-                try:
-                    module_spec.loader.exec_module(module)
-                except Exception as err:
-                    raise CliError(
-                        f"importing {where} failed: {type(err).__name__}: {err}"
-                    ) from err
-                func = _lookup(module, attr, where)
-                source_file = _source_file(func) or str(path)
-                yield Target(func, attr, _display_path(where), source_file, name, importable)
-        finally:
-            for added in set(sys.modules) - modules_before:
-                loaded = sys.modules.get(added)
-                file = getattr(loaded, "__file__", None) or ""
-                if added == name or os.path.abspath(file).startswith(directory + os.sep):
-                    del sys.modules[added]
-    else:
-        if not all(part.isidentifier() for part in where.split(".")):
-            raise CliError(
-                f"bad target {spec!r}: {where!r} is neither an existing file nor a module name"
-            )
-        with _on_path(os.getcwd()):
-            try:
-                module = importlib.import_module(where)
-            except ModuleNotFoundError as err:
-                raise CliError(f"cannot import module {where!r}: {err}") from err
-            except Exception as err:
-                raise CliError(
-                    f"importing module {where!r} failed: {type(err).__name__}: {err}"
-                ) from err
+    before = set(sys.modules)
+    is_file = _is_file_target(where)
+    if is_file and not Path(where).is_file():
+        raise CliError(f"no such file: {where}")
+    root = str(Path(where).resolve().parent) if is_file else os.getcwd()
+    name = ""  # the file's module name, once registered
+    try:
+        with _on_path(root):
+            if is_file:
+                module, name, importable = _exec_file(Path(where), where)
+                source = _display_path(where)
+            else:
+                module, importable, source = _import(where), True, where
             func = _lookup(module, attr, where)
-            source_file = _source_file(func)
-            yield Target(func, attr, where, source_file, where, True)
+            source_file = _source_file(func) or (where if is_file else None)
+            yield Target(func, attr, source, source_file, name, importable)
+    finally:
+        _forget(before, root, name)
 
 
 # --------------------------------------------------------------------------- options
@@ -455,22 +462,37 @@ class Comparison:
     ok: bool
 
 
+def _try_call(target: Target, args: list[Any], kwargs: dict[str, Any]) -> None:
+    """Call the function once, so that a user error at these inputs is reported as one."""
+    shapes = ", ".join(_format_shape(np.shape(a)) for a in (*args, *kwargs.values()))
+    try:
+        out = target.func(*args, **kwargs)
+    except Exception as err:
+        raise CliError(
+            f"{target.spec} raised {type(err).__name__} at random inputs of shapes "
+            f"({shapes}): {err}; give the parameters' shapes with --inputs"
+        ) from err
+    if np.ndim(out) != 0:
+        raise CliError(
+            f"{target.spec} returns an array of shape {np.shape(out)} at random inputs of "
+            f"shapes ({shapes}); check needs a scalar output (give the shapes with --inputs)"
+        )
+
+
 def _compare(
     func: Callable,
     df: Callable,
     names: tuple[str, ...],
     args: list[Any],
     kwargs: dict[str, Any],
-    eps: float,
-    rtol: float,
-    atol: float,
+    options: argparse.Namespace,
     rng: np.random.Generator,
-    max_elements: int,
 ) -> list[Comparison]:
+    """Each gradient against central differences (step options.eps), element by element."""
+    eps, rtol, atol = options.eps, options.rtol, options.atol
+    max_elements = options.max_elements
     positions = {p.name: i for i, p in enumerate(_parameters(func))}
-    grads = df(*args, **kwargs)
-    if len(names) == 1:
-        grads = (grads,)
+    grads = df(*args, **kwargs)  # a tuple: df was built with a tuple wrt
 
     def value(slot: tuple[str, Any], x: Any) -> float:
         kind, key = slot
@@ -569,14 +591,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     if not args.low < args.high:
         raise CliError(f"--low {args.low} must be below --high {args.high}")
     with load_target(args.target) as target:
-        names, single = parse_wrt(args.wrt, target.func, target.spec)
+        names, _ = parse_wrt(args.wrt, target.func, target.spec)
         rng = np.random.default_rng(args.seed)
         call_args, call_kwargs = _inputs(target.func, names, shapes, rng, args.low, args.high)
+        _try_call(target, call_args, call_kwargs)
         df = tangentlike.grad(target.func, wrt=names)
-        results = _compare(
-            target.func, df, names, call_args, call_kwargs,
-            args.eps, args.rtol, args.atol, rng, args.max_elements,
-        )  # fmt: skip
+        results = _compare(target.func, df, names, call_args, call_kwargs, args, rng)
     print(
         f"check: grad of {target.spec} wrt {', '.join(names)} against central differences "
         f"(eps {args.eps:g}) at uniform random inputs in [{args.low:g}, {args.high:g}], "
@@ -647,14 +667,18 @@ def _common(parser: argparse.ArgumentParser, with_mode: bool) -> None:
     )
     if with_mode:
         parser.add_argument(
-            "--mode", choices=MODES, default="grad",
+            "--mode",
+            choices=MODES,
+            default="grad",
             help="grad (scalar output), vjp (any output, takes a seed) or value_and_grad "
             "(default: grad)",
-        )  # fmt: skip
+        )
     parser.add_argument(
-        "--debug", action="store_true", default=argparse.SUPPRESS,
+        "--debug",
+        action="store_true",
+        default=argparse.SUPPRESS,
         help="show the full traceback of an error",
-    )  # fmt: skip
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -671,34 +695,45 @@ def build_parser() -> argparse.ArgumentParser:
     raw = argparse.RawDescriptionHelpFormatter
 
     grad = commands.add_parser(
-        "grad", help="write a standalone derivative module", epilog=_GRAD_EPILOG,
-        formatter_class=raw, description="Write the derivative of a function as a module.",
-    )  # fmt: skip
+        "grad",
+        help="write a standalone derivative module",
+        epilog=_GRAD_EPILOG,
+        formatter_class=raw,
+        description="Write the derivative of a function as a module.",
+    )
     _common(grad, with_mode=True)
     grad.add_argument("-o", "--output", required=True, metavar="OUT.py", help="file to write")
     grad.set_defaults(run=cmd_grad)
 
     show = commands.add_parser(
-        "show", help="print the generated source", epilog=_SHOW_EPILOG, formatter_class=raw,
+        "show",
+        help="print the generated source",
+        epilog=_SHOW_EPILOG,
+        formatter_class=raw,
         description="Print the derivative module `grad` would write.",
-    )  # fmt: skip
+    )
     _common(show, with_mode=True)
     show.add_argument(
-        "--color", choices=("auto", "always", "never"), default="auto",
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
         help="colour the source with ANSI codes (default: auto, when stdout is a terminal)",
-    )  # fmt: skip
+    )
     show.set_defaults(run=cmd_show)
 
     check = commands.add_parser(
-        "check", help="compare the gradient with finite differences", epilog=_CHECK_EPILOG,
+        "check",
+        help="compare the gradient with finite differences",
+        epilog=_CHECK_EPILOG,
         formatter_class=raw,
         description="Check the gradient at random inputs against central finite differences.",
-    )  # fmt: skip
+    )
     _common(check, with_mode=False)
     check.add_argument(
-        "--inputs", metavar="SPEC",
+        "--inputs",
+        metavar="SPEC",
         help="shapes of the parameters, e.g. W=3x4,b=4,c=() (default: every one a float)",
-    )  # fmt: skip
+    )
     check.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
     check.add_argument("--low", type=float, default=-1.0, help="inputs >= LOW (default: -1)")
     check.add_argument("--high", type=float, default=1.0, help="inputs < HIGH (default: 1)")
@@ -706,9 +741,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance")
     check.add_argument("--atol", type=float, default=1e-8, help="absolute tolerance")
     check.add_argument(
-        "--max-elements", type=int, default=1000, metavar="N",
+        "--max-elements",
+        type=int,
+        default=1000,
+        metavar="N",
         help="check at most N random elements of each array (default: 1000)",
-    )  # fmt: skip
+    )
     check.set_defaults(run=cmd_check)
     return parser
 
