@@ -101,6 +101,8 @@ def _wrt_names(func: Callable, wrt: Wrt) -> tuple[tuple[str, ...], bool]:
         if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
     ]
     single = isinstance(wrt, (int, str))
+    if not single and not isinstance(wrt, (tuple, list)):
+        raise WrtError(f"wrt must hold parameter positions or names, not {wrt!r}")
     items = (wrt,) if single else tuple(wrt)
     if not items:
         raise WrtError(f"wrt is empty: name at least one parameter of {func.__qualname__}")

@@ -46,57 +46,37 @@ ALLOWED: tuple[type, ...] = (
     gast.boolop,
 )
 
-# What to tell the user for each construct we refuse.
-HINTS: dict[type, str] = {
-    gast.Yield: "generators cannot be differentiated; return a value instead of yielding it",
-    gast.YieldFrom: "generators cannot be differentiated; return a value instead of yielding it",
-    gast.Await: "async code cannot be differentiated; write a plain function",
-    gast.AsyncFunctionDef: "async code cannot be differentiated; write a plain function",
-    gast.AsyncFor: "async code cannot be differentiated; write a plain loop",
-    gast.AsyncWith: "async code cannot be differentiated",
-    gast.Try: "move the try/except out of the differentiated function",
-    gast.Raise: "move error checks out of the differentiated function",
-    gast.With: "move the with-block out of the differentiated function",
-    gast.Global: "pass the value as an argument instead of using `global`",
-    gast.Nonlocal: "pass the value as an argument instead of using `nonlocal`",
-    gast.Delete: "remove the `del` statement",
-    gast.ClassDef: "define the class outside the differentiated function",
-    gast.FunctionDef: "define the helper at module level and call it",
-    gast.Lambda: "define the helper with `def` at module level and call it",
-    gast.ListComp: "write the comprehension as a loop",
-    gast.SetComp: "write the comprehension as a loop",
-    gast.DictComp: "write the comprehension as a loop",
-    gast.GeneratorExp: "write the generator expression as a loop",
-    gast.Dict: "pass the values as separate variables",
-    gast.Set: "use a list or array instead of a set",
-    gast.NamedExpr: "assign the value in its own statement",
-    gast.Starred: "pass the arguments one by one",
-    gast.Break: "rewrite the loop without `break` (e.g. a while loop with a condition)",
-    gast.Continue: "rewrite the loop body without `continue` (e.g. with an if)",
-    gast.Import: "import at module level",
-    gast.ImportFrom: "import at module level",
+# What each refused construct is called, and what to write instead.
+REFUSED: dict[type, tuple[str, str]] = {
+    gast.Yield: ("`yield`", "generators cannot be differentiated; return a value instead"),
+    gast.YieldFrom: ("`yield from`", "generators cannot be differentiated; return a value"),
+    gast.Await: ("`await`", "async code cannot be differentiated; write a plain function"),
+    gast.AsyncFunctionDef: ("an async function", "write a plain function"),
+    gast.AsyncFor: ("`async for`", "write a plain loop"),
+    gast.AsyncWith: ("`async with`", "move it out of the differentiated function"),
+    gast.Try: ("`try`", "move the try/except out of the differentiated function"),
+    gast.Raise: ("`raise`", "move error checks out of the differentiated function"),
+    gast.With: ("`with`", "move the with-block out of the differentiated function"),
+    gast.Global: ("`global`", "pass the value as an argument instead"),
+    gast.Nonlocal: ("`nonlocal`", "pass the value as an argument instead"),
+    gast.Delete: ("`del`", "remove the `del` statement"),
+    gast.ClassDef: ("a class definition", "define the class outside the function"),
+    gast.FunctionDef: ("a nested function definition", "define the helper at module level"),
+    gast.Lambda: ("`lambda`", "define the helper with `def` at module level and call it"),
+    gast.ListComp: ("a list comprehension", "write the comprehension as a loop"),
+    gast.SetComp: ("a set comprehension", "write the comprehension as a loop"),
+    gast.DictComp: ("a dict comprehension", "write the comprehension as a loop"),
+    gast.GeneratorExp: ("a generator expression", "write it as a loop"),
+    gast.Dict: ("a dict literal", "pass the values as separate variables"),
+    gast.Set: ("a set literal", "use a list or an array instead"),
+    gast.NamedExpr: ("the walrus operator `:=`", "assign the value in its own statement"),
+    gast.Starred: ("star-unpacking", "pass the values one by one"),
+    gast.Break: ("`break`", "rewrite the loop without `break` (a while loop with a condition)"),
+    gast.Continue: ("`continue`", "rewrite the loop body with an if instead of `continue`"),
+    gast.Import: ("`import`", "import at module level"),
+    gast.ImportFrom: ("`import`", "import at module level"),
+    gast.Match: ("`match`", "rewrite it with if/elif"),
 }
-
-
-def describe(node: gast.AST) -> str:
-    names = {
-        gast.Yield: "`yield`",
-        gast.YieldFrom: "`yield from`",
-        gast.Await: "`await`",
-        gast.Try: "`try`",
-        gast.With: "`with`",
-        gast.Global: "`global`",
-        gast.Nonlocal: "`nonlocal`",
-        gast.Delete: "`del`",
-        gast.ClassDef: "a class definition",
-        gast.FunctionDef: "a nested function definition",
-        gast.Lambda: "`lambda`",
-        gast.Break: "`break`",
-        gast.Continue: "`continue`",
-        gast.Starred: "star-unpacking",
-        gast.NamedExpr: "the walrus operator `:=`",
-    }
-    return names.get(type(node), type(node).__name__)
 
 
 def _refuse(parsed: ParsedFunction, node: gast.AST, what: str, hint: str) -> None:
@@ -133,10 +113,12 @@ def _check_stmt(parsed: ParsedFunction, stmt: gast.stmt) -> None:
         if isinstance(node, ALLOWED):
             _check_detail(parsed, node)
             continue
-        if isinstance(node, (gast.arguments, gast.comprehension)):
+        if isinstance(node, (gast.arguments, gast.comprehension, gast.match_case, gast.pattern)):
             continue
-        hint = HINTS.get(type(node), "rewrite it with assignments, if/for/while and calls")
-        _refuse(parsed, node, describe(node), hint)
+        what, hint = REFUSED.get(
+            type(node), (type(node).__name__, "rewrite it with assignments, if/for/while and calls")
+        )
+        _refuse(parsed, node, what, hint)
 
 
 def _check_detail(parsed: ParsedFunction, node: gast.AST) -> None:

@@ -1,0 +1,187 @@
+"""Each error path: the message names file, line and column, shows the line, says what to do."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from reference import load_module
+
+import tangentlike as tl
+from tangentlike.errors import (
+    NonScalarOutputError,
+    RuleError,
+    SourceNotFoundError,
+    UnknownFunctionError,
+    UnsupportedSyntaxError,
+    WrtError,
+)
+
+# (name, body lines of `def f(x):`, the offending line's number within the file, words expected)
+UNSUPPORTED = [
+    ("yield", ["y = x", "for _ in range(3):", "    y = yield y", "return y"], 5, "yield"),
+    ("try", ["try:", "    y = x * 2", "except ValueError:", "    y = x", "return y"], 3, "try"),
+    ("with", ["with open('f') as fh:", "    y = x", "return y"], 3, "with"),
+    ("global", ["global G", "G = x", "return x"], 3, "global"),
+    ("nested def", ["def g(z):", "    return z", "return g(x)"], 3, "nested function"),
+    ("lambda", ["g = lambda z: z * 2", "return g(x)"], 3, "lambda"),
+    ("list comprehension", ["ys = [x * i for i in range(3)]", "return ys"], 3, "comprehension"),
+    ("generator", ["return sum(x * i for i in range(3))"], 3, "generator"),
+    ("dict literal", ["d = {'a': x}", "return d['a']"], 3, "dict literal"),
+    ("set literal", ["s = {x}", "return x"], 3, "set"),
+    ("break", ["for i in range(3):", "    if i > 1:", "        break", "return x"], 5, "break"),
+    ("continue", ["for i in range(3):", "    continue", "return x"], 4, "continue"),
+    ("early return", ["if x > 0:", "    return x", "return -x"], 4, "return"),
+    ("return nothing", ["y = x", "return"], 4, "return"),
+    ("no return", ["y = x * 2"], 2, "return"),
+    ("del", ["y = x", "del y", "return x"], 4, "del"),
+    ("class", ["class A:", "    pass", "return x"], 3, "class"),
+    ("subscript assignment", ["y = x * 1.0", "y[0] = 2.0", "return y"], 4, "element"),
+    ("attribute assignment", ["y = x", "y.flag = 1", "return y"], 4, "attribute"),
+    ("starred call", ["args = (x,)", "return np.sum(*args)"], 4, "star"),
+    ("double-star call", ["kw = {'axis': 0}", "return np.sum(x, **kw)"], 3, "dict"),
+    ("walrus", ["if (y := x * 2) > 0:", "    x = y", "return x"], 3, "walrus"),
+    ("for-else", ["for i in range(2):", "    x = x * 2", "else:", "    x = x + 1", "return x"],
+     3, "else"),
+    ("while-else", ["while x < 1:", "    x = x * 2", "else:", "    x = x + 1", "return x"],
+     3, "else"),
+    ("import", ["import math", "return math.sin(x)"], 3, "import"),
+    ("raise", ["if x < 0:", "    raise ValueError('neg')", "return x"], 4, "raise"),
+    ("assert with walrus", ["assert (y := x) > 0", "return y"], 3, "walrus"),
+    ("set comprehension", ["s = {x * i for i in range(2)}", "return x"], 3, "comprehension"),
+    ("dict comprehension", ["s = {i: x for i in range(2)}", "return x"], 3, "comprehension"),
+    ("match", ["match x:", "    case 1:", "        y = x", "return x"], 3, "match"),
+    ("nonlocal-free star assign", ["a, *b = x, x, x", "return a"], 3, "star"),
+    ("yield from", ["yield from range(3)", "return x"], 3, "yield"),
+    ("await", ["y = await x", "return y"], None, None),
+    ("local function call", ["g = np.sin", "return g(x)"], 4, "local variable"),
+    ("unknown method", ["return x.frobnicate()"], 3, "method"),
+    ("async with", ["return x"], None, None),
+]
+
+
+def _source(body: list[str]) -> str:
+    lines = "\n".join("    " + b for b in body)
+    return f"import numpy as np\n\ndef f(x):\n{lines}\n"
+
+
+@pytest.mark.parametrize("name,body,line,words", [c for c in UNSUPPORTED if c[2]],
+                         ids=[c[0] for c in UNSUPPORTED if c[2]])
+def test_unsupported_syntax_names_file_line_and_shows_it(tmp_path, name, body, line, words):
+    module = load_module(tmp_path, _source(body), name=f"bad_{abs(hash(name)) % 10**8}")
+    with pytest.raises(UnsupportedSyntaxError) as err:
+        tl.grad(module.f)(np.ones(3))
+    message = str(err.value)
+    filename = module.__file__.rsplit("/", 1)[-1]
+    assert f"{filename}:{line + 1}:" in message, message
+    assert words.lower() in message.lower(), message
+    assert "^" in message and "What to do" in message, message
+    shown = message.splitlines()[1].strip()
+    assert shown and shown in _source(body).splitlines()[line], message
+
+
+def test_async_function_is_refused(tmp_path):
+    module = load_module(tmp_path, "async def f(x):\n    return x\n")
+    with pytest.raises(SourceNotFoundError, match="plain `def`"):
+        tl.grad(module.f)
+
+
+def test_lambda_is_refused(tmp_path):
+    module = load_module(tmp_path, "f = lambda x: x * 2\n")
+    with pytest.raises(SourceNotFoundError, match="lambda"):
+        tl.grad(module.f)
+
+
+def test_builtin_without_source_says_how_to_register_a_rule():
+    with pytest.raises(SourceNotFoundError, match="tangentlike.adjoint"):
+        tl.grad(math.sin)
+
+
+def test_unknown_function_says_how_to_register_a_rule(tmp_path):
+    module = load_module(tmp_path, "import math\n\ndef f(x):\n    y = math.gamma(x)\n"
+                         "    return y * 2.0\n")
+    with pytest.raises(UnknownFunctionError) as err:
+        tl.grad(module.f)(1.5)
+    message = str(err.value)
+    assert ":4:" in message and "gamma" in message
+    assert "@tangentlike.adjoint" in message and "d[x]" in message
+
+
+def test_non_scalar_output_points_to_vjp(tmp_path):
+    module = load_module(tmp_path, "import numpy as np\n\ndef f(x):\n    return np.sin(x)\n")
+    with pytest.raises(NonScalarOutputError) as err:
+        tl.grad(module.f)(np.ones(3))
+    message = str(err.value)
+    assert "vjp" in message and "(3,)" in message and ":4" in message
+
+
+def test_gradient_through_a_rule_argument_without_derivative_is_refused(tmp_path):
+    module = load_module(
+        tmp_path,
+        "import numpy as np\n\ndef f(x, lo):\n    y = np.clip(x, lo, 1.0)\n    return np.sum(y)\n",
+    )
+    with pytest.raises(UnsupportedSyntaxError) as err:
+        tl.grad(module.f, wrt=1)(np.ones(3), 0.5)
+    assert "a_min" in str(err.value) and ":4:" in str(err.value)
+    # with lo constant it is fine
+    assert tl.grad(module.f)(np.ones(3) * 0.7, 0.5).tolist() == [1.0, 1.0, 1.0]
+
+
+def test_wrong_arguments_for_a_rule(tmp_path):
+    module = load_module(
+        tmp_path, "import numpy as np\n\ndef f(x):\n    return np.sum(x, 0, None, None, False, 1)\n"
+    )
+    with pytest.raises(UnsupportedSyntaxError, match="rule of sum"):
+        tl.grad(module.f)(np.ones(3))
+
+
+@pytest.mark.parametrize("wrt,words", [
+    (5, "out of range"), ("z", "not a parameter"), ((), "empty"), (1.5, "positions or names"),
+])
+def test_bad_wrt(tmp_path, wrt, words):
+    module = load_module(tmp_path, "def f(x, y):\n    return x * y\n")
+    with pytest.raises(WrtError, match=words) as err:
+        tl.grad(module.f, wrt=wrt)
+    if words != "empty" and not isinstance(wrt, float):
+        assert "x, y" in str(err.value)
+
+
+@pytest.mark.parametrize("value", [3, np.arange(3), True, np.array([True, False])])
+def test_integer_and_boolean_arguments_are_not_differentiable(tmp_path, value):
+    module = load_module(tmp_path, "import numpy as np\n\ndef f(x, y):\n"
+                         "    return np.sum(x * y)\n")
+    with pytest.raises(WrtError, match="only floating-point"):
+        tl.grad(module.f)(value, 2.0)
+    # passed alongside, they are fine
+    assert tl.grad(module.f, wrt=1)(value, 2.0) == float(np.sum(value))
+
+
+def test_rule_must_start_with_result():
+    def cube(x):
+        return x * x * x
+
+    with pytest.raises(RuleError, match="`result`"):
+
+        @tl.adjoint(cube)
+        def bad(x):
+            d[x] = 3.0  # noqa: F821
+
+    with pytest.raises(RuleError, match="parameters"):
+
+        @tl.adjoint(cube)
+        def bad2(result, y):
+            d[y] = 3.0  # noqa: F821
+
+    with pytest.raises(RuleError, match="not a parameter"):
+
+        @tl.adjoint(cube)
+        def bad3(result, x):
+            d[z] = 3.0  # noqa: F821
+
+
+def test_indexing_a_tuple_of_active_values_fails_loudly(tmp_path):
+    module = load_module(tmp_path, "import numpy as np\n\ndef f(x):\n    p = (x, x * 2.0)\n"
+                         "    u = p[0]\n    return np.sum(u)\n")
+    with pytest.raises(TypeError, match="tuple or list"):
+        tl.grad(module.f)(np.ones(3))
