@@ -1,14 +1,14 @@
 """tangentlike: source-to-source reverse-mode automatic differentiation for Python and NumPy.
 
-    import tangentlike as tl
-    df = tl.grad(f, wrt=0)
-    print(df.source)
+import tangentlike as tl
+df = tl.grad(f, wrt=0)
+print(df.source)
 """
 
 __version__ = "0.1.0"
 
-from .api import adjoint, differentiable, grad, source, value_and_grad, vjp  # noqa: E402
-from .errors import (  # noqa: E402
+from .api import adjoint, differentiable, grad, source, value_and_grad, vjp
+from .errors import (
     NonScalarOutputError,
     RuleError,
     SourceNotFoundError,
@@ -17,7 +17,7 @@ from .errors import (  # noqa: E402
     UnsupportedSyntaxError,
     WrtError,
 )
-from .rules.template import d  # noqa: E402
+from .rules.template import d
 
 __all__ = [
     "NonScalarOutputError",

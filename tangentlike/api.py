@@ -50,7 +50,11 @@ _lock = threading.Lock()
 
 
 def grad(
-    f: Callable, wrt: Wrt = 0, *, preserve_result: bool = False, optimize: bool = True,
+    f: Callable,
+    wrt: Wrt = 0,
+    *,
+    preserve_result: bool = False,
+    optimize: bool = True,
     verbose: int = 0,
 ) -> Callable:
     """The gradient of scalar-valued `f` with respect to the parameter(s) `wrt`.
@@ -84,9 +88,9 @@ def source(df: Callable) -> str:
 def adjoint(primal: Callable, *, registry: Registry | None = None) -> Callable:
     """Decorator registering a derivative template for `primal`:
 
-        @tl.adjoint(my_cube)
-        def dcube(result, x):
-            d[x] = d[result] * 3.0 * x * x
+    @tl.adjoint(my_cube)
+    def dcube(result, x):
+        d[x] = d[result] * 3.0 * x * x
     """
     return (registry or default_registry()).adjoint(primal, origin="user")
 
@@ -154,7 +158,9 @@ def _build(f: Callable, wrt: Wrt, mode: str, optimize: bool, verbose: int) -> Ca
 def _compile(func: Callable, options: Options, registry: Registry):
     builder = ModuleBuilder(registry)
     name = builder.entry(
-        func, options.wrt, preserve_result=options.mode == "value_and_grad",
+        func,
+        options.wrt,
+        preserve_result=options.mode == "value_and_grad",
         scalar_output=options.mode != "vjp",
     )
     header = [
@@ -295,11 +301,11 @@ def _like(g: Any, like: Any, name: str) -> Any:
 # ---------------------------------------------------------------------------
 
 
-class differentiable:  # noqa: N801  (used as a decorator, like functools.wraps)
+class differentiable:
     """Decorator: the function stays callable as is and gains .grad, .value_and_grad, .vjp.
 
-        @tl.differentiable                  # wrt the first parameter
-        @tl.differentiable(wrt=("W", "b"))  # wrt several: .grad returns a tuple
+    @tl.differentiable                  # wrt the first parameter
+    @tl.differentiable(wrt=("W", "b"))  # wrt several: .grad returns a tuple
     """
 
     def __new__(cls, func: Callable | None = None, *, wrt: Wrt = 0):

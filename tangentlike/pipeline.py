@@ -22,8 +22,8 @@ from .parse.resolve import MISSING, Scope
 from .parse.source import ParsedFunction, parse_function
 from .rules.registry import Registry
 from .syntax import nodes
-from .syntax.namespace import Namespace
 from .syntax.names import Namer
+from .syntax.namespace import Namespace
 from .transform import assemble, reverse
 
 log = logging.getLogger("tangentlike")
@@ -83,9 +83,15 @@ class ModuleBuilder:
         ctx, ret = self._prepare(parsed, wrt)
         seed = ctx.adjoint.get(ret) or ctx.namer.exact("b" + ret)
         fns = assemble.build(
-            ctx, name=name, split=None, wrt=wrt, seed=seed, seed_default=1.0,
+            ctx,
+            name=name,
+            split=None,
+            wrt=wrt,
+            seed=seed,
+            seed_default=1.0,
             preserve_result=preserve_result,
-            scalar_check=f"{parsed.basename}:{parsed.node.body[-1].lineno}" if scalar_output
+            scalar_check=f"{parsed.basename}:{parsed.node.body[-1].lineno}"
+            if scalar_output
             else None,
         )
         self._emit(fns, parsed)
@@ -105,8 +111,14 @@ class ModuleBuilder:
         ctx, ret = self._prepare(parsed, active)
         seed = ctx.adjoint.get(ret) or ctx.namer.exact("b" + ret)
         fns = assemble.build(
-            ctx, name="", split=(found.fwd, found.bwd), wrt=active, seed=seed,
-            seed_default=None, preserve_result=False, scalar_check=None,
+            ctx,
+            name="",
+            split=(found.fwd, found.bwd),
+            wrt=active,
+            seed=seed,
+            seed_default=None,
+            preserve_result=False,
+            scalar_check=None,
         )
         self._emit(fns, parsed)
         return found
@@ -118,8 +130,9 @@ class ModuleBuilder:
         user_locals = activity_analysis.local_names(fn)
         every_name = {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}
         namer = Namer(
-            reserved=every_name | set(self.namespace.objects) | {reverse.STACK, reverse.PUSH,
-                                                                 reverse.POP},
+            reserved=every_name
+            | set(self.namespace.objects)
+            | {reverse.STACK, reverse.PUSH, reverse.POP},
             locals_=user_locals | {reverse.STACK, reverse.PUSH, reverse.POP},
         )
         scope = Scope(parsed.func, user_locals, self.namespace.objects)
@@ -130,22 +143,38 @@ class ModuleBuilder:
         activity = activity_analysis.analyze(fn, wrt, scope, self.registry)
         flow = flow_analysis.analyze(fn, nodes.param_names(fn))
         ctx = reverse.Context(
-            parsed=parsed, fn=fn, scope=scope, registry=self.registry, namespace=self.namespace,
-            namer=namer, activity=activity, flow=flow, variant=self.variant,
+            parsed=parsed,
+            fn=fn,
+            scope=scope,
+            registry=self.registry,
+            namespace=self.namespace,
+            namer=namer,
+            activity=activity,
+            flow=flow,
+            variant=self.variant,
         )
         reverse.plan(ctx)
         return ctx, fn.body[-1].value.id
 
     def _bind_free_names(
-        self, fn: gast.FunctionDef, parsed: ParsedFunction, scope: Scope, namer: Namer,
+        self,
+        fn: gast.FunctionDef,
+        parsed: ParsedFunction,
+        scope: Scope,
+        namer: Namer,
         user_locals: frozenset[str],
     ) -> None:
         """Bind the user's free names in the module, renaming them where taken."""
         renames: dict[str, str] = {}
-        free = sorted({
-            n.id for n in gast.walk(fn)
-            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load) and n.id not in user_locals
-        })
+        free = sorted(
+            {
+                n.id
+                for n in gast.walk(fn)
+                if isinstance(n, gast.Name)
+                and isinstance(n.ctx, gast.Load)
+                and n.id not in user_locals
+            }
+        )
         func = parsed.func
         for name in free:
             obj = scope.lookup_original(name)

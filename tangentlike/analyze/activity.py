@@ -50,6 +50,7 @@ def callee_of(call: gast.Call, scope: Scope) -> object:
 
 def data_operands(value: gast.expr, scope: Scope, registry: Registry) -> list[str]:
     """Local names whose value flows differentiably into `value`."""
+
     def names(exprs: list[gast.expr]) -> list[str]:
         out = []
         for e in exprs:

@@ -36,7 +36,11 @@ def _to_source(node: gast.AST) -> str:
 
 def function_source(fn: gast.FunctionDef, origin: Origin | None) -> str:
     header = gast.FunctionDef(
-        name=fn.name, args=fn.args, body=[gast.Pass()], decorator_list=[], returns=None,
+        name=fn.name,
+        args=fn.args,
+        body=[gast.Pass()],
+        decorator_list=[],
+        returns=None,
         type_comment=None,
     )
     if "type_params" in gast.FunctionDef._fields:

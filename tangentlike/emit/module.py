@@ -35,9 +35,7 @@ class ModuleText:
     external: dict[str, object]  # names the loader must bind
 
 
-def render(
-    objects: dict[str, object], functions: list[str], header: list[str]
-) -> ModuleText:
+def render(objects: dict[str, object], functions: list[str], header: list[str]) -> ModuleText:
     imports: list[str] = []
     constants: list[str] = []
     helpers: list[str] = []

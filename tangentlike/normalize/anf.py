@@ -28,8 +28,8 @@ from ..parse.resolve import MISSING, Scope
 from ..parse.source import ParsedFunction
 from ..rules.registry import Registry
 from ..syntax import nodes
-from ..syntax.namespace import Namespace
 from ..syntax.names import Namer
+from ..syntax.namespace import Namespace
 
 Pre = list[gast.stmt]
 
@@ -176,9 +176,13 @@ class Normalizer:
         """Statements computing node, and an atom holding its value."""
         if self.is_atom(node):
             return [], node
-        if isinstance(node, gast.UnaryOp) and isinstance(node.operand, gast.Constant):
-            if isinstance(node.op, gast.USub) and isinstance(node.operand.value, (int, float)):
-                return [], nodes.const(-node.operand.value)
+        if (
+            isinstance(node, gast.UnaryOp)
+            and isinstance(node.operand, gast.Constant)
+            and isinstance(node.op, gast.USub)
+            and isinstance(node.operand.value, (int, float))
+        ):
+            return [], nodes.const(-node.operand.value)
         if isinstance(node, (gast.IfExp, gast.BoolOp)):
             tmp = self.namer.temp(hint)
             return self.assign(tmp, node), nodes.name(tmp)
@@ -215,7 +219,9 @@ class Normalizer:
             parts = []
             for op, left, right in zip(node.ops, operands, operands[1:], strict=False):
                 tmp = self.namer.temp(hint)
-                pre.append(nodes.assign(tmp, gast.Compare(left=left, ops=[op], comparators=[right])))
+                pre.append(
+                    nodes.assign(tmp, gast.Compare(left=left, ops=[op], comparators=[right]))
+                )
                 parts.append(nodes.name(tmp))
             return pre, gast.BoolOp(op=gast.And(), values=parts)
         if isinstance(node, gast.BoolOp):
@@ -276,13 +282,15 @@ class Normalizer:
         if self.scope.resolve(func) is MISSING:
             if not isinstance(func, gast.Attribute):
                 raise self.unsupported(
-                    node, "calling a local variable",
+                    node,
+                    "calling a local variable",
                     "call a function defined at module level (or register a rule for it)",
                 )
             method = self.registry.method_for(func.attr)
             if method is None:
                 raise self.unsupported(
-                    node, f"the method call .{func.attr}(...)",
+                    node,
+                    f"the method call .{func.attr}(...)",
                     "call the NumPy function form instead (np.<name>(x, ...))",
                 )
             if method.pack_varargs and len(args) > 1:

@@ -92,16 +92,24 @@ def check(parsed: ParsedFunction) -> None:
     fn = parsed.node
     a = fn.args
     if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
-        _refuse(parsed, fn, "*args, **kwargs, keyword-only or positional-only parameters",
-                "use plain positional parameters (with defaults if needed)")
+        _refuse(
+            parsed,
+            fn,
+            "*args, **kwargs, keyword-only or positional-only parameters",
+            "use plain positional parameters (with defaults if needed)",
+        )
     for stmt in fn.body:
         _check_stmt(parsed, stmt)
     returns = [n for n in gast.walk(fn) if isinstance(n, gast.Return)]
     last = fn.body[-1] if fn.body else None
     for ret in returns:
         if ret is not last:
-            _refuse(parsed, ret, "a `return` before the end of the function",
-                    "assign the result to a variable and return it once, at the end")
+            _refuse(
+                parsed,
+                ret,
+                "a `return` before the end of the function",
+                "assign the result to a variable and return it once, at the end",
+            )
         if ret.value is None:
             _refuse(parsed, ret, "a `return` without a value", "return the value to differentiate")
     if not returns:
@@ -129,17 +137,26 @@ def _check_detail(parsed: ParsedFunction, node: gast.AST) -> None:
         for target in targets:
             for t in gast.walk(target):
                 if isinstance(t, gast.Subscript):
-                    _refuse(parsed, t, "assignment into an array element or slice",
-                            "build the array with np.where, np.concatenate or np.stack")
+                    _refuse(
+                        parsed,
+                        t,
+                        "assignment into an array element or slice",
+                        "build the array with np.where, np.concatenate or np.stack",
+                    )
                 if isinstance(t, gast.Attribute):
-                    _refuse(parsed, t, "assignment to an attribute",
-                            "assign to a local variable instead")
+                    _refuse(
+                        parsed,
+                        t,
+                        "assignment to an attribute",
+                        "assign to a local variable instead",
+                    )
                 if isinstance(t, gast.Starred):
                     _refuse(parsed, t, "star-unpacking", "unpack the values one by one")
-    if isinstance(node, gast.For):
-        if not isinstance(node.target, (gast.Name, gast.Tuple)):
-            _refuse(parsed, node.target, "this loop target", "loop over a plain variable")
+    if isinstance(node, gast.For) and not isinstance(node.target, (gast.Name, gast.Tuple)):
+        _refuse(parsed, node.target, "this loop target", "loop over a plain variable")
     if isinstance(node, gast.Call):
         for kw in node.keywords:
             if kw.arg is None:
-                _refuse(parsed, kw.value, "`**` unpacking in a call", "pass the keywords one by one")
+                _refuse(
+                    parsed, kw.value, "`**` unpacking in a call", "pass the keywords one by one"
+                )

@@ -32,15 +32,42 @@ UNARY = {
 
 # Operators whose result never carries a gradient.
 NONDIFFERENTIABLE = [
-    gast.FloorDiv, gast.Mod, gast.BitAnd, gast.BitOr, gast.BitXor, gast.LShift, gast.RShift,
-    gast.Not, gast.Invert, gast.Eq, gast.NotEq, gast.Lt, gast.LtE, gast.Gt, gast.GtE,
-    gast.Is, gast.IsNot, gast.In, gast.NotIn,
+    gast.FloorDiv,
+    gast.Mod,
+    gast.BitAnd,
+    gast.BitOr,
+    gast.BitXor,
+    gast.LShift,
+    gast.RShift,
+    gast.Not,
+    gast.Invert,
+    gast.Eq,
+    gast.NotEq,
+    gast.Lt,
+    gast.LtE,
+    gast.Gt,
+    gast.GtE,
+    gast.Is,
+    gast.IsNot,
+    gast.In,
+    gast.NotIn,
 ]
 
 BUILTINS_NONDIFFERENTIABLE = [
-    builtins.len, builtins.range, builtins.int, builtins.bool, builtins.round, builtins.print,
-    builtins.isinstance, builtins.str, builtins.repr, builtins.type, builtins.id, builtins.hash,
-    builtins.enumerate, builtins.zip,
+    builtins.len,
+    builtins.range,
+    builtins.int,
+    builtins.bool,
+    builtins.round,
+    builtins.print,
+    builtins.isinstance,
+    builtins.str,
+    builtins.repr,
+    builtins.type,
+    builtins.id,
+    builtins.hash,
+    builtins.enumerate,
+    builtins.zip,
 ]
 
 

@@ -40,7 +40,11 @@ class Registry:
         return rule
 
     def adjoint(
-        self, primal: object, *, unbroadcast: bool = False, origin: str = "builtin",
+        self,
+        primal: object,
+        *,
+        unbroadcast: bool = False,
+        origin: str = "builtin",
         restriction: str = "",
     ) -> Callable[[Callable], Callable]:
         """Decorator: register the template function as the rule for `primal`."""
@@ -48,7 +52,10 @@ class Registry:
         def register(template: Callable) -> Callable:
             self.add(
                 rule_from_function(
-                    primal, template, unbroadcast=unbroadcast, origin=origin,
+                    primal,
+                    template,
+                    unbroadcast=unbroadcast,
+                    origin=origin,
                     restriction=restriction,
                 )
             )
@@ -57,14 +64,25 @@ class Registry:
         return register
 
     def expressions(
-        self, primal: object, params: tuple[str, ...], exprs: dict[str, str], *,
-        unbroadcast: bool, globals_: dict[str, object], defaults: dict[str, object] | None = None,
+        self,
+        primal: object,
+        params: tuple[str, ...],
+        exprs: dict[str, str],
+        *,
+        unbroadcast: bool,
+        globals_: dict[str, object],
+        defaults: dict[str, object] | None = None,
         restriction: str = "",
     ) -> None:
         self.add(
             rule_from_expressions(
-                primal, params, exprs, unbroadcast=unbroadcast, globals_=globals_,
-                defaults=defaults, restriction=restriction,
+                primal,
+                params,
+                exprs,
+                unbroadcast=unbroadcast,
+                globals_=globals_,
+                defaults=defaults,
+                restriction=restriction,
             )
         )
 

@@ -26,8 +26,8 @@ import gast
 
 from ..errors import RuleError
 from ..syntax import nodes, quote
-from ..syntax.namespace import Namespace
 from ..syntax.names import Namer
+from ..syntax.namespace import Namespace
 
 
 class _AdjointMarker:
@@ -80,7 +80,11 @@ def _is_d(node: gast.AST) -> bool:
 
 
 def rule_from_function(
-    primal: object, template: Callable, *, unbroadcast: bool = False, origin: str = "builtin",
+    primal: object,
+    template: Callable,
+    *,
+    unbroadcast: bool = False,
+    origin: str = "builtin",
     restriction: str = "",
 ) -> Rule:
     """Parse and validate a template function written with `d[...]` notation."""
@@ -107,8 +111,10 @@ def rule_from_function(
                             f"{where}: d[{t.slice.id}] is not a parameter of the rule; "
                             f"the parameters are {', '.join(params)}"
                         )
-            if isinstance(node, gast.Name) and node.id in params and isinstance(
-                node.ctx, gast.Store
+            if (
+                isinstance(node, gast.Name)
+                and node.id in params
+                and isinstance(node.ctx, gast.Store)
             ):
                 raise RuleError(f"{where}: the template must not assign parameter {node.id!r}")
     defaults = {
@@ -128,8 +134,14 @@ def rule_from_function(
 
 
 def rule_from_expressions(
-    primal: object, params: tuple[str, ...], exprs: dict[str, str], *, unbroadcast: bool,
-    globals_: dict[str, object], defaults: dict[str, object] | None = None, restriction: str = "",
+    primal: object,
+    params: tuple[str, ...],
+    exprs: dict[str, str],
+    *,
+    unbroadcast: bool,
+    globals_: dict[str, object],
+    defaults: dict[str, object] | None = None,
+    restriction: str = "",
 ) -> Rule:
     """A rule from one expression per parameter, in terms of `g` (the result's adjoint)."""
     body = []

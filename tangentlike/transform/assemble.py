@@ -149,8 +149,12 @@ def build(
             value = nodes.name(kept)
         result = nodes.tuple_([value, grad_value]) if preserve_result else grad_value
         body_out = [
-            *setup, *pre, *_banner("forward sweep", fwd_code), *check,
-            *_banner("backward sweep", bwd_code), nodes.return_(result),
+            *setup,
+            *pre,
+            *_banner("forward sweep", fwd_code),
+            *check,
+            *_banner("backward sweep", bwd_code),
+            nodes.return_(result),
         ]
         args = nodes.arguments([*params, seed], _defaults(fn, seed_default))
         return [nodes.function_def(name, args, body_out)]
@@ -164,10 +168,14 @@ def build(
     ]
     fwd_body = [*_push_setup(fwd_code), *pre, *exit_pre, *fwd_code]
     if state:
-        fwd_body.append(nodes.expr_stmt(nodes.call(
-            nodes.attribute(nodes.name(STACK), "append"),
-            [nodes.tuple_([nodes.name(n) for n in state])],
-        )))
+        fwd_body.append(
+            nodes.expr_stmt(
+                nodes.call(
+                    nodes.attribute(nodes.name(STACK), "append"),
+                    [nodes.tuple_([nodes.name(n) for n in state])],
+                )
+            )
+        )
     fwd_body.append(nodes.return_(nodes.name(ret)))
     fwd_args = nodes.arguments([STACK, *params], _defaults(fn, None, extra=False))
     bwd_body: list[gast.stmt] = []

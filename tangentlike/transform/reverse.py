@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import gast
 
+from .. import runtime
 from ..analyze.activity import Activity, user_function
 from ..analyze.flow import Flow
 from ..errors import UnknownFunctionError, UnsupportedSyntaxError
@@ -29,9 +30,8 @@ from ..parse.source import ParsedFunction
 from ..rules.registry import Registry
 from ..rules.template import BindError, bind_arguments, instantiate
 from ..syntax import nodes
-from ..syntax.namespace import Namespace
 from ..syntax.names import Namer
-from .. import runtime
+from ..syntax.namespace import Namespace
 
 STACK, PUSH, POP = "_stack", "_push", "_pop"
 
@@ -113,10 +113,15 @@ def plan_call(ctx: Context, stmt: gast.Assign) -> None:
     import inspect
 
     try:
-        bound = inspect.signature(callee).bind(*call.args, **{k.arg: k.value for k in call.keywords})
+        bound = inspect.signature(callee).bind(
+            *call.args, **{k.arg: k.value for k in call.keywords}
+        )
     except TypeError as err:
-        raise ctx.error(call, f"this call to {callee.__qualname__} does not match its signature: "
-                        f"{err}", "fix the arguments") from None
+        raise ctx.error(
+            call,
+            f"this call to {callee.__qualname__} does not match its signature: {err}",
+            "fix the arguments",
+        ) from None
     active = tuple(
         p for p, v in bound.arguments.items() if isinstance(v, gast.Name) and v.id in ctx.active
     )
@@ -136,8 +141,11 @@ def check_cut_paths(ctx: Context, stmt: gast.Assign) -> None:
     try:
         bound = bind_arguments(rule, call.args, {k.arg: k.value for k in call.keywords})
     except BindError as err:
-        raise ctx.error(call, f"cannot apply the derivative rule of {rule.name}: {err}",
-                        "call it with the arguments its rule expects") from None
+        raise ctx.error(
+            call,
+            f"cannot apply the derivative rule of {rule.name}: {err}",
+            "call it with the arguments its rule expects",
+        ) from None
     for param, value in bound.items():
         if param in rule.differentiable:
             continue
@@ -216,8 +224,15 @@ class Backward:
         if isinstance(stmt, gast.For):
             if body:
                 reversed_ = nodes.call(nodes.name(self.builtin("reversed")), [stmt.iter])
-                code.append(gast.For(target=nodes.deepcopy(stmt.target), iter=reversed_,
-                                     body=body, orelse=[], type_comment=None))
+                code.append(
+                    gast.For(
+                        target=nodes.deepcopy(stmt.target),
+                        iter=reversed_,
+                        body=body,
+                        orelse=[],
+                        type_comment=None,
+                    )
+                )
             if id(stmt) in ctx.pushed:
                 code.append(nodes.assign(stmt.target.id, nodes.call(nodes.name(POP), [])))
         else:
@@ -273,7 +288,9 @@ class Backward:
         elif isinstance(value, gast.Call):
             callee = ctx.scope.resolve(value.func)
             rule = ctx.registry.lookup(callee)
-            what = getattr(callee, "__qualname__", None) or getattr(callee, "__name__", repr(callee))
+            what = getattr(callee, "__qualname__", None) or getattr(
+                callee, "__name__", repr(callee)
+            )
             if rule is None:
                 raise UnknownFunctionError(
                     f"no derivative rule for {what}, and no Python source to differentiate "
@@ -294,8 +311,9 @@ class Backward:
             return self.contribute(value.value, contribution, defined)
         else:
             raise ctx.error(
-                value, f"differentiating through {type(value).__name__} values is not supported "
-                "yet", "compute the value with NumPy operations on arrays",
+                value,
+                f"differentiating through {type(value).__name__} values is not supported yet",
+                "compute the value with NumPy operations on arrays",
             )
         if rule is None:
             raise ctx.error(value, f"{what} has no derivative rule", "rewrite the expression")
@@ -319,8 +337,11 @@ class Backward:
                 return [], defined
             return self.accumulate(binding.id, value, defined)
         if isinstance(binding, (gast.List, gast.Tuple)):
-            targets = [(i, e.id) for i, e in enumerate(binding.elts)
-                       if isinstance(e, gast.Name) and e.id in ctx.active]
+            targets = [
+                (i, e.id)
+                for i, e in enumerate(binding.elts)
+                if isinstance(e, gast.Name) and e.id in ctx.active
+            ]
             if not targets:
                 return [], defined
             parts = ctx.namer.temp("parts")
@@ -347,8 +368,9 @@ class Backward:
         if len(names) == 1:
             return self.accumulate(names[0], call, defined)
         temps = [ctx.namer.temp("g" + n.lstrip("_")) for n in names]
-        code = [nodes.assign(nodes.tuple_([nodes.name(t, store=True) for t in temps], store=True),
-                             call)]
+        code = [
+            nodes.assign(nodes.tuple_([nodes.name(t, store=True) for t in temps], store=True), call)
+        ]
         for n, t in zip(names, temps, strict=True):
             more, defined = self.accumulate(n, nodes.name(t), defined)
             code.extend(more)
@@ -380,24 +402,32 @@ def _hoist_contributions(stmts: list[gast.stmt], namer: Namer) -> list[gast.stmt
         if not isinstance(stmt, gast.If):
             out.append(stmt)
             continue
-        params = sorted({
-            n.targets[0].slice.id for n in gast.walk(stmt)
-            if isinstance(n, gast.Assign) and _is_contribution(n)
-        })
+        params = sorted(
+            {
+                n.targets[0].slice.id
+                for n in gast.walk(stmt)
+                if isinstance(n, gast.Assign) and _is_contribution(n)
+            }
+        )
         temps = {p: namer.temp("d" + p) for p in params}
-
-        class Rename(gast.NodeTransformer):
-            def visit_Assign(self, node: gast.Assign) -> gast.Assign:
-                if _is_contribution(node):
-                    return nodes.assign(temps[node.targets[0].slice.id], node.value)
-                return node
-
-        out.append(Rename().visit(stmt))
+        out.append(_RenameContributions(temps).visit(stmt))
         for p in params:
             target = nodes.subscript(nodes.name("d"), nodes.name(p))
             target.ctx = gast.Store()
             out.append(nodes.assign(target, nodes.name(temps[p])))
     return out
+
+
+class _RenameContributions(gast.NodeTransformer):
+    """`d[p] = v` -> `<temp for p> = v`."""
+
+    def __init__(self, temps: dict[str, str]) -> None:
+        self.temps = temps
+
+    def visit_Assign(self, node: gast.Assign) -> gast.Assign:
+        if _is_contribution(node):
+            return nodes.assign(self.temps[node.targets[0].slice.id], node.value)
+        return node
 
 
 def _drop_dead_temps(code: list[gast.stmt], keep: set[str]) -> list[gast.stmt]:

@@ -20,7 +20,7 @@ def broadcast(a, b):
 def augmented(x, y):
     z = x * 1.0
     z *= y
-    z += x ** 2
+    z += x**2
     z -= 0.5 * y
     z /= 2.0
     z **= 2
@@ -66,7 +66,7 @@ def ternary(x):
 
 def boolean_condition(x, y):
     z = x
-    if np.sum(x) > 0 and np.sum(y) > 0 or np.max(x) > 2.0:
+    if (np.sum(x) > 0 and np.sum(y) > 0) or np.max(x) > 2.0:
         z = x * y
     return np.sum(z)
 
@@ -179,7 +179,7 @@ def uses_recursion(x):
 
 
 def scalar_function(a, b):
-    c = a * b + a ** 2
+    c = a * b + a**2
     if c > 1.0:
         c = c - b
     return c * c
@@ -257,6 +257,14 @@ CASES = [
     (matrix_chain, lambda: (_r(0).randn(3, 4), _r(1).randn(4, 2), _r(2).randn(2)), (0, 1, 2)),
     (shapes_and_constants, lambda: (_r(0).randn(5),), (0,)),
     (reductions, lambda: (_r(0).randn(3, 4),), (0,)),
-    (mlp, lambda: (_r(0).randn(6, 5) * 0.3, _r(1).randn(5, 3) * 0.3, _r(2).randn(8, 6),
-                   onehot(8, 3, 3)), (0, 1)),
+    (
+        mlp,
+        lambda: (
+            _r(0).randn(6, 5) * 0.3,
+            _r(1).randn(5, 3) * 0.3,
+            _r(2).randn(8, 6),
+            onehot(8, 3, 3),
+        ),
+        (0, 1),
+    ),
 ]

@@ -42,10 +42,18 @@ UNSUPPORTED = [
     ("starred call", ["args = (x,)", "return np.sum(*args)"], 4, "star"),
     ("double-star call", ["kw = {'axis': 0}", "return np.sum(x, **kw)"], 3, "dict"),
     ("walrus", ["if (y := x * 2) > 0:", "    x = y", "return x"], 3, "walrus"),
-    ("for-else", ["for i in range(2):", "    x = x * 2", "else:", "    x = x + 1", "return x"],
-     3, "else"),
-    ("while-else", ["while x < 1:", "    x = x * 2", "else:", "    x = x + 1", "return x"],
-     3, "else"),
+    (
+        "for-else",
+        ["for i in range(2):", "    x = x * 2", "else:", "    x = x + 1", "return x"],
+        3,
+        "else",
+    ),
+    (
+        "while-else",
+        ["while x < 1:", "    x = x * 2", "else:", "    x = x + 1", "return x"],
+        3,
+        "else",
+    ),
     ("import", ["import math", "return math.sin(x)"], 3, "import"),
     ("raise", ["if x < 0:", "    raise ValueError('neg')", "return x"], 4, "raise"),
     ("assert with walrus", ["assert (y := x) > 0", "return y"], 3, "walrus"),
@@ -66,8 +74,11 @@ def _source(body: list[str]) -> str:
     return f"import numpy as np\n\ndef f(x):\n{lines}\n"
 
 
-@pytest.mark.parametrize("name,body,line,words", [c for c in UNSUPPORTED if c[2]],
-                         ids=[c[0] for c in UNSUPPORTED if c[2]])
+@pytest.mark.parametrize(
+    "name,body,line,words",
+    [c for c in UNSUPPORTED if c[2]],
+    ids=[c[0] for c in UNSUPPORTED if c[2]],
+)
 def test_unsupported_syntax_names_file_line_and_shows_it(tmp_path, name, body, line, words):
     module = load_module(tmp_path, _source(body), name=f"bad_{abs(hash(name)) % 10**8}")
     with pytest.raises(UnsupportedSyntaxError) as err:
@@ -83,7 +94,7 @@ def test_unsupported_syntax_names_file_line_and_shows_it(tmp_path, name, body, l
 
 def test_async_function_is_refused(tmp_path):
     module = load_module(tmp_path, "async def f(x):\n    return x\n")
-    with pytest.raises(SourceNotFoundError, match="plain `def`"):
+    with pytest.raises(SourceNotFoundError, match=r"plain `def`"):
         tl.grad(module.f)
 
 
@@ -94,13 +105,14 @@ def test_lambda_is_refused(tmp_path):
 
 
 def test_builtin_without_source_says_how_to_register_a_rule():
-    with pytest.raises(SourceNotFoundError, match="tangentlike.adjoint"):
+    with pytest.raises(SourceNotFoundError, match=r"tangentlike\.adjoint"):
         tl.grad(math.sin)
 
 
 def test_unknown_function_says_how_to_register_a_rule(tmp_path):
-    module = load_module(tmp_path, "import math\n\ndef f(x):\n    y = math.gamma(x)\n"
-                         "    return y * 2.0\n")
+    module = load_module(
+        tmp_path, "import math\n\ndef f(x):\n    y = math.gamma(x)\n    return y * 2.0\n"
+    )
     with pytest.raises(UnknownFunctionError) as err:
         tl.grad(module.f)(1.5)
     message = str(err.value)
@@ -136,9 +148,15 @@ def test_wrong_arguments_for_a_rule(tmp_path):
         tl.grad(module.f)(np.ones(3))
 
 
-@pytest.mark.parametrize("wrt,words", [
-    (5, "out of range"), ("z", "not a parameter"), ((), "empty"), (1.5, "positions or names"),
-])
+@pytest.mark.parametrize(
+    "wrt,words",
+    [
+        (5, "out of range"),
+        ("z", "not a parameter"),
+        ((), "empty"),
+        (1.5, "positions or names"),
+    ],
+)
 def test_bad_wrt(tmp_path, wrt, words):
     module = load_module(tmp_path, "def f(x, y):\n    return x * y\n")
     with pytest.raises(WrtError, match=words) as err:
@@ -149,8 +167,7 @@ def test_bad_wrt(tmp_path, wrt, words):
 
 @pytest.mark.parametrize("value", [3, np.arange(3), True, np.array([True, False])])
 def test_integer_and_boolean_arguments_are_not_differentiable(tmp_path, value):
-    module = load_module(tmp_path, "import numpy as np\n\ndef f(x, y):\n"
-                         "    return np.sum(x * y)\n")
+    module = load_module(tmp_path, "import numpy as np\n\ndef f(x, y):\n    return np.sum(x * y)\n")
     with pytest.raises(WrtError, match="only floating-point"):
         tl.grad(module.f)(value, 2.0)
     # passed alongside, they are fine
@@ -181,7 +198,10 @@ def test_rule_must_start_with_result():
 
 
 def test_indexing_a_tuple_of_active_values_fails_loudly(tmp_path):
-    module = load_module(tmp_path, "import numpy as np\n\ndef f(x):\n    p = (x, x * 2.0)\n"
-                         "    u = p[0]\n    return np.sum(u)\n")
+    module = load_module(
+        tmp_path,
+        "import numpy as np\n\ndef f(x):\n    p = (x, x * 2.0)\n"
+        "    u = p[0]\n    return np.sum(u)\n",
+    )
     with pytest.raises(TypeError, match="tuple or list"):
         tl.grad(module.f)(np.ones(3))

@@ -47,9 +47,19 @@ def test_golden_output_is_lint_clean(case):
     """An undefined or unused name in generated code is a transformer bug."""
     path = HERE / f"{case}.expected.py"
     result = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "--no-cache", "--isolated", "--select", "F",
-         str(path)],
-        capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "check",
+            "--no-cache",
+            "--isolated",
+            "--select",
+            "F",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -57,12 +67,15 @@ def test_golden_output_is_lint_clean(case):
 def test_same_text_in_another_process():
     """Deterministic output: no hashing order, no random names."""
     code = (
-        "import sys; sys.path.insert(0, %r); import mlp_loss, tangentlike as tl;"
-        "print(tl.grad(mlp_loss.loss, wrt=('W1', 'W2')).source, end='')" % str(HERE)
+        f"import sys; sys.path.insert(0, {str(HERE)!r}); import mlp_loss, tangentlike as tl;"
+        "print(tl.grad(mlp_loss.loss, wrt=('W1', 'W2')).source, end='')"
     )
     outputs = {
         subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
             env={"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin"},
         ).stdout
         for seed in ("1", "2")

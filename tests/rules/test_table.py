@@ -50,8 +50,7 @@ def _build(case: Case, tmp_path):
 
 def _inputs(case: Case, dtype, seed=0):
     rng = np.random.RandomState(seed)
-    return [_sample(rng, case.shapes[a], case.domain, dtype) for a in ARG_ORDER
-            if a in case.shapes]
+    return [_sample(rng, case.shapes[a], case.domain, dtype) for a in ARG_ORDER if a in case.shapes]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
@@ -105,14 +104,18 @@ def _called(case: Case) -> set[object]:
             elif registry.attribute_for(node.attr):
                 found.add(getattr(np, registry.attribute_for(node.attr).split(".")[-1]))
         elif isinstance(node, gast.Call) and isinstance(node.func, gast.Name):
-            found.add(__builtins__[node.func.id] if isinstance(__builtins__, dict)
-                      else getattr(__builtins__, node.func.id))
+            found.add(
+                __builtins__[node.func.id]
+                if isinstance(__builtins__, dict)
+                else getattr(__builtins__, node.func.id)
+            )
     return found
 
 
 def test_every_rule_has_a_case():
     covered = set().union(*(_called(c) for c in CASES))
-    missing = [r.name for r in default_registry().rules() if r.primal not in covered]
+    builtin = [r for r in default_registry().rules() if r.origin == "builtin"]
+    missing = [r.name for r in builtin if r.primal not in covered]
     assert not missing, f"rules without a test case: {missing}"
 
 

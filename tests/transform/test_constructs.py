@@ -12,8 +12,7 @@ import tangentlike as tl
 
 
 def _id(case):
-    f, make, wrt = case
-    return f"{f.__name__}-{CASES.index(case)}"
+    return f"{case[0].__name__}-{CASES.index(case)}"
 
 
 @pytest.mark.parametrize("case", CASES, ids=_id)
