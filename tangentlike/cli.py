@@ -33,8 +33,8 @@ from typing import Any
 
 import numpy as np
 
-import tangentlike
-
+from . import __version__
+from .api import grad, value_and_grad, vjp
 from .errors import TangentlikeError
 
 PROG = "tangentlike"
@@ -278,7 +278,11 @@ def parse_inputs(text: str | None) -> dict[str, tuple[int, ...]]:
 
 
 def generate(target: Target, names: tuple[str, ...], single: bool, mode: str) -> Callable:
-    build = {"grad": tangentlike.grad, "vjp": tangentlike.vjp}.get(mode, tangentlike.value_and_grad)
+    build = {
+        "grad": grad,
+        "vjp": vjp,
+        "value_and_grad": value_and_grad,
+    }[mode]
     return build(target.func, wrt=names[0] if single else names)
 
 
@@ -315,7 +319,7 @@ def module_text(
         f"function:    {target.attr}",
         f"options:     wrt={','.join(names)} mode={mode}",
         f"source hash: sha256:{_file_hash(target.source_file)} (first 16 hex digits)",
-        f"tangentlike: {tangentlike.__version__}",
+        f"tangentlike: {__version__}",
         f"command:     {shlex.join(command)}",
     ]
     body = _strip_core_header(df.source)
@@ -326,13 +330,15 @@ def check_standalone(text: str, df: Callable, target: Target) -> None:
     """Refuse text that needs the running program, tangentlike, or a made-up module name."""
     external = sorted(getattr(df, "external", {}) or {})
     if external:
+        these = "it" if len(external) == 1 else "them"
         raise CliError(
             f"the gradient of {target.spec} is not standalone: it uses {', '.join(external)}, "
-            "which exist only in the running program (closure variables or objects no import "
-            "can name); pass them as parameters or build them inside the function"
+            f"which {'exists' if len(external) == 1 else 'exist'} only in the running program "
+            f"(closure variables or objects no import can name); pass {these} as parameters "
+            f"or build {these} inside the function"
         )
     for number, line in enumerate(text.splitlines(), 1):
-        if re.match(r"(import|from)\s+tangentlike\b", line):
+        if re.match(r"\s*(import|from)\s+tangentlike\b", line):
             raise CliError(
                 f"the generated module imports tangentlike (line {number}: {line.strip()!r}); "
                 "a written module must not; this is a tangentlike bug"
@@ -578,8 +584,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     external = sorted(getattr(df, "external", {}) or {})
     if external:
         print(
-            f"{PROG}: warning: not standalone: uses {', '.join(external)}, which exist only in "
-            "the running program; `tangentlike grad -o` would refuse to write it",
+            f"{PROG}: warning: not standalone: uses {', '.join(external)}, which "
+            f"{'exists' if len(external) == 1 else 'exist'} only in the running program; "
+            "`tangentlike grad` would refuse to write it",
             file=sys.stderr,
         )
     sys.stdout.write(colorize(text) if _use_color(args.color, sys.stdout) else text)
@@ -595,7 +602,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         rng = np.random.default_rng(args.seed)
         call_args, call_kwargs = _inputs(target.func, names, shapes, rng, args.low, args.high)
         _try_call(target, call_args, call_kwargs)
-        df = tangentlike.grad(target.func, wrt=names)
+        df = grad(target.func, wrt=names)
         results = _compare(target.func, df, names, call_args, call_kwargs, args, rng)
     print(
         f"check: grad of {target.spec} wrt {', '.join(names)} against central differences "
@@ -604,11 +611,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     )
     width = max(len(r.name) for r in results)
     for r in results:
-        sampled = (
-            f"  ({r.checked} of {int(np.prod(r.shape))} elements)"
-            if (r.checked < int(np.prod(r.shape)))
-            else ""
-        )
+        total = int(np.prod(r.shape))
+        sampled = f"  ({r.checked} of {total} elements)" if r.checked < total else ""
         print(
             f"  {r.name:<{width}}  {_format_shape(r.shape):>8}  max abs err {r.abs_err:.3e}  "
             f"max rel err {r.rel_err:.3e}  {'ok' if r.ok else 'FAIL'}{sampled}"
@@ -687,67 +691,75 @@ def build_parser() -> argparse.ArgumentParser:
         description="Source-to-source reverse-mode automatic differentiation for Python + NumPy.",
         epilog="Run `tangentlike COMMAND --help` for a command's options and examples.",
     )
-    parser.add_argument(
-        "--version", action="version", version=f"%(prog)s {tangentlike.__version__}"
-    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--debug", action="store_true", help="show the full traceback of an error")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     raw = argparse.RawDescriptionHelpFormatter
 
-    grad = commands.add_parser(
+    grad_command = commands.add_parser(
         "grad",
         help="write a standalone derivative module",
         epilog=_GRAD_EPILOG,
         formatter_class=raw,
         description="Write the derivative of a function as a module.",
     )
-    _common(grad, with_mode=True)
-    grad.add_argument("-o", "--output", required=True, metavar="OUT.py", help="file to write")
-    grad.set_defaults(run=cmd_grad)
+    _common(grad_command, with_mode=True)
+    grad_command.add_argument(
+        "-o", "--output", required=True, metavar="OUT.py", help="file to write"
+    )
+    grad_command.set_defaults(run=cmd_grad)
 
-    show = commands.add_parser(
+    show_command = commands.add_parser(
         "show",
         help="print the generated source",
         epilog=_SHOW_EPILOG,
         formatter_class=raw,
         description="Print the derivative module `grad` would write.",
     )
-    _common(show, with_mode=True)
-    show.add_argument(
+    _common(show_command, with_mode=True)
+    show_command.add_argument(
         "--color",
         choices=("auto", "always", "never"),
         default="auto",
         help="colour the source with ANSI codes (default: auto, when stdout is a terminal)",
     )
-    show.set_defaults(run=cmd_show)
+    show_command.set_defaults(run=cmd_show)
 
-    check = commands.add_parser(
+    check_command = commands.add_parser(
         "check",
         help="compare the gradient with finite differences",
         epilog=_CHECK_EPILOG,
         formatter_class=raw,
         description="Check the gradient at random inputs against central finite differences.",
     )
-    _common(check, with_mode=False)
-    check.add_argument(
+    _common(check_command, with_mode=False)
+    check_command.add_argument(
         "--inputs",
         metavar="SPEC",
         help="shapes of the parameters, e.g. W=3x4,b=4,c=() (default: every one a float)",
     )
-    check.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
-    check.add_argument("--low", type=float, default=-1.0, help="inputs >= LOW (default: -1)")
-    check.add_argument("--high", type=float, default=1.0, help="inputs < HIGH (default: 1)")
-    check.add_argument("--eps", type=float, default=1e-6, help="finite-difference step")
-    check.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance")
-    check.add_argument("--atol", type=float, default=1e-8, help="absolute tolerance")
-    check.add_argument(
+    check_command.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
+    check_command.add_argument(
+        "--low", type=float, default=-1.0, help="inputs >= LOW (default: -1)"
+    )
+    check_command.add_argument("--high", type=float, default=1.0, help="inputs < HIGH (default: 1)")
+    check_command.add_argument(
+        "--eps", type=float, default=1e-6, help="finite-difference step (default: 1e-6)"
+    )
+    check_command.add_argument(
+        "--rtol", type=float, default=1e-5, help="relative tolerance (default: 1e-5)"
+    )
+    check_command.add_argument(
+        "--atol", type=float, default=1e-8, help="absolute tolerance (default: 1e-8)"
+    )
+    check_command.add_argument(
         "--max-elements",
         type=int,
         default=1000,
         metavar="N",
         help="check at most N random elements of each array (default: 1000)",
     )
-    check.set_defaults(run=cmd_check)
+    check_command.set_defaults(run=cmd_check)
     return parser
 
 
@@ -757,8 +769,9 @@ def _report(err: BaseException) -> None:
     elif isinstance(err, OSError):
         message = f"{err.strerror or err}: {err.filename}" if err.filename else str(err)
     else:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else ""
         message = (
-            f"internal error: {type(err).__name__}: {err} "
+            f"internal error: {type(err).__name__}: {first} "
             "(a tangentlike bug; rerun with --debug for the traceback)"
         )
     print(f"{PROG}: error: {message}", file=sys.stderr)
@@ -773,6 +786,11 @@ def main(argv: list[str] | None = None) -> int:
         return exit_.code if isinstance(exit_.code, int) else 2
     try:
         return args.run(args)
+    except KeyboardInterrupt:
+        if args.debug:
+            raise
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
     except Exception as err:
         if args.debug:
             raise

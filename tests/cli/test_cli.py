@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import tangentlike
+from tangentlike import cli
 from tangentlike.cli import main
 
 MODEL = """\
@@ -412,8 +413,6 @@ def test_existing_output_is_untouched_when_generation_fails(tmp_path, monkeypatc
 
 
 def test_refuses_a_module_that_would_import_tangentlike(model, tmp_path, monkeypatch, capsys):
-    import tangentlike.cli as cli
-
     real = cli.generate
 
     def generate(*args, **kwargs):
@@ -425,6 +424,58 @@ def test_refuses_a_module_that_would_import_tangentlike(model, tmp_path, monkeyp
     status, _, err = run(capsys, "grad", "m.py:f", "-o", "d.py")
     assert_one_line_error(status, err)
     assert "imports tangentlike" in err
+    assert not (tmp_path / "d.py").exists()
+
+
+CLASS = """\
+from dataclasses import dataclass
+
+
+@dataclass
+class Scale:
+    factor: float
+
+
+def f(x):
+    return x * Scale(3.0).factor
+"""
+
+
+def test_written_module_imports_the_source_files_own_objects_by_its_name(
+    tmp_path, monkeypatch, capsys
+):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "scaling.py").write_text(CLASS)
+    status, _, err = run(capsys, "grad", "scaling.py:f", "-o", "d.py")
+    assert status == 0, err
+    assert "from scaling import Scale" in (tmp_path / "d.py").read_text()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        assert load(tmp_path / "d.py")["df"](2.0) == pytest.approx(3.0)
+    finally:
+        sys.modules.pop("scaling", None)
+
+
+def test_refuses_an_import_of_a_file_shadowed_by_a_standard_module(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "json.py").write_text(CLASS)  # `import json` would not find this file
+    status, _, err = run(capsys, "grad", "json.py:f", "-o", "d.py")
+    assert_one_line_error(status, err)
+    assert "imports from json.py itself" in err and "rename the file" in err
+    assert not (tmp_path / "d.py").exists()
+
+
+def test_an_unexpected_exception_is_one_line_naming_an_internal_error(
+    model, tmp_path, monkeypatch, capsys
+):
+    def broken(*args, **kwargs):
+        raise KeyError("boom\nsecond line")
+
+    monkeypatch.setattr(cli, "generate", broken)
+    status, _, err = run(capsys, "grad", "m.py:f", "-o", "d.py")
+    assert_one_line_error(status, err)
+    assert "internal error: KeyError" in err and "--debug" in err
+    assert len(err.splitlines()) == 1
     assert not (tmp_path / "d.py").exists()
 
 
