@@ -88,10 +88,22 @@ class Normalizer:
         if isinstance(stmt, gast.While):
             if isinstance(stmt.test, gast.Name):
                 return [nodes.while_(stmt.test, self.block(stmt.body))]
-            flag = self.namer.temp("c")
-            pre = self.located_block(self.assign(flag, stmt.test), stmt.test)
-            again = self.located_block(self.assign(flag, nodes.deepcopy(stmt.test)), stmt.test)
-            return [*pre, nodes.while_(nodes.name(flag), [*self.block(stmt.body), *again])]
+            saved = self.namer.snapshot()
+            pre, flag = self.atom(stmt.test, "c")
+            if not isinstance(flag, gast.Name):  # a literal test: `while True`
+                name = self.namer.temp("c")
+                pre.append(nodes.assign(name, flag))
+                flag = nodes.name(name)
+            # Recompute the test at the end of each pass with the same names.
+            after = self.namer.snapshot()
+            self.namer.restore(saved)
+            again, _ = self.atom(nodes.deepcopy(stmt.test), "c")
+            if not again:
+                again = [nodes.assign(flag.id, nodes.deepcopy(flag))]
+            self.namer.restore(after)
+            pre = self.located_block(pre, stmt.test)
+            again = self.located_block(again, stmt.test)
+            return [*pre, nodes.while_(flag, [*self.block(stmt.body), *again])]
         if isinstance(stmt, gast.Return):
             if isinstance(stmt.value, gast.Name):
                 return [nodes.return_(stmt.value)]

@@ -1,0 +1,62 @@
+"""Imports flow one way: stages never import later stages; runtime imports only NumPy."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "tangentlike"
+ORDER = ["syntax", "parse", "normalize", "analyze", "transform", "optimize", "emit", "compile"]
+
+
+def imports(path: Path) -> list[tuple[str, int]]:
+    tree = ast.parse(path.read_text())
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            found.append(("." * node.level + (node.module or ""), node.lineno))
+        elif isinstance(node, ast.Import):
+            found.extend((alias.name, node.lineno) for alias in node.names)
+    return found
+
+
+def resolve(module: Path, name: str) -> str:
+    """The top-level subpackage of tangentlike an import refers to ('' if outside)."""
+    if not name.startswith("."):
+        return name.split(".")[1] if name.startswith("tangentlike.") else ""
+    level = len(name) - len(name.lstrip("."))
+    base = module.parent.relative_to(PACKAGE).parts
+    base = base[: len(base) - (level - 1)] if level > 1 else base
+    rest = [p for p in name.lstrip(".").split(".") if p]
+    parts = [*base, *rest]
+    return parts[0] if parts else ""
+
+
+def test_runtime_imports_only_numpy():
+    names = {n for n, _ in imports(PACKAGE / "runtime.py")}
+    assert names <= {"__future__", "numpy"}, names
+
+
+def test_stages_do_not_import_later_stages():
+    problems = []
+    for stage in ORDER:
+        for path in (PACKAGE / stage).glob("*.py"):
+            for name, line in imports(path):
+                target = resolve(path, name)
+                if target in ORDER and ORDER.index(target) > ORDER.index(stage):
+                    problems.append(f"{path.relative_to(PACKAGE)}:{line} imports {name}")
+    assert not problems, problems
+
+
+def test_rules_do_not_import_the_machinery():
+    for path in (PACKAGE / "rules").glob("*.py"):
+        for name, line in imports(path):
+            target = resolve(path, name)
+            assert target not in {
+                "parse",
+                "normalize",
+                "analyze",
+                "transform",
+                "emit",
+                "compile",
+            }, f"{path.name}:{line} imports {name}"
