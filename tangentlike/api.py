@@ -156,7 +156,7 @@ def _build(f: Callable, wrt: Wrt, mode: str, optimize: bool, verbose: int) -> Ca
 
 
 def _compile(func: Callable, options: Options, registry: Registry):
-    builder = ModuleBuilder(registry)
+    builder = ModuleBuilder(registry, optimize=options.optimize)
     name = builder.entry(
         func,
         options.wrt,

@@ -17,6 +17,7 @@ from .analyze import flow as flow_analysis
 from .emit import codegen
 from .emit.module import Generated, ModuleText, render
 from .normalize import anf, desugar
+from .optimize import dce
 from .parse import fence
 from .parse.resolve import MISSING, Scope
 from .parse.source import ParsedFunction, parse_function
@@ -37,6 +38,7 @@ STAGES: list[tuple[str, Callable]] = [
     ("flow", flow_analysis.analyze),
     ("plan", reverse.plan),
     ("assemble", assemble.build),
+    ("dead code", dce.run),
     ("emit", codegen.function_source),
 ]
 
@@ -58,6 +60,7 @@ class ModuleBuilder:
     """Builds one generated module: an entry function and split variants of callees."""
 
     registry: Registry
+    optimize: bool = True
     namespace: Namespace = field(default_factory=Namespace)
     functions: list[str] = field(default_factory=list)
     variants: dict[tuple[object, tuple[str, ...]], reverse.Variant] = field(default_factory=dict)
@@ -94,7 +97,7 @@ class ModuleBuilder:
             if scalar_output
             else None,
         )
-        self._emit(fns, parsed)
+        self._emit(fns, parsed, ctx)
         return name
 
     def variant(self, func: Callable, active: tuple[str, ...]) -> reverse.Variant:
@@ -120,7 +123,7 @@ class ModuleBuilder:
             preserve_result=False,
             scalar_check=None,
         )
-        self._emit(fns, parsed)
+        self._emit(fns, parsed, ctx)
         return found
 
     def _prepare(self, parsed: ParsedFunction, wrt: tuple[str, ...]):
@@ -188,18 +191,31 @@ class ModuleBuilder:
             bound = self.namespace.bind(name, obj, namer)
             if bound != name:
                 renames[name] = bound
+            if name in func.__globals__ and func.__globals__.get("__name__"):
+                self.namespace.origins.setdefault(bound, (func.__globals__["__name__"], name))
         if renames:
             for n in gast.walk(fn):
                 if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load) and n.id in renames:
                     n.id = renames[n.id]
 
-    def _emit(self, fns: list[gast.FunctionDef], parsed: ParsedFunction) -> None:
+    def _emit(
+        self, fns: list[gast.FunctionDef], parsed: ParsedFunction, ctx: reverse.Context
+    ) -> None:
         origin = codegen.Origin(parsed.basename, parsed.line_text)
         for fn in fns:
+            if self.optimize:
+                dce.run(fn, lambda value, ctx=ctx: _pure(ctx, value))
             self.functions.append(codegen.function_source(fn, origin))
 
     def render(self, header: list[str]) -> ModuleText:
-        return render(self.namespace.objects, self.functions, header)
+        return render(self.namespace.objects, self.functions, header, self.namespace.origins)
+
+
+def _pure(ctx: reverse.Context, value: gast.expr) -> bool:
+    """Whether an unused value may be dropped: operations, and calls of rule-backed functions."""
+    if isinstance(value, gast.Call):
+        return ctx.registry.lookup(ctx.scope.resolve(value.func)) is not None
+    return not isinstance(value, gast.JoinedStr)
 
 
 class _CellView(dict):

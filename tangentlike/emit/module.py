@@ -9,6 +9,7 @@ and bound by the loader.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import inspect
 import sys
@@ -35,30 +36,41 @@ class ModuleText:
     external: dict[str, object]  # names the loader must bind
 
 
-def render(objects: dict[str, object], functions: list[str], header: list[str]) -> ModuleText:
+def render(
+    objects: dict[str, object],
+    functions: list[str],
+    header: list[str],
+    origins: dict[str, tuple[str, str]] | None = None,
+) -> ModuleText:
+    """The module text; only names the functions (or the helpers they use) read are bound."""
+    origins = origins or {}
+    used = _names_read(functions)
+    helpers: dict[str, str] = {}
+    for name in sorted(used):
+        obj = objects.get(name)
+        if getattr(obj, "__module__", None) == runtime.__name__ and inspect.isfunction(obj):
+            helpers[name] = _helper_source(name, obj)
+    used |= _names_read(list(helpers.values()))
     imports: list[str] = []
     constants: list[str] = []
-    helpers: list[str] = []
     external: dict[str, object] = {}
-    for name in sorted(objects):
+    for name in sorted(used & set(objects)):
         obj = objects[name]
-        if isinstance(obj, Generated):
+        if isinstance(obj, Generated) or name in helpers:
             continue
         if isinstance(obj, types.ModuleType):
             imports.append(_import_module(name, obj))
-        elif getattr(obj, "__module__", None) == runtime.__name__ and inspect.isfunction(obj):
-            helpers.append(_helper_source(name, obj))
         elif getattr(builtins, name, None) is obj:
             continue
         elif _is_literal(obj):
             constants.append(f"{name} = {obj!r}")
-        elif (line := _import_object(name, obj)) is not None:
+        elif (line := _import_object(name, obj) or _import_origin(name, obj, origins)) is not None:
             imports.append(line)
         else:
             external[name] = obj
     parts = ["\n".join(f"# {h}" if h else "#" for h in header)] if header else []
     if imports:
-        parts.append("\n".join(sorted(imports)))
+        parts.append(_sorted_imports(imports))
     if external:
         parts.append(
             "# Bound by tangentlike when loaded (they exist only in the running program): "
@@ -67,9 +79,55 @@ def render(objects: dict[str, object], functions: list[str], header: list[str]) 
     if constants:
         parts.append("\n".join(constants))
     if helpers:
-        parts.append("# --- tangentlike runtime helpers ---\n\n\n" + "\n\n".join(helpers))
+        body = "\n\n\n".join(helpers[n] for n in sorted(helpers))
+        parts.append("# --- tangentlike runtime helpers ---\n\n\n" + body)
     parts.extend(functions)
     return ModuleText("\n\n\n".join(p.rstrip("\n") for p in parts) + "\n", external)
+
+
+def _names_read(sources: list[str]) -> set[str]:
+    names: set[str] = set()
+    for text in sources:
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                names.add(node.id)
+    return names
+
+
+def _sorted_imports(lines: list[str]) -> str:
+    """isort's order: standard library, then the rest; `import` before `from` in each."""
+
+    def module_of(line: str) -> str:
+        return line.split()[1]
+
+    def section(line: str) -> int:
+        return 0 if module_of(line).split(".")[0] in sys.stdlib_module_names else 1
+
+    blocks = []
+    for sec in (0, 1):
+        mine = [ln for ln in lines if section(ln) == sec]
+        plain = sorted((ln for ln in mine if ln.startswith("import ")), key=module_of)
+        froms = sorted((ln for ln in mine if ln.startswith("from ")), key=module_of)
+        if plain or froms:
+            blocks.append("\n".join(plain + froms))
+    return "\n\n".join(blocks)
+
+
+def _import_origin(name: str, obj: object, origins: dict[str, tuple[str, str]]) -> str | None:
+    """`from <module> import <attr>` for a user's global found in an importable module."""
+    if name not in origins:
+        return None
+    module_name, attr = origins[name]
+    module = sys.modules.get(module_name)
+    if (
+        module_name == "__main__"
+        or module is None
+        or getattr(module, "__spec__", None) is None
+        or getattr(module, attr, None) is not obj
+    ):
+        return None
+    alias = "" if name == attr else f" as {name}"
+    return f"from {module_name} import {attr}{alias}"
 
 
 def _import_module(name: str, module: types.ModuleType) -> str:

@@ -24,6 +24,8 @@ class Namespace:
 
     def __init__(self) -> None:
         self.objects: dict[str, object] = {}
+        # name -> (module, attribute) where a user's global was found, to import it from there
+        self.origins: dict[str, tuple[str, str]] = {}
 
     def name_of(self, obj: object) -> str | None:
         for key, value in self.objects.items():

@@ -28,6 +28,7 @@ def matmul_vjp_a(g, a, b):
         ga = ga.sum(axis=axes, keepdims=True)
     return ga.reshape(np.shape(a))
 
+
 def matmul_vjp_b(g, a, b):
     """The adjoint of `b` in `a @ b`, for every rank matmul accepts."""
     a_nd, b_nd = np.ndim(a), np.ndim(b)
@@ -47,6 +48,7 @@ def matmul_vjp_b(g, a, b):
     if axes:
         gb = gb.sum(axis=axes, keepdims=True)
     return gb.reshape(np.shape(b))
+
 
 def unbroadcast(g, x):
     """Sum the adjoint `g` down to the shape of `x`, undoing NumPy broadcasting."""
