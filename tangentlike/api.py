@@ -133,23 +133,23 @@ def _wrt_names(func: Callable, wrt: Wrt) -> tuple[tuple[str, ...], bool]:
 
 def _build(f: Callable, wrt: Wrt, mode: str, optimize: bool, verbose: int) -> Callable:
     func = unwrap(f)
+    key = (tuple(wrt) if isinstance(wrt, list) else wrt, mode, optimize)
+    registry = default_registry()
+    per_func = _cache.get(func)
+    entry = per_func.get(key) if per_func is not None else None
+    if (
+        entry is not None
+        and entry.registry_version == registry.version
+        and all(g.holds() for g in entry.guards)
+    ):
+        if verbose:
+            print(entry.wrapper.source)
+        return entry.wrapper
     names, single = _wrt_names(func, wrt)
     options = Options(names, single, mode, optimize)
-    registry = default_registry()
-    with _lock:
-        per_func = _cache.get(func)
-        entry = per_func.get(options) if per_func else None
-        if (
-            entry is not None
-            and entry.registry_version == registry.version
-            and all(g.holds() for g in entry.guards)
-        ):
-            if verbose:
-                print(entry.wrapper.source)
-            return entry.wrapper
     wrapper, guards = _compile(func, options, registry)
     with _lock:
-        _cache.setdefault(func, {})[options] = _Entry(wrapper, guards, registry.version)
+        _cache.setdefault(func, {})[key] = _Entry(wrapper, guards, registry.version)
     if verbose:
         print(wrapper.source)
     return wrapper

@@ -57,10 +57,10 @@ class Rule:
     origin: str = "builtin"
     restriction: str = ""
 
-    @property
-    def differentiable(self) -> frozenset[str]:
-        """Parameters the template assigns a contribution to."""
-        return frozenset(
+    differentiable: frozenset[str] = frozenset()  # parameters the template assigns d[p] to
+
+    def __post_init__(self) -> None:
+        found = frozenset(
             t.slice.id
             for stmt in self.body
             for node in gast.walk(stmt)
@@ -68,6 +68,7 @@ class Rule:
             for t in node.targets
             if _is_d(t)
         )
+        object.__setattr__(self, "differentiable", found)
 
 
 def _is_d(node: gast.AST) -> bool:

@@ -6,7 +6,6 @@ release that renames a field is absorbed here.
 
 from __future__ import annotations
 
-import copy
 from typing import TypeAlias
 
 import gast
@@ -114,8 +113,20 @@ def is_const(node: gast.expr) -> bool:
     return isinstance(node, gast.Constant)
 
 
+_POSITIONS = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+
+
 def deepcopy(node: Node) -> Node:
-    return copy.deepcopy(node)
+    """A deep copy of a gast tree (several times faster than copy.deepcopy)."""
+    if isinstance(node, list):
+        return [deepcopy(n) for n in node]
+    if not isinstance(node, gast.AST):
+        return node
+    new = type(node)(**{f: deepcopy(getattr(node, f, None)) for f in node._fields})
+    for attr in _POSITIONS:
+        if hasattr(node, attr):
+            setattr(new, attr, getattr(node, attr))
+    return new
 
 
 def located(new: Node, old: Node) -> Node:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 import inspect
 import textwrap
 from collections.abc import Callable, Mapping
 
 import gast
+
+from . import nodes
 
 
 def parse_function(func: Callable) -> gast.FunctionDef:
@@ -37,7 +38,7 @@ class Substitute(gast.NodeTransformer):
 
     def visit_Name(self, node: gast.Name) -> gast.expr:
         if isinstance(node.ctx, gast.Load) and node.id in self.exprs:
-            return copy.deepcopy(self.exprs[node.id])
+            return nodes.deepcopy(self.exprs[node.id])
         if node.id in self.renames:
             node.id = self.renames[node.id]
         return node
@@ -47,4 +48,4 @@ def substitute(
     tree: gast.AST, exprs: Mapping[str, gast.expr], renames: Mapping[str, str] | None = None
 ) -> gast.AST:
     """A copy of `tree` with Name loads replaced by `exprs` and other names renamed."""
-    return Substitute(exprs, renames or {}).visit(copy.deepcopy(tree))
+    return Substitute(exprs, renames or {}).visit(nodes.deepcopy(tree))
