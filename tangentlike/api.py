@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import os
 import threading
 import weakref
 from collections.abc import Callable, Sequence
@@ -19,8 +20,10 @@ from typing import Any
 import numpy as np
 
 from . import __version__
-from .compile import loader
+from .compile import keys, loader
+from .compile.cache import DiskCache
 from .errors import NonScalarOutputError, WrtError
+from .parse.resolve import MISSING
 from .parse.source import unwrap
 from .pipeline import Guard, ModuleBuilder
 from .rules.registry import Registry, default_registry
@@ -28,6 +31,8 @@ from .rules.registry import Registry, default_registry
 log = logging.getLogger("tangentlike")
 
 Wrt = int | str | Sequence[int | str]
+# True: the disk cache in its default directory; False: memory only; a path: that directory.
+CacheOption = bool | str | os.PathLike
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,7 @@ def grad(
     preserve_result: bool = False,
     optimize: bool = True,
     verbose: int = 0,
+    cache: CacheOption = True,
 ) -> Callable:
     """The gradient of scalar-valued `f` with respect to the parameter(s) `wrt`.
 
@@ -64,17 +70,31 @@ def grad(
     is `(value, gradient)`.
     """
     mode = "value_and_grad" if preserve_result else "grad"
-    return _build(f, wrt, mode, optimize, verbose)
+    return _build(f, wrt, mode, optimize, verbose, cache)
 
 
-def value_and_grad(f: Callable, wrt: Wrt = 0, *, optimize: bool = True, verbose: int = 0):
+def value_and_grad(
+    f: Callable,
+    wrt: Wrt = 0,
+    *,
+    optimize: bool = True,
+    verbose: int = 0,
+    cache: CacheOption = True,
+) -> Callable:
     """Like `grad`, returning `(f(*args), gradient)`."""
-    return _build(f, wrt, "value_and_grad", optimize, verbose)
+    return _build(f, wrt, "value_and_grad", optimize, verbose, cache)
 
 
-def vjp(f: Callable, wrt: Wrt = 0, *, optimize: bool = True, verbose: int = 0) -> Callable:
+def vjp(
+    f: Callable,
+    wrt: Wrt = 0,
+    *,
+    optimize: bool = True,
+    verbose: int = 0,
+    cache: CacheOption = True,
+) -> Callable:
     """The vector-Jacobian product of `f`: `df(*args, seed)` for outputs of any shape."""
-    return _build(f, wrt, "vjp", optimize, verbose)
+    return _build(f, wrt, "vjp", optimize, verbose, cache)
 
 
 def source(df: Callable) -> str:
@@ -131,7 +151,9 @@ def _wrt_names(func: Callable, wrt: Wrt) -> tuple[tuple[str, ...], bool]:
     return tuple(names), single
 
 
-def _build(f: Callable, wrt: Wrt, mode: str, optimize: bool, verbose: int) -> Callable:
+def _build(
+    f: Callable, wrt: Wrt, mode: str, optimize: bool, verbose: int, cache: CacheOption = True
+) -> Callable:
     func = unwrap(f)
     key = (tuple(wrt) if isinstance(wrt, list) else wrt, mode, optimize)
     registry = default_registry()
@@ -147,7 +169,7 @@ def _build(f: Callable, wrt: Wrt, mode: str, optimize: bool, verbose: int) -> Ca
         return entry.wrapper
     names, single = _wrt_names(func, wrt)
     options = Options(names, single, mode, optimize)
-    wrapper, guards = _compile(func, options, registry)
+    wrapper, guards = _compile(func, options, registry, _disk(cache))
     with _lock:
         _cache.setdefault(func, {})[key] = _Entry(wrapper, guards, registry.version)
     if verbose:
@@ -155,7 +177,40 @@ def _build(f: Callable, wrt: Wrt, mode: str, optimize: bool, verbose: int) -> Ca
     return wrapper
 
 
-def _compile(func: Callable, options: Options, registry: Registry):
+def _disk(cache: CacheOption) -> DiskCache | None:
+    """The disk cache to use, or None. TANGENTLIKE_DISK_CACHE=0 turns it off everywhere."""
+    if cache is False or os.environ.get("TANGENTLIKE_DISK_CACHE", "1").lower() in {"0", "off"}:
+        return None
+    return DiskCache(None if cache is True else cache)
+
+
+_ENTRY = "# Entry point: "
+
+
+def _compile(
+    func: Callable, options: Options, registry: Registry, disk: DiskCache | None = None
+) -> tuple[Callable, list[Guard]]:
+    """Build the gradient module, or load it from the disk cache when its key is there."""
+    disk_key = None
+    if disk is not None:
+        option_text = (
+            options.mode,
+            ",".join(options.wrt),
+            str(options.single),
+            str(options.optimize),
+            registry.fingerprint(),
+        )
+        disk_key = keys.disk_key(func, option_text, (__version__,))
+    if disk_key is not None:
+        text = disk.load(disk_key)
+        if text is not None and _ENTRY in text:
+            name = text.split(_ENTRY, 1)[1].split("\n", 1)[0].strip()
+            module = loader.load(text, name, {})
+            generated = getattr(module, name, None)
+            if generated is not None:
+                wrapper = _wrap(func, generated, options, text)
+                wrapper.external, wrapper.built_from = {}, "disk cache"
+                return wrapper, _guards_of(func)
     builder = ModuleBuilder(registry, optimize=options.optimize)
     name = builder.entry(
         func,
@@ -167,13 +222,25 @@ def _compile(func: Callable, options: Options, registry: Registry):
         f"Generated by tangentlike {__version__}: {options.mode} of {func.__qualname__} "
         f"with respect to {', '.join(options.wrt)}.",
         f"Source: {builder.parsed[0].basename}:{builder.parsed[0].first_line}",
+        f"{_ENTRY[2:]}{name}",
     ]
     text = builder.render(header)
     module = loader.load(text.source, name, text.external)
     generated = getattr(module, name)
     wrapper = _wrap(func, generated, options, text.source)
-    wrapper.external = dict(text.external)
+    wrapper.external, wrapper.built_from = dict(text.external), "transform"
+    if disk_key is not None and not text.external:
+        disk.store(disk_key, text.source)
     return wrapper, builder.guards
+
+
+def _guards_of(func: Callable) -> list[Guard]:
+    """Guards over every name the dependencies of `func` read (for a module loaded from disk)."""
+    guards = []
+    for f in keys.dependencies(func):
+        for name in f.__code__.co_names:
+            guards.append(Guard(f.__globals__, name, f.__globals__.get(name, MISSING)))
+    return guards
 
 
 def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> Callable:

@@ -1,0 +1,91 @@
+"""What a generated module depends on, as a disk-cache key.
+
+Guarantees: `dependencies(func)` walks the Python functions `func` can reach
+through its global and closure names (and attributes of modules it names),
+and `disk_key` hashes their source text, the literal values and kinds of the
+globals they read, the options, the rule fingerprint, the tangentlike and
+Python versions. Two calls give the same key only if the generated text
+would be the same. Returns None when a dependency has no readable source.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import types
+from collections.abc import Callable
+
+from .cache import cache_key
+
+_LITERALS = (bool, int, float, complex, str, bytes, type(None))
+
+
+def _primal(obj: object) -> object:
+    obj = getattr(obj, "__tangentlike_primal__", obj)
+    return inspect.unwrap(obj) if callable(obj) else obj
+
+
+def dependencies(func: Callable) -> list[types.FunctionType]:
+    """`func` and every Python function reachable from it by name, in a stable order."""
+    seen: dict[int, types.FunctionType] = {}
+    todo = [_primal(func)]
+    while todo:
+        f = todo.pop()
+        if not inspect.isfunction(f) or id(f) in seen:
+            continue
+        seen[id(f)] = f
+        for obj in _referenced(f).values():
+            obj = _primal(obj)
+            if inspect.isfunction(obj) and not obj.__module__.startswith("tangentlike"):
+                todo.append(obj)
+    return sorted(seen.values(), key=lambda f: (f.__module__ or "", f.__qualname__))
+
+
+def _referenced(f: types.FunctionType) -> dict[str, object]:
+    """Globals, closure values and module attributes the code of f names."""
+    code = f.__code__
+    found: dict[str, object] = {}
+    if f.__closure__:
+        for name, cell in zip(code.co_freevars, f.__closure__, strict=True):
+            try:
+                found[name] = cell.cell_contents
+            except ValueError:
+                continue
+    modules = []
+    for name in code.co_names:
+        if name in f.__globals__:
+            found[name] = f.__globals__[name]
+            if isinstance(f.__globals__[name], types.ModuleType):
+                modules.append(f.__globals__[name])
+    for module in modules:
+        for name in code.co_names:
+            value = getattr(module, name, None)
+            if inspect.isfunction(value):
+                found[f"{module.__name__}.{name}"] = value
+    return found
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, _LITERALS):
+        return repr(value)
+    if isinstance(value, types.ModuleType):
+        return f"module {value.__name__}"
+    if callable(value):
+        name = getattr(value, "__qualname__", None) or getattr(value, "__name__", "")
+        return f"callable {getattr(value, '__module__', '')}.{name}"
+    return f"{type(value).__module__}.{type(value).__qualname__}"  # imported by name
+
+
+def disk_key(func: Callable, options: tuple[str, ...], versions: tuple[str, ...]) -> str | None:
+    parts = [*versions, sys.version, *options]
+    for f in dependencies(func):
+        try:
+            source = inspect.getsource(f)
+        except (OSError, TypeError):
+            return None
+        parts.append(f"{f.__module__}:{f.__qualname__}:{f.__code__.co_filename}")
+        parts.append(source)
+        parts.append(repr(f.__defaults__))
+        for name, value in sorted(_referenced(f).items()):
+            parts.append(f"{name}={_describe(value)}")
+    return cache_key(*parts)
