@@ -116,8 +116,9 @@ def test_cache_can_be_disabled(tmp_path):
 
 
 def test_cache_option_takes_a_directory_or_false(tmp_path):
-    import tangentlike as tl
     from reference import load_module
+
+    import tangentlike as tl
 
     module = load_module(tmp_path, "import numpy as np\n\ndef f(x):\n    return np.sum(x ** 3)\n")
     where = tmp_path / "mine"
