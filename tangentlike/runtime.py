@@ -150,3 +150,69 @@ def unarray(g, obj):
     if isinstance(obj, (list, tuple)):
         return [unarray(g[i], item) for i, item in enumerate(obj)]
     return np.reshape(g, np.shape(obj))
+
+
+def cumprod_vjp(g, a, result, axis):
+    """The adjoint of `a` in `np.cumprod(a, axis)`, exact when `a` holds zeros.
+
+    Before the first zero of a lane the gradient is a reverse cumulative sum of
+    g * result divided by a; at the first zero it is the reverse cumulative sum
+    of g times the products with that zero replaced by one; after it, zero.
+    """
+    shape = np.shape(a)
+    a, g, result = np.asarray(a), np.asarray(g), np.asarray(result)
+    if axis is None:
+        a, axis = a.ravel(), 0
+    zero = a == 0
+    seen = np.cumsum(zero, axis=axis)
+    before = seen == 0
+    first = zero & (seen == 1)
+    tail = np.flip(np.cumsum(np.flip(g * result, axis), axis), axis)
+    out = np.where(before, tail / np.where(before, a, 1.0), 0.0)
+    if first.any():
+        bridged = np.cumprod(np.where(first, 1.0, a), axis=axis)
+        at_zero = np.flip(np.cumsum(np.flip(g * bridged, axis), axis), axis)
+        out = out + np.where(first, at_zero, 0.0)
+    return np.reshape(out, shape)
+
+
+def weights_like(weights, a, axis):
+    """`np.average`'s weights shaped to broadcast against `a` (1-D weights lie along axis)."""
+    weights = np.asarray(weights)
+    if weights.shape == np.shape(a) or axis is None:
+        return weights
+    ndim = np.ndim(a)
+    shape = [1] * ndim
+    shape[axis % ndim if isinstance(axis, int) else axis[0] % ndim] = weights.size
+    return weights.reshape(shape)
+
+
+def unweights(g, weights, axis):
+    """Sum the adjoint `g` (shaped like the averaged array) down to `np.average`'s weights."""
+    shape = np.shape(weights)
+    g = np.asarray(g)
+    if g.shape == shape:
+        return g
+    ndim = g.ndim
+    keep = axis % ndim if isinstance(axis, int) else axis[0] % ndim
+    return np.sum(g, axis=tuple(i for i in range(ndim) if i != keep)).reshape(shape)
+
+
+def undiagonal(g, a, offset, axis1, axis2):
+    """Zeros shaped like `a` with `g` on the diagonal `np.diagonal(a, offset, axis1, axis2)`.
+
+    `g` has the diagonal's shape (other axes first, the diagonal last), or a
+    trailing 1 in place of the diagonal to put the same value all along it.
+    """
+    shape = np.shape(a)
+    ndim = len(shape)
+    axis1, axis2 = axis1 % ndim, axis2 % ndim
+    rest = [n for i, n in enumerate(shape) if i not in (axis1, axis2)]
+    n1, n2 = shape[axis1], shape[axis2]
+    g = np.asarray(g)
+    out = np.zeros((*rest, n1, n2), dtype=np.result_type(g.dtype, np.float32))
+    k = max(0, min(n1 + min(offset, 0), n2 - max(offset, 0)))
+    rows = np.arange(k) + max(-offset, 0)
+    cols = np.arange(k) + max(offset, 0)
+    out[..., rows, cols] = g
+    return np.moveaxis(out, (-2, -1), (axis1, axis2))

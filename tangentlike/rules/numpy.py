@@ -22,6 +22,7 @@ from .template import d
 
 _GLOBALS = {"np": np, "runtime": runtime}
 _LN2, _LN10 = repr(math.log(2.0)), repr(math.log(10.0))
+_DEG, _RAD = repr(math.pi / 180.0), repr(180.0 / math.pi)
 
 # d[x] in terms of g = d[result], x and result.
 UNARY = {
@@ -52,6 +53,15 @@ UNARY = {
     np.arctanh: "g / (1.0 - x * x)",
     np.abs: "g * np.sign(x)",
     np.fabs: "g * np.sign(x)",
+    # d sinc(x) = (cos(pi x) - sinc(x)) / x, and 0 at x = 0 (sinc is even and smooth there)
+    np.sinc: "g * np.where(x == 0, 0.0, (np.cos(np.pi * x) - result) / np.where(x == 0, 1.0, x))",
+    np.deg2rad: f"g * {_DEG}",
+    np.radians: f"g * {_DEG}",
+    np.rad2deg: f"g * {_RAD}",
+    np.degrees: f"g * {_RAD}",
+    np.conjugate: "g",  # real inputs only: the identity
+    np.real: "g",
+    np.nan_to_num: "g * np.isfinite(x)",
 }
 
 # (d[x], d[y]) in terms of g, x, y and result; broadcasting is undone by the kind.
@@ -69,6 +79,15 @@ BINARY = {
     np.arctan2: ("g * y / (x * x + y * y)", "-g * x / (x * x + y * y)"),
     np.hypot: ("g * x / result", "g * y / result"),
     np.logaddexp: ("g * np.exp(x - result)", "g * np.exp(y - result)"),
+    np.logaddexp2: ("g * np.exp2(x - result)", "g * np.exp2(y - result)"),
+    # float_power computes in float64 whatever the inputs: cast the adjoints back.
+    np.float_power: (
+        "np.asarray(g * y * np.float_power(x, y - 1.0), np.result_type(x))",
+        "np.asarray(g * result * np.log(np.where(x == 0, 1.0, x)), np.result_type(y))",
+    ),
+    np.copysign: ("g * np.sign(x) * np.sign(result)", "0.0 * g"),
+    np.fmod: ("g", "-g * np.trunc(x / y)"),
+    np.remainder: ("g", "-g * np.floor_divide(x, y)"),
 }
 
 NONDIFFERENTIABLE = [
@@ -113,6 +132,26 @@ NONDIFFERENTIABLE = [
     np.all,
     np.any,
     np.result_type,
+    np.floor_divide,
+    np.signbit,
+    np.isclose,
+    np.allclose,
+    np.array_equal,
+    np.searchsorted,
+    np.digitize,
+    np.argwhere,
+    np.flatnonzero,
+    np.logical_xor,
+    np.isreal,
+    np.iscomplex,
+    np.isscalar,
+    np.random.rand,
+    np.random.randn,
+    np.random.randint,
+    np.random.random,
+    np.random.random_sample,
+    np.random.standard_normal,
+    np.random.seed,
 ]
 
 # x.name(...) -> numpy.name(x, ...)
@@ -130,6 +169,18 @@ METHODS = {
     "argmax": "numpy.argmax",
     "argmin": "numpy.argmin",
     "argsort": "numpy.argsort",
+    "prod": "numpy.prod",
+    "var": "numpy.var",
+    "std": "numpy.std",
+    "cumsum": "numpy.cumsum",
+    "cumprod": "numpy.cumprod",
+    "trace": "numpy.trace",
+    "round": "numpy.round",
+    "nonzero": "numpy.nonzero",
+    "all": "numpy.all",
+    "any": "numpy.any",
+    "conj": "numpy.conjugate",
+    "conjugate": "numpy.conjugate",
 }
 PACKED_METHODS = {"reshape": "numpy.reshape"}  # x.reshape(2, 3) == np.reshape(x, (2, 3))
 ATTRIBUTES = {"T": "numpy.transpose"}
@@ -189,6 +240,69 @@ def _bespoke(registry: Registry) -> None:
             d[a] = d[result] * runtime.prod_others(a, axis)
         else:
             d[a] = np.expand_dims(d[result], axis) * runtime.prod_others(a, axis)
+
+    @adjoint(np.var)
+    def var(result, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        if axis is None or keepdims:
+            g = d[result] * (2.0 / (np.size(a) / np.size(result) - ddof))
+        else:
+            g = np.expand_dims(d[result] * (2.0 / (np.size(a) / np.size(result) - ddof)), axis)
+        d[a] = g * (a - np.mean(a, axis=axis, keepdims=True))
+
+    @adjoint(np.std, restriction="the gradient is nan where the deviation is 0")
+    def std(result, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        if axis is None or keepdims:
+            g = d[result] / ((np.size(a) / np.size(result) - ddof) * result)
+        else:
+            g = np.expand_dims(d[result] / ((np.size(a) / np.size(result) - ddof) * result), axis)
+        d[a] = g * (a - np.mean(a, axis=axis, keepdims=True))
+
+    @adjoint(np.nansum, restriction="NaN entries get a zero gradient")
+    def nansum(result, a, axis=None, dtype=None, out=None, keepdims=False):
+        if axis is None or keepdims:
+            d[a] = np.where(np.isnan(a), 0.0, d[result])
+        else:
+            d[a] = np.where(np.isnan(a), 0.0, np.expand_dims(d[result], axis))
+
+    @adjoint(np.nanmean, restriction="NaN entries get a zero gradient")
+    def nanmean(result, a, axis=None, dtype=None, out=None, keepdims=False):
+        keep = ~np.isnan(a)
+        count = np.sum(keep, axis=axis, keepdims=True)
+        if axis is None or keepdims:
+            d[a] = np.where(keep, d[result] / count, 0.0)
+        else:
+            d[a] = np.where(keep, np.expand_dims(d[result], axis) / count, 0.0)
+
+    @adjoint(np.cumsum)
+    def cumsum(result, a, axis=None, dtype=None, out=None):
+        if axis is None:
+            d[a] = np.reshape(np.cumsum(d[result][::-1])[::-1], np.shape(a))
+        else:
+            d[a] = np.flip(np.cumsum(np.flip(d[result], axis), axis), axis)
+
+    @adjoint(np.cumprod, restriction="exact with zeros in the input (no division by them)")
+    def cumprod(result, a, axis=None, dtype=None, out=None):
+        d[a] = runtime.cumprod_vjp(d[result], a, result, axis)
+
+    @adjoint(np.average, restriction="returned=False")
+    def average(result, a, axis=None, weights=None, returned=False, keepdims=False):
+        if axis is None or keepdims:
+            g = d[result]
+            mean = result
+        else:
+            g = np.expand_dims(d[result], axis)
+            mean = np.expand_dims(result, axis)
+        if weights is None:
+            d[a] = np.broadcast_to(g * (np.size(result) / np.size(a)), np.shape(a))
+        else:
+            w = runtime.weights_like(weights, a, axis)
+            total = np.sum(np.broadcast_to(w, np.shape(a)), axis=axis, keepdims=True)
+            d[a] = g * w / total
+            d[weights] = runtime.unweights(g * (a - mean) / total, weights, axis)
+
+    @adjoint(np.trace)
+    def trace(result, a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        d[a] = runtime.undiagonal(np.expand_dims(d[result], -1), a, offset, axis1, axis2)
 
     # -- products ---------------------------------------------------------------
     @adjoint(np.matmul)

@@ -100,6 +100,20 @@ CASES: list[Case] = [
     *binary("np.hypot(x, y)", "positive"),
     *binary("np.logaddexp(x, y)"),
     *unary("np.maximum(x, 0.0)", "distinct"),
+    *unary("np.sinc(x)"),
+    Case("np.sinc(x)", {"x": V}, "zero", autograd=False),  # autograd: nan at 0, the limit is 0
+    *unary("np.deg2rad(x)"),
+    *unary("np.radians(x)", shapes=(S, M)),
+    *unary("np.rad2deg(x)"),
+    *unary("np.degrees(x)", shapes=(S, M)),
+    *unary("np.conjugate(x)", shapes=(S, M)),
+    *unary("np.real(x)", shapes=(S, M)),
+    *unary("np.nan_to_num(x)", shapes=(S, M)),
+    *binary("np.logaddexp2(x, y)"),
+    *binary("np.float_power(x, y)", "positive"),
+    *binary("np.copysign(x, y)", "distinct"),
+    *binary("np.fmod(x, y)", "distinct"),
+    *binary("np.remainder(x, y)", "distinct"),
     # reductions, every axis form
     *[
         Case(f"np.sum(x{a})", {"x": T})
@@ -130,6 +144,47 @@ CASES: list[Case] = [
         Case(f"np.prod(x{a})", {"x": T})
         for a in ["", ", axis=1", ", axis=(0, 2)", ", axis=0, keepdims=True"]
     ],
+    *[
+        Case(f"np.{f}(x{a})", {"x": T})
+        for f in ("var", "std")
+        for a in [
+            "",
+            ", axis=1",
+            ", axis=(0, 2)",
+            ", axis=-1, keepdims=True",
+            ", ddof=1",
+            ", axis=0, ddof=1",
+            ", keepdims=True",
+        ]
+    ],
+    Case("np.var(x)", {"x": V}),
+    Case("np.std(x)", {"x": M}),
+    Case("x.var(axis=0)", {"x": M}),
+    Case("x.std(ddof=1)", {"x": M}),
+    *[Case(f"np.cumsum(x{a})", {"x": T}) for a in ["", ", axis=0", ", axis=-1", ", 1"]],
+    Case("np.cumsum(x)", {"x": S}),
+    Case("x.cumsum(axis=1)", {"x": M}),
+    *[Case(f"np.cumprod(x{a})", {"x": T}) for a in ["", ", axis=0", ", axis=-1", ", 1"]],
+    Case("np.cumprod(x, axis=1)", {"x": (2, 5)}, "zeros"),
+    Case("np.cumprod(x)", {"x": (6,)}, "zeros"),
+    Case("x.cumprod()", {"x": M}),
+    *[Case(f"np.nansum(x{a})", {"x": T}) for a in ["", ", axis=1", ", axis=(0, 2), keepdims=True"]],
+    Case("np.nansum(np.where(x > 0.5, np.nan, x), axis=0)", {"x": M}, autograd=False),
+    *[Case(f"np.nanmean(x{a})", {"x": T}) for a in ["", ", axis=1", ", axis=-1, keepdims=True"]],
+    Case("np.nanmean(np.where(x > 0.5, np.nan, x), axis=1)", {"x": (3, 4)}, autograd=False),
+    *[Case(f"np.average(x{a})", {"x": T}) for a in ["", ", axis=1", ", axis=(0, 2)"]],
+    Case("np.average(x, weights=y)", {"x": M, "y": M}, "positive"),
+    Case("np.average(x, axis=1, weights=y)", {"x": M, "y": V}, "positive"),
+    Case("np.average(x, axis=-1, weights=y)", {"x": T, "y": (4,)}, "positive"),
+    Case("np.average(x, axis=0, weights=y, keepdims=True)", {"x": M, "y": M}, "positive"),
+    Case("np.average(x, axis=1, weights=y)", {"x": T, "y": T}, "positive"),
+    Case("np.trace(x)", {"x": (3, 3)}),
+    Case("np.trace(x)", {"x": (2, 4)}),
+    Case("np.trace(x, 1)", {"x": (3, 3)}),
+    Case("np.trace(x, offset=-1)", {"x": (3, 4)}),
+    Case("np.trace(x, axis1=1, axis2=2)", {"x": T}),
+    Case("np.trace(x, 1, 0, 2)", {"x": (3, 2, 4)}),
+    Case("x.trace()", {"x": (3, 3)}),
     # products
     Case("np.matmul(x, y)", {"x": (2, 3), "y": (3, 4)}),
     Case("np.matmul(x, y)", {"x": (4, 2, 3), "y": (3,)}),

@@ -27,6 +27,12 @@ def _sample(rng, shape, domain, dtype):
         v = rng.uniform(-0.8, 0.8, size=shape)
     elif domain == "above1":
         v = rng.uniform(1.5, 3.0, size=shape)
+    elif domain == "zero":  # the point where a removable singularity sits
+        v = np.zeros(shape)
+    elif domain == "zeros":  # products through zeros: some entries exactly 0, one twice
+        v = rng.standard_normal(shape)
+        v.flat[1] = 0.0
+        v.flat[-2] = 0.0
     elif domain == "distinct":
         n = int(np.prod(shape, dtype=int))
         v = (rng.permutation(n) - n / 2.0 + rng.uniform(0.1, 0.4)).reshape(shape) * 0.37
