@@ -17,6 +17,7 @@ decided at compile time so generated code shows one branch only.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -45,22 +46,31 @@ d = _AdjointMarker()
 
 @dataclass(frozen=True)
 class Rule:
-    """A reverse-mode derivative template for one primal function or operator."""
+    """A reverse-mode derivative template for one primal function or operator.
+
+    `source` is the parsed body, or a function returning it: built-in rules are
+    parsed on first use, so loading a gradient from the disk cache never pays
+    for parsing every template.
+    """
 
     primal: object
     name: str
     params: tuple[str, ...]
     defaults: dict[str, object]
-    body: tuple[gast.stmt, ...]
+    source: tuple[gast.stmt, ...] | Callable[[], tuple[gast.stmt, ...]] = field(repr=False)
     globals: dict[str, object] = field(repr=False)
     unbroadcast: bool = False
     origin: str = "builtin"
     restriction: str = ""
 
-    differentiable: frozenset[str] = frozenset()  # parameters the template assigns d[p] to
+    @functools.cached_property
+    def body(self) -> tuple[gast.stmt, ...]:
+        return self.source() if callable(self.source) else self.source
 
-    def __post_init__(self) -> None:
-        found = frozenset(
+    @functools.cached_property
+    def differentiable(self) -> frozenset[str]:
+        """Parameters the template assigns a contribution `d[p]` to."""
+        return frozenset(
             t.slice.id
             for stmt in self.body
             for node in gast.walk(stmt)
@@ -68,7 +78,6 @@ class Rule:
             for t in node.targets
             if _is_d(t)
         )
-        object.__setattr__(self, "differentiable", found)
 
 
 def _is_d(node: gast.AST) -> bool:
@@ -88,8 +97,11 @@ def rule_from_function(
     origin: str = "builtin",
     restriction: str = "",
 ) -> Rule:
-    """Parse and validate a template function written with `d[...]` notation."""
-    fn = quote.parse_function(template)
+    """A rule from a template function written with `d[...]` notation.
+
+    The signature is checked now; the body is parsed and validated now for user
+    rules (errors at registration) and on first use for built-in ones.
+    """
     sig = inspect.signature(template)
     names = list(sig.parameters)
     where = f"rule {template.__qualname__} for {getattr(primal, '__name__', primal)!r}"
@@ -100,6 +112,28 @@ def rule_from_function(
         if p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
             raise RuleError(f"{where}: parameters must be plain names (no *args or **kwargs)")
     _check_primal_signature(primal, params, where)
+
+    def parse() -> tuple[gast.stmt, ...]:
+        return _parse_template(template, params, where)
+
+    defaults = {
+        n: p.default for n, p in list(sig.parameters.items())[1:] if p.default is not p.empty
+    }
+    return Rule(
+        primal=primal,
+        name=getattr(primal, "__name__", str(primal)),
+        params=params,
+        defaults=defaults,
+        source=parse() if origin == "user" else parse,
+        globals=dict(template.__globals__),
+        unbroadcast=unbroadcast,
+        origin=origin,
+        restriction=restriction,
+    )
+
+
+def _parse_template(template: Callable, params: tuple[str, ...], where: str):
+    fn = quote.parse_function(template)
     body = [s for s in fn.body if not _is_docstring(s)]
     for stmt in body:
         for node in gast.walk(stmt):
@@ -118,20 +152,7 @@ def rule_from_function(
                 and isinstance(node.ctx, gast.Store)
             ):
                 raise RuleError(f"{where}: the template must not assign parameter {node.id!r}")
-    defaults = {
-        n: p.default for n, p in list(sig.parameters.items())[1:] if p.default is not p.empty
-    }
-    return Rule(
-        primal=primal,
-        name=getattr(primal, "__name__", str(primal)),
-        params=params,
-        defaults=defaults,
-        body=tuple(body),
-        globals=dict(template.__globals__),
-        unbroadcast=unbroadcast,
-        origin=origin,
-        restriction=restriction,
-    )
+    return tuple(body)
 
 
 def rule_from_expressions(
@@ -156,7 +177,7 @@ def rule_from_expressions(
         name=getattr(primal, "__name__", str(primal)),
         params=params,
         defaults=dict(defaults or {}),
-        body=tuple(body),
+        source=tuple(body),
         globals=globals_,
         unbroadcast=unbroadcast,
         restriction=restriction,
