@@ -2,7 +2,7 @@
 
 Guarantees: `dependencies(func)` walks the Python functions `func` can reach
 through its global and closure names (and attributes of modules it names),
-and `disk_key` hashes their source text, the literal values and kinds of the
+and `disk_key` hashes the text of their files, the literal values and kinds of the
 globals they read, the options, the rule fingerprint, the tangentlike and
 Python versions. Two calls give the same key only if the generated text
 would be the same. Returns None when a dependency has no readable source.
@@ -11,6 +11,7 @@ would be the same. Returns None when a dependency has no readable source.
 from __future__ import annotations
 
 import inspect
+import linecache
 import sys
 import types
 from collections.abc import Callable
@@ -79,12 +80,13 @@ def _describe(value: object) -> str:
 def disk_key(func: Callable, options: tuple[str, ...], versions: tuple[str, ...]) -> str | None:
     parts = [*versions, sys.version, *options]
     for f in dependencies(func):
-        try:
-            source = inspect.getsource(f)
-        except (OSError, TypeError):
+        # The whole file, not just the function: comments in generated code quote its lines.
+        filename = f.__code__.co_filename
+        lines = linecache.getlines(filename, f.__globals__)
+        if not lines:
             return None
-        parts.append(f"{f.__module__}:{f.__qualname__}:{f.__code__.co_filename}")
-        parts.append(source)
+        parts.append(f"{f.__module__}:{f.__qualname__}:{filename}:{f.__code__.co_firstlineno}")
+        parts.append("".join(lines))
         parts.append(repr(f.__defaults__))
         for name, value in sorted(_referenced(f).items()):
             parts.append(f"{name}={_describe(value)}")

@@ -165,19 +165,26 @@ def rule_from_expressions(
     defaults: dict[str, object] | None = None,
     restriction: str = "",
 ) -> Rule:
-    """A rule from one expression per parameter, in terms of `g` (the result's adjoint)."""
-    body = []
-    for param, source in exprs.items():
-        value = quote.substitute(quote.parse_expr(source), {"g": _d_of("result")})
-        target = nodes.subscript(nodes.name("d"), nodes.name(param))
-        target.ctx = gast.Store()
-        body.append(nodes.assign(target, value))
+    """A rule from one expression per parameter, in terms of `g` (the result's adjoint).
+
+    The expressions are parsed on first use.
+    """
+
+    def parse() -> tuple[gast.stmt, ...]:
+        body = []
+        for param, source in exprs.items():
+            value = quote.substitute(quote.parse_expr(source), {"g": _d_of("result")})
+            target = nodes.subscript(nodes.name("d"), nodes.name(param))
+            target.ctx = gast.Store()
+            body.append(nodes.assign(target, value))
+        return tuple(body)
+
     return Rule(
         primal=primal,
         name=getattr(primal, "__name__", str(primal)),
         params=params,
         defaults=dict(defaults or {}),
-        source=tuple(body),
+        source=parse,
         globals=globals_,
         unbroadcast=unbroadcast,
         restriction=restriction,
