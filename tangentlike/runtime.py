@@ -216,3 +216,104 @@ def undiagonal(g, a, offset, axis1, axis2):
     cols = np.arange(k) + max(offset, 0)
     out[..., rows, cols] = g
     return np.moveaxis(out, (-2, -1), (axis1, axis2))
+
+
+def tensordot_vjp(g, a, b, axes, side):
+    """The adjoint of operand `side` (0: a, 1: b) in `np.tensordot(a, b, axes)`."""
+    a_nd, b_nd = np.ndim(a), np.ndim(b)
+    if isinstance(axes, (int, np.integer)):
+        a_axes = list(range(a_nd - axes, a_nd))
+        b_axes = list(range(axes))
+    else:
+        a_axes, b_axes = axes
+        a_axes = [int(i) % a_nd for i in np.atleast_1d(a_axes)]
+        b_axes = [int(i) % b_nd for i in np.atleast_1d(b_axes)]
+    a_free = [i for i in range(a_nd) if i not in a_axes]
+    b_free = [i for i in range(b_nd) if i not in b_axes]
+    g_a = list(range(len(a_free)))  # the axes of g that come from a
+    g_b = list(range(len(a_free), len(a_free) + len(b_free)))
+    if side == 0:
+        out = np.tensordot(g, b, (g_b, b_free))  # a_free + b's contracted axes, ascending
+        order = a_free + [a_axes[b_axes.index(i)] for i in sorted(b_axes)]
+        return np.transpose(out, np.argsort(order))
+    out = np.tensordot(a, g, (a_free, g_a))  # a's contracted axes, ascending + b_free
+    order = [b_axes[a_axes.index(i)] for i in sorted(a_axes)] + b_free
+    return np.transpose(out, np.argsort(order))
+
+
+def inner_vjp(g, a, b, side):
+    """The adjoint of operand `side` (0: a, 1: b) in `np.inner(a, b)`."""
+    a_nd, b_nd = np.ndim(a), np.ndim(b)
+    if a_nd == 0 or b_nd == 0:
+        other = b if side == 0 else a
+        out = g * other
+        return np.sum(out) if (a_nd if side == 0 else b_nd) == 0 else out
+    if side == 0:  # g: a's leading axes + b's leading axes
+        return np.tensordot(g, b, (list(range(a_nd - 1, a_nd + b_nd - 2)), list(range(b_nd - 1))))
+    return np.tensordot(g, a, (list(range(a_nd - 1)), list(range(a_nd - 1))))
+
+
+def einsum_vjp(g, subscripts, k, *operands):
+    """The adjoint of operand `k` in `np.einsum(subscripts, *operands)`.
+
+    An einsum of the output's adjoint with the other operands, spread back over
+    indices that operand `k` alone sums (broadcast) or repeats (its diagonal),
+    and summed over dimensions it broadcast (size 1). Trailing None operands
+    (unused rule slots) are ignored.
+    """
+    operands = list(operands)
+    while operands and operands[-1] is None:
+        operands.pop()
+    spec = subscripts.replace(" ", "")
+    if "->" in spec:
+        inputs, output = spec.split("->")
+    else:
+        inputs, output = spec, None
+    ins = inputs.split(",")
+    used = set(spec) - set(",->.")
+    spare = [c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in used]
+    pairs = list(zip(ins, operands, strict=True))
+    ell_rank = max((np.ndim(op) - (len(s) - 3) for s, op in pairs if "..." in s), default=0)
+    ell = "".join(spare[:ell_rank])
+    ins = [
+        s.replace("...", ell[ell_rank - (np.ndim(op) - (len(s) - 3)) :]) if "..." in s else s
+        for s, op in pairs
+    ]
+    if output is None:
+        counts = {c: "".join(ins).count(c) for c in set("".join(ins))}
+        output = ell + "".join(sorted(c for c, n in counts.items() if n == 1 and c not in ell))
+    else:
+        output = output.replace("...", ell)
+    mine, op = ins[k], np.asarray(operands[k])
+    others = [s for i, s in enumerate(ins) if i != k]
+    other_ops = [o for i, o in enumerate(operands) if i != k]
+    unique = "".join(dict.fromkeys(mine))
+    reachable = set(output).union(*others)
+    wanted = "".join(c for c in unique if c in reachable)
+    t = np.einsum(",".join([output, *others]) + "->" + wanted, g, *other_ops)
+    sizes = {c: op.shape[mine.index(c)] for c in unique}
+    t = np.reshape(t, [t.shape[wanted.index(c)] if c in wanted else 1 for c in unique])
+    t = np.broadcast_to(t, [t.shape[i] if c in wanted else sizes[c] for i, c in enumerate(unique)])
+    summed = tuple(i for i, c in enumerate(unique) if sizes[c] == 1 and t.shape[i] != 1)
+    if summed:
+        t = np.sum(t, axis=summed, keepdims=True)
+    if unique == mine:
+        return t
+    out = np.zeros(op.shape, dtype=np.result_type(t.dtype, np.float32))
+    np.einsum(mine + "->" + unique, out)[...] = t
+    return out
+
+
+def kron_vjp(g, a, b, side):
+    """The adjoint of operand `side` (0: a, 1: b) in `np.kron(a, b)`."""
+    a, b = np.asarray(a), np.asarray(b)
+    nd = max(a.ndim, b.ndim)
+    sa = (1,) * (nd - a.ndim) + a.shape
+    sb = (1,) * (nd - b.ndim) + b.shape
+    g = np.reshape(g, [n for pair in zip(sa, sb, strict=True) for n in pair])
+    even, odd = list(range(0, 2 * nd, 2)), list(range(1, 2 * nd, 2))
+    if side == 0:
+        out = np.einsum(g, list(range(2 * nd)), b.reshape(sb), odd, even)
+    else:
+        out = np.einsum(g, list(range(2 * nd)), a.reshape(sa), even, odd)
+    return np.reshape(out, a.shape if side == 0 else b.shape)

@@ -320,6 +320,37 @@ def _bespoke(registry: Registry) -> None:
         d[a] = np.reshape(d[result] @ np.ravel(b), np.shape(a))
         d[b] = np.reshape(np.ravel(a) @ d[result], np.shape(b))
 
+    @adjoint(np.inner)
+    def inner(result, a, b):
+        d[a] = runtime.inner_vjp(d[result], a, b, 0)
+        d[b] = runtime.inner_vjp(d[result], a, b, 1)
+
+    @adjoint(np.tensordot)
+    def tensordot(result, a, b, axes=2):
+        d[a] = runtime.tensordot_vjp(d[result], a, b, axes, 0)
+        d[b] = runtime.tensordot_vjp(d[result], a, b, axes, 1)
+
+    # Rule parameters are fixed, so einsum takes up to six operands; unused slots
+    # are None and the helper ignores them.
+    @adjoint(np.einsum, restriction="up to 6 operands, subscripts as a string")
+    def einsum(result, subscripts, x0, x1=None, x2=None, x3=None, x4=None, x5=None):
+        d[x0] = runtime.einsum_vjp(d[result], subscripts, 0, x0, x1, x2, x3, x4, x5)
+        d[x1] = runtime.einsum_vjp(d[result], subscripts, 1, x0, x1, x2, x3, x4, x5)
+        d[x2] = runtime.einsum_vjp(d[result], subscripts, 2, x0, x1, x2, x3, x4, x5)
+        d[x3] = runtime.einsum_vjp(d[result], subscripts, 3, x0, x1, x2, x3, x4, x5)
+        d[x4] = runtime.einsum_vjp(d[result], subscripts, 4, x0, x1, x2, x3, x4, x5)
+        d[x5] = runtime.einsum_vjp(d[result], subscripts, 5, x0, x1, x2, x3, x4, x5)
+
+    @adjoint(np.kron)
+    def kron(result, a, b):
+        d[a] = runtime.kron_vjp(d[result], a, b, 0)
+        d[b] = runtime.kron_vjp(d[result], a, b, 1)
+
+    @adjoint(np.cross, unbroadcast=True, restriction="3-component vectors; one `axis` for all")
+    def cross(result, a, b, axis=-1):
+        d[a] = np.cross(b, d[result], axis=axis)
+        d[b] = np.cross(d[result], a, axis=axis)
+
     # -- shape ------------------------------------------------------------------
     @adjoint(np.reshape)
     def reshape(result, a, shape=None, order="C"):

@@ -17,7 +17,7 @@ from reference import autograd_grad, check_against_fd, load_module
 import tangentlike as tl
 from tangentlike.rules.registry import default_registry
 
-ARG_ORDER = ("x", "y")
+ARG_ORDER = ("x", "y", "z")
 
 
 def _sample(rng, shape, domain, dtype):
