@@ -115,7 +115,8 @@ def main(
     start = time.perf_counter()
     dloss = tl.grad(mlp.loss, wrt=WRT)
     build_ms = (time.perf_counter() - start) * 1e3
-    print(f"tl.grad(mlp.loss, wrt={WRT}) built the gradient in {build_ms:.1f} ms")
+    origin = getattr(dloss, "built_from", "transform")
+    print(f"tl.grad(mlp.loss, wrt={WRT}) built the gradient in {build_ms:.1f} ms ({origin})")
     if show_source:
         print("\n--- generated gradient " + "-" * 56)
         print(gradient_function_source(dloss))
