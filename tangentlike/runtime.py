@@ -317,3 +317,146 @@ def kron_vjp(g, a, b, side):
     else:
         out = np.einsum(g, list(range(2 * nd)), a.reshape(sa), even, odd)
     return np.reshape(out, a.shape if side == 0 else b.shape)
+
+
+def unstack(g, arrays, kind):
+    """Split the adjoint of `np.hstack`/`vstack`/`dstack`/`column_stack` back onto `arrays`."""
+    if kind == "v":
+        pieces = [np.atleast_2d(x) for x in arrays]
+        axis = 0
+    elif kind == "d":
+        pieces = [np.atleast_3d(x) for x in arrays]
+        axis = 2
+    elif kind == "column":
+        pieces = [np.reshape(x, (-1, 1)) if np.ndim(x) < 2 else x for x in arrays]
+        axis = 1
+    else:
+        pieces = [np.atleast_1d(x) for x in arrays]
+        axis = 0 if pieces[0].ndim == 1 else 1
+    ends = np.cumsum([np.shape(p)[axis] for p in pieces])[:-1]
+    parts = np.split(g, ends, axis=axis)
+    return [np.reshape(p, np.shape(x)) for p, x in zip(parts, arrays, strict=True)]
+
+
+def unsplit(g, result, axis):
+    """The adjoint of `np.split`-like functions: the pieces' adjoints joined along axis.
+
+    A piece whose adjoint is None (unused) contributes zeros.
+    """
+    parts = [np.zeros_like(r) if p is None else p for p, r in zip(g, result, strict=True)]
+    return np.concatenate(parts, axis=axis)
+
+
+def untile(g, a, reps):
+    """The adjoint of `np.tile(a, reps)`: the tiles' adjoints summed."""
+    shape = np.shape(a)
+    reps = (reps,) if np.ndim(reps) == 0 else tuple(reps)
+    nd = max(len(shape), len(reps))
+    sa = (1,) * (nd - len(shape)) + tuple(shape)
+    sr = (1,) * (nd - len(reps)) + reps
+    g = np.reshape(g, [n for pair in zip(sr, sa, strict=True) for n in pair])
+    return np.reshape(np.sum(g, axis=tuple(range(0, 2 * nd, 2))), shape)
+
+
+def unrepeat(g, a, repeats, axis):
+    """The adjoint of `np.repeat(a, repeats, axis)`: each run of copies summed."""
+    shape = np.shape(a)
+    g = np.asarray(g)
+    if axis is None:
+        g, axis, n = g.ravel(), 0, int(np.prod(shape, dtype=int))
+    else:
+        axis = axis % len(shape)
+        n = shape[axis]
+    if np.ndim(repeats) == 0 or np.size(repeats) == 1:
+        r = int(np.reshape(repeats, -1)[0]) if np.ndim(repeats) else int(repeats)
+        split = (*g.shape[:axis], n, r, *g.shape[axis + 1 :])
+        out = np.sum(np.reshape(g, split), axis=axis + 1)
+    else:
+        counts = np.asarray(repeats)
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        if g.shape[axis] == 0:
+            out = np.zeros((*g.shape[:axis], n, *g.shape[axis + 1 :]), dtype=g.dtype)
+        else:
+            out = np.add.reduceat(g, np.minimum(starts, g.shape[axis] - 1), axis=axis)
+            keep = np.reshape(counts > 0, [n if i == axis else 1 for i in range(g.ndim)])
+            out = np.where(keep, out, 0.0)
+    return np.reshape(out, shape)
+
+
+def unpad(g, array, pad_width, mode):
+    """The adjoint of `np.pad(array, pad_width, mode)` for constant, edge, reflect, symmetric
+    and wrap modes: the inner block for constant, copies summed back for the others."""
+    shape = np.shape(array)
+    ndim = len(shape)
+    widths = np.broadcast_to(np.asarray(pad_width, dtype=int), (ndim, 2))
+    g = np.asarray(g)
+    if mode == "constant":
+        return g[tuple(slice(lo, lo + n) for (lo, _), n in zip(widths, shape, strict=True))]
+    if mode not in ("edge", "reflect", "symmetric", "wrap"):
+        raise NotImplementedError(f"tangentlike: no gradient for np.pad with mode={mode!r}")
+    size = int(np.prod(shape, dtype=int))
+    index = np.pad(np.arange(size).reshape(shape), widths, mode=mode)
+    out = np.bincount(index.ravel(), weights=g.ravel(), minlength=size)
+    return out.astype(g.dtype, copy=False).reshape(shape)
+
+
+def unsort(g, a, axis):
+    """The adjoint of `np.sort(a, axis)`: g sent back through the sorting permutation."""
+    a = np.asarray(a)
+    g = np.asarray(g)
+    if axis is None:
+        order = np.argsort(a, axis=None, kind="stable")
+        out = np.empty_like(g)
+        out[order] = g
+        return out.reshape(a.shape)
+    order = np.argsort(a, axis=axis, kind="stable")
+    out = np.empty_like(g)
+    np.put_along_axis(out, order, g, axis=axis)
+    return out
+
+
+def untake(g, a, indices, axis, mode):
+    """The adjoint of `np.take(a, indices, axis, mode=mode)`; repeated indices accumulate."""
+    shape = np.shape(a)
+    g = np.asarray(g)
+    out = np.zeros(shape, dtype=np.result_type(g.dtype, np.float32))
+    indices = np.asarray(indices)
+    if axis is None:
+        flat, n = out.reshape(-1), out.size
+    else:
+        axis = axis % len(shape)
+        flat, n = np.moveaxis(out, axis, 0), shape[axis]
+        g = np.moveaxis(g, list(range(axis, axis + indices.ndim)), list(range(indices.ndim)))
+    if mode == "wrap":
+        indices = indices % n
+    elif mode == "clip":
+        indices = np.clip(indices, 0, n - 1)
+    np.add.at(flat, indices, g)
+    return out
+
+
+def untake_along_axis(g, arr, indices, axis):
+    """The adjoint of `np.take_along_axis(arr, indices, axis)`; repeated indices accumulate."""
+    shape = np.shape(arr)
+    g = np.asarray(g)
+    out = np.zeros(shape, dtype=np.result_type(g.dtype, np.float32))
+    if axis is None:
+        np.add.at(out.reshape(-1), indices, g)
+        return out
+    indices = np.asarray(indices)
+    axis = axis % len(shape)
+    index = [
+        np.arange(n).reshape([n if j == i else 1 for j in range(len(shape))])
+        for i, n in enumerate(g.shape)
+    ]
+    index[axis] = indices
+    np.add.at(out, tuple(index), g)
+    return out
+
+
+def uncast(g, x, result):
+    """The adjoint of `x.astype(dtype)`: g in x's float type; zero for non-float targets."""
+    dtype = np.result_type(x)
+    if not np.issubdtype(np.result_type(result), np.inexact):
+        return np.zeros(np.shape(x), dtype=dtype)
+    return np.asarray(g, dtype=dtype)

@@ -179,6 +179,12 @@ METHODS = {
     "nonzero": "numpy.nonzero",
     "all": "numpy.all",
     "any": "numpy.any",
+    "swapaxes": "numpy.swapaxes",
+    "repeat": "numpy.repeat",
+    "take": "numpy.take",
+    "diagonal": "numpy.diagonal",
+    "copy": "numpy.copy",
+    "astype": "numpy.astype",
     "conj": "numpy.conjugate",
     "conjugate": "numpy.conjugate",
 }
@@ -195,7 +201,8 @@ def register(registry: Registry) -> None:
         )
     registry.nondifferentiable(NONDIFFERENTIABLE, "integer, boolean or shape-valued")
     for name, dotted in METHODS.items():
-        registry.method(name, dotted)
+        if hasattr(np, dotted.split(".")[-1]):  # np.astype is NumPy >= 2.1
+            registry.method(name, dotted)
     for name, dotted in PACKED_METHODS.items():
         registry.method(name, dotted, pack_varargs=True)
     for name, dotted in ATTRIBUTES.items():
@@ -382,6 +389,135 @@ def _bespoke(registry: Registry) -> None:
     @adjoint(np.stack)
     def stack(result, arrays, axis=0):
         d[arrays] = list(np.moveaxis(d[result], axis, 0))
+
+    @adjoint(np.hstack)
+    def hstack(result, tup):
+        d[tup] = runtime.unstack(d[result], tup, "h")
+
+    @adjoint(np.vstack)
+    def vstack(result, tup):
+        d[tup] = runtime.unstack(d[result], tup, "v")
+
+    @adjoint(np.dstack)
+    def dstack(result, tup):
+        d[tup] = runtime.unstack(d[result], tup, "d")
+
+    @adjoint(np.column_stack)
+    def column_stack(result, tup):
+        d[tup] = runtime.unstack(d[result], tup, "column")
+
+    @adjoint(np.split)
+    def split(result, ary, indices_or_sections, axis=0):
+        d[ary] = runtime.unsplit(d[result], result, axis)
+
+    @adjoint(np.array_split)
+    def array_split(result, ary, indices_or_sections, axis=0):
+        d[ary] = runtime.unsplit(d[result], result, axis)
+
+    @adjoint(np.hsplit)
+    def hsplit(result, ary, indices_or_sections):
+        if np.ndim(ary) == 1:
+            d[ary] = runtime.unsplit(d[result], result, 0)
+        else:
+            d[ary] = runtime.unsplit(d[result], result, 1)
+
+    @adjoint(np.vsplit)
+    def vsplit(result, ary, indices_or_sections):
+        d[ary] = runtime.unsplit(d[result], result, 0)
+
+    @adjoint(np.dsplit)
+    def dsplit(result, ary, indices_or_sections):
+        d[ary] = runtime.unsplit(d[result], result, 2)
+
+    @adjoint(np.swapaxes)
+    def swapaxes(result, a, axis1, axis2):
+        d[a] = np.swapaxes(d[result], axis1, axis2)
+
+    @adjoint(np.moveaxis)
+    def moveaxis(result, a, source, destination):
+        d[a] = np.moveaxis(d[result], destination, source)
+
+    def atleast(result, a):
+        d[a] = np.reshape(d[result], np.shape(a))
+
+    for func in (np.atleast_1d, np.atleast_2d, np.atleast_3d):
+        adjoint(func, restriction="one array (several give a tuple)")(atleast)
+
+    if hasattr(np, "astype"):  # NumPy >= 2.1; x.astype(...) maps here
+
+        @adjoint(np.astype, restriction="a cast to an integer or boolean type has no gradient")
+        def astype(result, x, dtype, copy=True):
+            d[x] = runtime.uncast(d[result], x, result)
+
+    @adjoint(np.copy)
+    def copy(result, a, order="K"):
+        d[a] = d[result]
+
+    @adjoint(np.tile)
+    def tile(result, A, reps):
+        d[A] = runtime.untile(d[result], A, reps)
+
+    @adjoint(np.repeat)
+    def repeat(result, a, repeats, axis=None):
+        d[a] = runtime.unrepeat(d[result], a, repeats, axis)
+
+    @adjoint(np.flip)
+    def flip(result, m, axis=None):
+        d[m] = np.flip(d[result], axis)
+
+    @adjoint(np.fliplr)
+    def fliplr(result, m):
+        d[m] = np.fliplr(d[result])
+
+    @adjoint(np.flipud)
+    def flipud(result, m):
+        d[m] = np.flipud(d[result])
+
+    @adjoint(np.roll)
+    def roll(result, a, shift, axis=None):
+        d[a] = np.roll(d[result], np.negative(shift), axis)
+
+    @adjoint(np.rot90)
+    def rot90(result, m, k=1, axes=(0, 1)):
+        d[m] = np.rot90(d[result], -k, axes)
+
+    @adjoint(
+        np.pad,
+        restriction="modes constant, edge, reflect, symmetric, wrap; not constant_values",
+    )
+    def pad(result, array, pad_width, mode="constant", constant_values=0):
+        d[array] = runtime.unpad(d[result], array, pad_width, mode)
+
+    @adjoint(np.diag)
+    def diag(result, v, k=0):
+        if np.ndim(v) == 1:
+            d[v] = np.diag(d[result], k)
+        else:
+            d[v] = runtime.undiagonal(d[result], v, k, 0, 1)
+
+    @adjoint(np.diagonal)
+    def diagonal(result, a, offset=0, axis1=0, axis2=1):
+        d[a] = runtime.undiagonal(d[result], a, offset, axis1, axis2)
+
+    @adjoint(np.triu)
+    def triu(result, m, k=0):
+        d[m] = np.triu(d[result], k)
+
+    @adjoint(np.tril)
+    def tril(result, m, k=0):
+        d[m] = np.tril(d[result], k)
+
+    @adjoint(np.sort, restriction="ties: each tied entry gets the gradient of one sorted slot")
+    def sort(result, a, axis=-1, kind=None, order=None):
+        d[a] = runtime.unsort(d[result], a, axis)
+
+    @adjoint(np.take, restriction="repeated indices accumulate")
+    def take(result, a, indices, axis=None, out=None, mode="raise"):
+        d[a] = runtime.untake(d[result], a, indices, axis, mode)
+
+    @adjoint(np.take_along_axis, restriction="repeated indices accumulate")
+    def take_along_axis(result, arr, indices, axis):
+        d[arr] = runtime.untake_along_axis(d[result], arr, indices, axis)
 
     @adjoint(np.broadcast_to)
     def broadcast_to(result, array, shape):
