@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 
 import gast
 
+from . import runtime
 from .analyze import activity as activity_analysis
 from .analyze import flow as flow_analysis
 from .emit import codegen
 from .emit.module import Generated, ModuleText, render
 from .normalize import anf, desugar
-from .optimize import dce
+from .optimize import dce, inline
 from .parse import fence
 from .parse.resolve import MISSING, Scope
 from .parse.source import ParsedFunction, parse_function
@@ -39,6 +40,7 @@ STAGES: list[tuple[str, Callable]] = [
     ("plan", reverse.plan),
     ("assemble", assemble.build),
     ("dead code", dce.run),
+    ("inline", inline.run),
     ("emit", codegen.function_source),
 ]
 
@@ -205,17 +207,27 @@ class ModuleBuilder:
         for fn in fns:
             if self.optimize:
                 dce.run(fn, lambda value, ctx=ctx: _pure(ctx, value))
+                inline.run(fn, lambda value, ctx=ctx: _pure(ctx, value, helpers=True))
             self.functions.append(codegen.function_source(fn, origin))
 
     def render(self, header: list[str]) -> ModuleText:
         return render(self.namespace.objects, self.functions, header, self.namespace.origins)
 
 
-def _pure(ctx: reverse.Context, value: gast.expr) -> bool:
-    """Whether an unused value may be dropped: operations, and calls of rule-backed functions."""
-    if isinstance(value, gast.Call):
-        return ctx.registry.lookup(ctx.scope.resolve(value.func)) is not None
-    return not isinstance(value, gast.JoinedStr)
+def _pure(ctx: reverse.Context, value: gast.expr, helpers: bool = False) -> bool:
+    """Whether computing `value` has no side effects: operations, calls of rule-backed
+    functions, and (with `helpers`) calls of runtime helpers and NumPy in backward code."""
+    for node in gast.walk(value):
+        if isinstance(node, gast.JoinedStr):
+            return False
+        if isinstance(node, gast.Call):
+            callee = ctx.scope.resolve(node.func)
+            if ctx.registry.lookup(callee) is not None:
+                continue
+            if helpers and getattr(callee, "__module__", "") in {runtime.__name__, "numpy"}:
+                continue
+            return False
+    return True
 
 
 class _CellView(dict):

@@ -10,8 +10,11 @@ would be the same. Returns None when a dependency has no readable source.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import inspect
 import linecache
+import pathlib
 import sys
 import types
 from collections.abc import Callable
@@ -77,8 +80,19 @@ def _describe(value: object) -> str:
     return f"{type(value).__module__}.{type(value).__qualname__}"  # imported by name
 
 
+@functools.cache
+def compiler_fingerprint() -> str:
+    """A digest of tangentlike's own source: a changed compiler never reuses old entries."""
+    package = pathlib.Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def disk_key(func: Callable, options: tuple[str, ...], versions: tuple[str, ...]) -> str | None:
-    parts = [*versions, sys.version, *options]
+    parts = [*versions, compiler_fingerprint(), sys.version, *options]
     for f in dependencies(func):
         # The whole file, not just the function: comments in generated code quote its lines.
         filename = f.__code__.co_filename

@@ -26,8 +26,7 @@ def unbroadcast(g, x):
 
 def dpiecewise(x, a, bpiecewise=1.0):
     # forward sweep
-    _c1 = np.sum(x)                     # if_else.py:5  if np.sum(x) > 0.0:
-    _c2 = _c1 > 0.0                     # if_else.py:5
+    _c2 = np.sum(x) > 0.0               # if_else.py:5
     if _c2:                             # if_else.py:5
         _y1 = np.exp(x)                 # if_else.py:6  y = np.exp(x) * a
         y = _y1 * a                     # if_else.py:6

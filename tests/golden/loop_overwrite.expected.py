@@ -30,14 +30,11 @@ def drnn(w, h, xs, brnn=1.0):
     _pop = _stack.pop
     _h1 = None
     # forward sweep
-    _r1 = xs.shape                      # loop_overwrite.py:5  for t in range(xs.shape[0]):
-    _r2 = _r1[0]                        # loop_overwrite.py:5
-    _r3 = range(_r2)                    # loop_overwrite.py:5
+    _r3 = range(xs.shape[0])            # loop_overwrite.py:5
     for t in _r3:                       # loop_overwrite.py:5
         _push(_h1)                      # loop_overwrite.py:6  h = np.tanh(h * w + xs[t])
         _h1 = h * w                     # loop_overwrite.py:6
-        _h2 = xs[t]                     # loop_overwrite.py:6
-        _h3 = _h1 + _h2                 # loop_overwrite.py:6
+        _h3 = _h1 + xs[t]               # loop_overwrite.py:6
         _push(h)                        # loop_overwrite.py:6
         h = np.tanh(_h3)                # loop_overwrite.py:6
     _rnn1 = h * h                       # loop_overwrite.py:7  return np.sum(h * h)

@@ -78,42 +78,35 @@ def dloss(W1, W2, X, y, bloss=1.0):
     _logp3 = np.log(_logp2)             # mlp_loss.py:8
     logp = shifted - _logp3             # mlp_loss.py:8
     _data1 = y * logp                   # mlp_loss.py:9  data = -np.sum(y * logp) / X.shape[0]
-    _data2 = np.sum(_data1)             # mlp_loss.py:9
-    _data3 = -_data2                    # mlp_loss.py:9
-    _data4 = X.shape                    # mlp_loss.py:9
-    _data5 = _data4[0]                  # mlp_loss.py:9
+    _data3 = -np.sum(_data1)            # mlp_loss.py:9
+    _data5 = X.shape[0]                 # mlp_loss.py:9
     data = _data3 / _data5              # mlp_loss.py:9
     _loss1 = W1 * W1                    # mlp_loss.py:10  return data + 0.01 * (np.sum(W1 * W1) + np.sum(W2 * W2))
     _loss2 = np.sum(_loss1)             # mlp_loss.py:10
     _loss3 = W2 * W2                    # mlp_loss.py:10
     _loss4 = np.sum(_loss3)             # mlp_loss.py:10
-    _loss5 = _loss2 + _loss4            # mlp_loss.py:10
-    _loss6 = 0.01 * _loss5              # mlp_loss.py:10
+    _loss6 = 0.01 * (_loss2 + _loss4)   # mlp_loss.py:10
     loss = data + _loss6                # mlp_loss.py:10
     if np.ndim(loss):
         raise ValueError('mlp_loss.py:10: grad needs a scalar output; use vjp')
     # backward sweep
     # grad of mlp_loss.py:10  return data + 0.01 * (np.sum(W1 * W1) + np.sum(W2 * W2))
     bdata = unbroadcast(bloss, data)
-    b_loss6 = unbroadcast(bloss, _loss6)
-    b_loss5 = b_loss6 * 0.01
+    b_loss5 = unbroadcast(bloss, _loss6) * 0.01
     b_loss2 = unbroadcast(b_loss5, _loss2)
-    b_loss4 = unbroadcast(b_loss5, _loss4)
-    b_loss3 = np.broadcast_to(b_loss4, np.shape(_loss3))
+    b_loss3 = np.broadcast_to(unbroadcast(b_loss5, _loss4), np.shape(_loss3))
     bW2 = b_loss3 * W2
     bW2 = bW2 + b_loss3 * W2
     b_loss1 = np.broadcast_to(b_loss2, np.shape(_loss1))
     bW1 = b_loss1 * W1
     bW1 = bW1 + b_loss1 * W1
     # grad of mlp_loss.py:9  data = -np.sum(y * logp) / X.shape[0]
-    b_data3 = unbroadcast(bdata / _data5, _data3)
-    b_data2 = -b_data3
+    b_data2 = -unbroadcast(bdata / _data5, _data3)
     b_data1 = np.broadcast_to(b_data2, np.shape(_data1))
     blogp = unbroadcast(b_data1 * y, logp)
     # grad of mlp_loss.py:8  logp = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
     bshifted = unbroadcast(blogp, shifted)
-    b_logp3 = unbroadcast(-blogp, _logp3)
-    b_logp2 = b_logp3 / _logp2
+    b_logp2 = unbroadcast(-blogp, _logp3) / _logp2
     b_logp1 = np.broadcast_to(b_logp2, np.shape(_logp1))
     bshifted = bshifted + b_logp1 * _logp1
     # grad of mlp_loss.py:7  shifted = logits - np.max(logits, axis=1, keepdims=True)
@@ -125,6 +118,5 @@ def dloss(W1, W2, X, y, bloss=1.0):
     bH = matmul_vjp_a(blogits, H, W2)
     bW2 = bW2 + matmul_vjp_b(blogits, H, W2)
     # grad of mlp_loss.py:5  H = np.maximum(X @ W1, 0.0)
-    b_H1 = bH * (_H1 >= 0.0)
-    bW1 = bW1 + matmul_vjp_b(b_H1, X, W1)
+    bW1 = bW1 + matmul_vjp_b(bH * (_H1 >= 0.0), X, W1)
     return bW1, bW2
