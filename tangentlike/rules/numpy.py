@@ -5,9 +5,12 @@ templates (reductions, products, shape), then non-differentiable functions,
 then array methods and attributes.
 
 Conventions: at a kink the subgradient is the one NumPy's own comparison
-picks (`abs` and `sign` give 0 at 0; `maximum(x, y)` sends the gradient to x
-on ties, `minimum` too); `max`/`min` reductions split the gradient equally
-among tied maxima.
+picks (`abs` and `sign` give 0 at 0); `maximum(x, y)` and `minimum(x, y)`
+send the gradient to x where x wins strictly and to y on ties, so
+`np.maximum(x, 0.0)` has gradient 0 at 0, the usual ReLU subgradient (their
+rules read only the result and y, so x need not be kept for the backward
+sweep); `fmax`/`fmin` send ties to x; `max`/`min` reductions split the
+gradient equally among tied maxima.
 """
 
 from __future__ import annotations
@@ -72,8 +75,8 @@ BINARY = {
     np.divide: ("g / y", "-g * result / y"),
     np.true_divide: ("g / y", "-g * result / y"),
     np.power: ("g * y * x ** (y - 1)", "g * result * np.log(np.where(x == 0, 1, x))"),
-    np.maximum: ("g * (x >= y)", "g * (x < y)"),
-    np.minimum: ("g * (x <= y)", "g * (x > y)"),
+    np.maximum: ("g * (result > y)", "g * (result <= y)"),  # x > y exactly where max(x, y) > y
+    np.minimum: ("g * (result < y)", "g * (result >= y)"),
     np.fmax: ("g * (x >= y)", "g * (x < y)"),
     np.fmin: ("g * (x <= y)", "g * (x > y)"),
     np.arctan2: ("g * y / (x * x + y * y)", "-g * x / (x * x + y * y)"),

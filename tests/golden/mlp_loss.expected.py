@@ -68,8 +68,7 @@ def unbroadcast(g, x):
 
 def dloss(W1, W2, X, y, bloss=1.0):
     # forward sweep
-    _H1 = X @ W1                        # mlp_loss.py:5  H = np.maximum(X @ W1, 0.0)
-    H = np.maximum(_H1, 0.0)            # mlp_loss.py:5
+    H = np.maximum(X @ W1, 0.0)         # mlp_loss.py:5
     logits = H @ W2                     # mlp_loss.py:6
     _shifted1 = np.max(logits, axis=1, keepdims=True)  # mlp_loss.py:7  shifted = logits - np.max(logits, axis=1, keepdims=True)
     shifted = logits - _shifted1        # mlp_loss.py:7
@@ -118,5 +117,5 @@ def dloss(W1, W2, X, y, bloss=1.0):
     bH = matmul_vjp_a(blogits, H, W2)
     bW2 = bW2 + matmul_vjp_b(blogits, H, W2)
     # grad of mlp_loss.py:5  H = np.maximum(X @ W1, 0.0)
-    bW1 = bW1 + matmul_vjp_b(bH * (_H1 >= 0.0), X, W1)
+    bW1 = bW1 + matmul_vjp_b(bH * (H > 0.0), X, W1)
     return bW1, bW2
