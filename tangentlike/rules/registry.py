@@ -160,10 +160,12 @@ def default_registry() -> Registry:
     global _default
     if _default is None:
         from . import numpy as numpy_rules
-        from . import operators
+        from . import numpy_linalg, operators, scipy_special
 
         registry = Registry()
         operators.register(registry)
         numpy_rules.register(registry)
+        numpy_linalg.register(registry)
+        scipy_special.register(registry)
         _default = registry
     return _default

@@ -16,7 +16,7 @@ S, V, M, T = (), (3,), (2, 3), (2, 3, 4)
 class Case:
     expr: str
     shapes: dict[str, tuple[int, ...]]
-    domain: str = "real"  # real | positive | unit | above1 | distinct
+    domain: str = "real"  # real | positive | unit | above1 | distinct | probability | zero(s)
     autograd: bool = True
     extra: dict[str, str] = field(default_factory=dict)  # non-differentiated arguments
 
@@ -350,6 +350,112 @@ CASES: list[Case] = [
     Case("np.clip(x, -0.5, 0.5)", {"x": T}, "distinct"),
     Case("x.clip(-0.5, 0.5)", {"x": M}, "distinct"),
     Case("np.clip(x, None, 0.5)", {"x": M}, "distinct"),
+    # numpy.linalg; x @ x.T + eye makes a well-conditioned symmetric positive definite input
+    Case("np.linalg.inv(x)", {"x": (3, 3)}, "positive"),
+    Case("np.linalg.inv(x + 3.0 * np.eye(3))", {"x": (2, 3, 3)}),
+    Case("np.linalg.solve(x, y)", {"x": (3, 3), "y": V}, "positive"),
+    Case("np.linalg.solve(x, y)", {"x": (3, 3), "y": (3, 2)}, "positive"),
+    Case("np.linalg.solve(x + 3.0 * np.eye(3), y)", {"x": (2, 3, 3), "y": (2, 3, 4)}),
+    # autograd: the shared right-hand side's gradient is not summed over the batch
+    Case("np.linalg.solve(x + 3.0 * np.eye(3), y)", {"x": (2, 3, 3), "y": (3, 4)}, autograd=False),
+    Case("np.linalg.det(x)", {"x": (3, 3)}),
+    Case("np.linalg.det(x)", {"x": (2, 2, 2)}),
+    Case("np.array(np.linalg.slogdet(x))", {"x": (3, 3)}),
+    Case("np.stack(np.linalg.slogdet(x))", {"x": (2, 3, 3)}, autograd=False),
+    Case("np.linalg.cholesky(x @ x.T + np.eye(3))", {"x": (3, 3)}),
+    Case("np.linalg.cholesky(x @ np.swapaxes(x, -1, -2) + np.eye(3))", {"x": (2, 3, 4)}),
+    # FD through the triangle NumPy reads; autograd symmetrizes instead
+    Case("np.linalg.cholesky(x + 4.0 * np.eye(3))", {"x": (3, 3)}, "unit", autograd=False),
+    Case("np.linalg.cholesky(x + 4.0 * np.eye(3), upper=True)", {"x": (3, 3)}, "unit", False),
+    Case("np.vstack(np.linalg.eigh(x + x.T))", {"x": (3, 3)}),
+    Case("np.vstack(np.linalg.eigh(x, UPLO='U'))", {"x": (3, 3)}, autograd=False),
+    Case("np.vstack(np.linalg.eigh(x))", {"x": (3, 3)}, autograd=False),
+    Case("np.linalg.eigvalsh(x + x.T)", {"x": (3, 3)}),
+    Case("np.linalg.eigvalsh(x)", {"x": (2, 3, 3)}, autograd=False),
+    Case("np.linalg.svd(x, compute_uv=False)", {"x": (3, 3)}),
+    Case("np.linalg.svd(x, compute_uv=False)", {"x": (2, 4, 3)}),
+    Case("np.linalg.svd(x, compute_uv=False)", {"x": (3, 4)}),
+    Case("np.vstack(np.linalg.svd(x, full_matrices=False))", {"x": (4, 3)}),
+    Case("np.vstack(np.linalg.svd(x))", {"x": (3, 3)}),
+    Case("np.linalg.svdvals(x)", {"x": (4, 3)}),
+    Case("np.linalg.pinv(x)", {"x": (3, 3)}),
+    Case("np.linalg.pinv(x)", {"x": (4, 2)}),
+    Case("np.linalg.pinv(x)", {"x": (2, 4)}),
+    Case("np.linalg.qr(x, mode='r')", {"x": (4, 3)}),
+    Case("np.linalg.qr(x, mode='r')", {"x": (3, 3)}),
+    Case("np.vstack(np.linalg.qr(x))", {"x": (4, 3)}),
+    Case("np.linalg.matrix_power(x, 3)", {"x": (3, 3)}),
+    Case("np.linalg.matrix_power(x, 0)", {"x": (3, 3)}),
+    Case("np.linalg.matrix_power(x, -2)", {"x": (3, 3)}, "positive"),
+    Case("np.linalg.multi_dot([x, y, z])", {"x": (2, 3), "y": (3, 4), "z": (4, 2)}),
+    Case("np.linalg.multi_dot([x, y, z])", {"x": (3,), "y": (3, 4), "z": (4,)}),
+    *[
+        Case(f"np.linalg.norm(x{a})", {"x": s})
+        for s, forms in [
+            (V, ["", ", 1", ", 2", ", 3", ", 0.5"]),
+            (M, ["", ", 'fro'", ", axis=1", ", 1, axis=-1"]),
+            (T, ["", ", axis=(0, 2)", ", 2, 1", ", keepdims=True"]),
+        ]
+        for a in forms
+    ],
+    *[
+        Case(f"np.linalg.norm(x{a})", {"x": s}, "distinct", autograd=False)
+        for s, a in [
+            (V, ", np.inf"),
+            (V, ", -np.inf"),
+            (M, ", np.inf"),
+            (M, ", 1"),
+            (M, ", -1"),
+            (M, ", -np.inf"),
+            (T, ", 1, axis=(2, 0)"),
+            (T, ", np.inf, axis=(2, 1), keepdims=True"),
+        ]
+    ],
+    Case("np.linalg.norm(x, 0)", {"x": V}, "distinct", autograd=False),
+    # autograd: keepdims results lose their kept axis in the gradient
+    Case("np.linalg.norm(x, axis=0, keepdims=True)", {"x": M}, autograd=False),
+    Case("np.linalg.norm(x, 2)", {"x": M}),
+    Case("np.linalg.norm(x, -2)", {"x": M}, autograd=False),
+    Case("np.linalg.norm(x, 'nuc')", {"x": M}),
+    Case("np.linalg.norm(x, 'nuc', axis=(2, 1))", {"x": T}, autograd=False),
+    Case("np.linalg.vector_norm(x)", {"x": M}, autograd=False),  # autograd: no vector_norm
+    Case("np.linalg.vector_norm(x, axis=-1, ord=1)", {"x": T}, autograd=False),
+    Case("np.linalg.vector_norm(x, axis=(0, 1), keepdims=True)", {"x": T}, autograd=False),
+    Case("np.linalg.matrix_norm(x)", {"x": T}, autograd=False),
+    Case("np.linalg.matrix_norm(x, ord='nuc')", {"x": M}, autograd=False),
+    Case("np.linalg.matrix_norm(x, ord=np.inf, keepdims=True)", {"x": T}, "distinct", False),
+    # scipy.special
+    *unary("scipy.special.expit(x)"),
+    *unary("scipy.special.logit(x)", "probability", shapes=(S, V, M)),
+    *unary("scipy.special.log_expit(x)", shapes=(S, M)),
+    *unary("scipy.special.erf(x)"),
+    *unary("scipy.special.erfc(x)", shapes=(S, V, M)),
+    *unary("scipy.special.erfinv(x)", "unit", shapes=(S, M)),
+    *unary("scipy.special.erfcinv(x + 1.0)", "unit", shapes=(S, M)),
+    *unary("scipy.special.ndtr(x)", shapes=(S, M)),
+    *unary("scipy.special.log_ndtr(x)", shapes=(S, M)),
+    *unary("scipy.special.ndtri(x)", "probability", shapes=(S, M)),
+    *unary("scipy.special.gammaln(x)", "positive"),
+    *unary("scipy.special.gamma(x)", "positive", shapes=(S, M)),
+    *unary("scipy.special.digamma(x)", "positive", shapes=(S, V, M)),
+    *unary("scipy.special.psi(x)", "positive", shapes=(M,)),
+    *unary("scipy.special.entr(x)", "positive", shapes=(S, M)),
+    *binary("scipy.special.xlogy(x, y)", "positive"),
+    *binary("scipy.special.xlog1py(x, y)", "positive"),
+    *binary("scipy.special.rel_entr(x, y)", "positive"),
+    *binary("scipy.special.betaln(x, y)", "positive"),
+    *[
+        Case(f"scipy.special.logsumexp(x{a})", {"x": T})
+        for a in ["", ", axis=0", ", axis=(0, 2)", ", axis=-1, keepdims=True", ", keepdims=True"]
+    ],
+    Case("scipy.special.logsumexp(x, b=y)", {"x": M, "y": M}, "positive"),
+    Case("scipy.special.logsumexp(x, axis=1, b=y)", {"x": M, "y": V}, "positive"),
+    Case("scipy.special.logsumexp(x, axis=0, b=y)", {"x": V, "y": M}, "positive"),
+    *[
+        Case(f"scipy.special.{f}(x{a})", {"x": s})
+        for f in ("softmax", "log_softmax")
+        for s, a in [(V, ""), (M, ""), (M, ", axis=1"), (T, ", axis=(0, 2)"), (T, ", axis=-1")]
+    ],
     # indexing reads
     Case("x[1]", {"x": M}),
     Case("x[-1]", {"x": T}),

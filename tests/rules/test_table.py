@@ -7,12 +7,13 @@ coverage guard fails when a rule has no case.
 from __future__ import annotations
 
 import ast
+import types
 
 import gast
 import numpy as np
 import pytest
 from cases import CASES, Case
-from reference import autograd_grad, check_against_fd, load_module
+from reference import check_against_fd, load_module
 
 import tangentlike as tl
 from tangentlike.rules.registry import default_registry
@@ -20,9 +21,28 @@ from tangentlike.rules.registry import default_registry
 ARG_ORDER = ("x", "y", "z")
 
 
+def autograd_grad(f, args, i):
+    """autograd's gradient of a copy of f with np and scipy bound to autograd's wrappers."""
+    import autograd
+    import autograd.numpy as anp
+    import autograd.scipy.special
+
+    globals_ = {**f.__globals__, "np": anp, "scipy": autograd.scipy}
+    copy = types.FunctionType(f.__code__, globals_, f.__name__, f.__defaults__, f.__closure__)
+    return autograd.grad(copy, i)(*args)
+
+
+def _namespace():
+    import scipy.special
+
+    return {"np": np, "scipy": scipy}
+
+
 def _sample(rng, shape, domain, dtype):
     if domain == "positive":
         v = rng.uniform(0.5, 2.0, size=shape)
+    elif domain == "probability":
+        v = rng.uniform(0.1, 0.9, size=shape)
     elif domain == "unit":
         v = rng.uniform(-0.8, 0.8, size=shape)
     elif domain == "above1":
@@ -46,7 +66,7 @@ def _sample(rng, shape, domain, dtype):
 def _build(case: Case, tmp_path):
     params = [a for a in ARG_ORDER if a in case.shapes]
     source = (
-        "import numpy as np\n\n\n"
+        "import numpy as np\nimport scipy.special\n\n\n"
         f"def case({', '.join(params)}, w):\n"
         f"    r = {case.expr}\n"
         "    return np.sum(r * w)\n"
@@ -63,7 +83,7 @@ def _inputs(case: Case, dtype, seed=0):
 def test_rule_matches_finite_differences(case: Case, tmp_path):
     f, params = _build(case, tmp_path)
     args = _inputs(case, np.float64)
-    r = eval(case.expr, {"np": np}, dict(zip(params, args, strict=True)))
+    r = eval(case.expr, _namespace(), dict(zip(params, args, strict=True)))
     w = np.random.RandomState(7).standard_normal(np.shape(r))
     grads = tl.grad(f, wrt=tuple(range(len(params))))(*args, w)
     for i, g in enumerate(grads):
@@ -82,7 +102,7 @@ def test_float32_in_float32_out(case: Case, tmp_path):
     f, params = _build(case, tmp_path)
     args32 = _inputs(case, np.float32)
     args64 = [np.float64(a) if np.ndim(a) == 0 else np.asarray(a, np.float64) for a in args32]
-    r = eval(case.expr, {"np": np}, dict(zip(params, args64, strict=True)))
+    r = eval(case.expr, _namespace(), dict(zip(params, args64, strict=True)))
     w = np.random.RandomState(7).standard_normal(np.shape(r))
     df = tl.grad(f, wrt=tuple(range(len(params))))
     g32 = df(*args32, w.astype(np.float32))
@@ -93,6 +113,16 @@ def test_float32_in_float32_out(case: Case, tmp_path):
         np.testing.assert_allclose(g, ref, rtol=2e-3, atol=2e-3)
 
 
+def _resolve(node: gast.expr) -> object:
+    """The object a dotted name rooted at np or scipy stands for, else None."""
+    if isinstance(node, gast.Name):
+        return _namespace().get(node.id)
+    if isinstance(node, gast.Attribute):
+        base = _resolve(node.value)
+        return getattr(base, node.attr, None) if base is not None else None
+    return None
+
+
 def _called(case: Case) -> set[object]:
     """The registered primals an expression exercises."""
     found: set[object] = set()
@@ -101,9 +131,10 @@ def _called(case: Case) -> set[object]:
     for node in gast.walk(tree):
         if isinstance(node, (gast.BinOp, gast.UnaryOp)):
             found.add(type(node.op))
-        elif isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name):
-            if node.value.id == "np":
-                found.add(getattr(np, node.attr))
+        elif isinstance(node, gast.Attribute):
+            target = _resolve(node)
+            if target is not None:
+                found.add(target)
             elif registry.method_for(node.attr):
                 dotted = registry.method_for(node.attr).dotted
                 found.add(getattr(np, dotted.split(".")[-1]))
