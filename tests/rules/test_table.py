@@ -159,3 +159,28 @@ def test_every_rule_has_a_case():
 def test_case_expressions_parse():
     for case in CASES:
         ast.parse(case.expr)
+
+
+def _supported_script():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "supported.py"
+    spec = importlib.util.spec_from_file_location("tl_supported_script", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_supported_md_is_current():
+    script = _supported_script()
+    expected = script.render(script.builtin_registry())
+    assert script.OUTPUT.read_text() == expected, "run: python scripts/supported.py"
+
+
+def test_supported_md_lists_every_builtin_rule():
+    """The script's registry holds the same built-in rules as the compiler's."""
+    script = _supported_script()
+    fresh = {r.primal for r in script.builtin_registry().rules()}
+    used = {r.primal for r in default_registry().rules() if r.origin == "builtin"}
+    assert fresh == used
