@@ -701,3 +701,143 @@ def multi_dot_vjp(g, arrays):
         right.append(x @ right[-1])
     right = right[::-1]
     return [np.reshape(left[i].T @ g @ right[i].T, np.shape(arrays[i])) for i in range(len(mats))]
+
+
+def undiff(g, a, n, axis):
+    """The adjoint of `np.diff(a, n, axis)`: n transposed first differences."""
+    g = np.asarray(g)
+    ndim = g.ndim
+    widths = [(0, 0)] * ndim
+    widths[axis % ndim] = (1, 1)
+    for _ in range(n):
+        g = -np.diff(np.pad(g, widths), axis=axis)
+    return np.reshape(g, np.shape(a))
+
+
+def convolve_vjp(g, a, v, mode, side, correlate):
+    """The adjoint of operand `side` (0: a, 1: v) in `np.convolve` or `np.correlate`."""
+    g, a, v = np.asarray(g), np.asarray(a), np.asarray(v)
+    n, m = a.size, v.size
+    low = min(n, m)
+    if mode == "full":
+        offset = 0
+    elif mode == "valid":
+        offset = low - 1
+    else:  # "same"
+        offset = low // 2 if correlate and m > n else (low - 1) // 2
+    full = np.zeros(n + m - 1, dtype=np.result_type(g.dtype, np.float32))
+    full[offset : offset + g.size] = g
+    w = v[::-1] if correlate else v  # the full result is np.convolve(a, w)
+    if side == 0:
+        return np.correlate(full, w, "valid")
+    out = np.correlate(full, a, "valid")
+    return out[::-1] if correlate else out
+
+
+def median_vjp(g, a, axis, keepdims):
+    """The adjoint of `np.median(a, axis)`: g to the middle element, or half to each of two."""
+    a = np.asarray(a)
+    g = np.asarray(g)
+    if axis is None:
+        flat = a.reshape(-1)
+        work, axis_ = flat, 0
+        g = g.reshape(1)
+    else:
+        axes = tuple(int(x) % a.ndim for x in np.atleast_1d(axis))
+        rest = [i for i in range(a.ndim) if i not in axes]
+        moved = np.transpose(a, rest + list(axes))
+        work = moved.reshape((*moved.shape[: len(rest)], -1))
+        axis_ = work.ndim - 1
+        if keepdims:
+            g = np.squeeze(g, axis=axes)
+        g = g[..., None]
+    n = work.shape[axis_]
+    order = np.argsort(work, axis=axis_, kind="stable")
+    out = np.zeros(work.shape, dtype=np.result_type(g.dtype, np.float32))
+    if n % 2:
+        np.put_along_axis(out, order[..., n // 2 : n // 2 + 1], g, axis=axis_)
+    else:
+        np.put_along_axis(out, order[..., n // 2 - 1 : n // 2 + 1], 0.5 * g, axis=axis_)
+    if axis is None:
+        return out.reshape(a.shape)
+    out = out.reshape(moved.shape)
+    return np.transpose(out, np.argsort(rest + list(axes)))
+
+
+def select_vjp(g, condlist, choicelist, default):
+    """The adjoints (of the choices as a list, of default) in `np.select`.
+
+    A choice gets g where its condition is the first true one; default where none is.
+    """
+    g = np.asarray(g)
+    taken = np.zeros(g.shape, dtype=bool)
+    out = []
+    for cond, choice in zip(condlist, choicelist, strict=True):
+        mine = np.broadcast_to(cond, g.shape) & ~taken
+        taken = taken | mine
+        part = np.where(mine, g, 0.0)
+        shape = np.shape(choice)
+        extra = part.ndim - len(shape)
+        if extra > 0:
+            part = part.sum(axis=tuple(range(extra)))
+        axes = tuple(i for i, k in enumerate(shape) if k == 1 and part.shape[i] != 1)
+        if axes:
+            part = part.sum(axis=axes, keepdims=True)
+        out.append(part)
+    rest = np.where(taken, 0.0, g)
+    extra = rest.ndim - np.ndim(default)
+    if extra > 0:
+        rest = rest.sum(axis=tuple(range(extra)))
+    axes = tuple(i for i, k in enumerate(np.shape(default)) if k == 1 and rest.shape[i] != 1)
+    if axes:
+        rest = rest.sum(axis=axes, keepdims=True)
+    return out, rest
+
+
+def trapezoid_vjp(g, y, x, dx, axis, side):
+    """The adjoint of `y` (side 0) or `x` (side 1) in `np.trapezoid(y, x, dx, axis)`."""
+    y = np.asarray(y)
+    g = np.expand_dims(np.asarray(g), axis)
+    n = y.shape[axis]
+    if x is None:
+        steps = np.full(n - 1, dx, dtype=np.result_type(y.dtype, np.float32))
+    else:
+        steps = np.diff(x, axis=axis if np.ndim(x) > 1 else -1)
+    if np.ndim(steps) == 1:
+        shape = [1] * y.ndim
+        shape[axis] = n - 1
+        steps = steps.reshape(shape)
+    widths = [(0, 0)] * y.ndim
+    widths[axis] = (1, 1)
+    if side == 0:  # y_i weighs (x_{i+1} - x_{i-1}) / 2, ends half a step
+        padded = np.pad(steps, widths)
+        k = padded.shape[axis]
+        return g * 0.5 * (np.take(padded, range(k - 1), axis) + np.take(padded, range(1, k), axis))
+    pair = np.take(y, range(n - 1), axis) + np.take(y, range(1, n), axis)  # y_i + y_{i+1}
+    padded = np.pad(g * 0.5 * pair, widths)  # d/dx_i of step i-1 is +, of step i is -
+    k = padded.shape[axis]
+    out = np.take(padded, range(k - 1), axis) - np.take(padded, range(1, k), axis)
+    if np.ndim(x) == 1 and y.ndim > 1:
+        out = np.sum(out, axis=tuple(i for i in range(y.ndim) if i != axis % y.ndim))
+    return out
+
+
+def interp_vjp(g, x, xp, fp, side):
+    """The adjoint of `x` (side 0) or `fp` (side 2) in `np.interp(x, xp, fp)`.
+
+    Outside [xp[0], xp[-1]] the value is constant (fp[0] or fp[-1]): x gets 0
+    there. At a knot x gets the slope of the segment to its right.
+    """
+    g, x, xp, fp = np.asarray(g), np.asarray(x), np.asarray(xp), np.asarray(fp)
+    n = xp.size
+    i = np.clip(np.searchsorted(xp, x, side="right") - 1, 0, n - 2)
+    width = xp[i + 1] - xp[i]
+    inside = (x >= xp[0]) & (x <= xp[-1])
+    if side == 0:
+        return np.where(inside & (x < xp[-1]), g * (fp[i + 1] - fp[i]) / width, 0.0)
+    t = np.clip((x - xp[i]) / width, 0.0, 1.0)
+    weights_hi = np.where(x > xp[-1], 1.0, np.where(inside, t, 0.0))
+    weights_lo = np.where(x < xp[0], 1.0, np.where(inside, 1.0 - t, 0.0))
+    out = np.bincount(i.ravel(), (g * weights_lo).ravel(), minlength=n)
+    out = out + np.bincount((i + 1).ravel(), (g * weights_hi).ravel(), minlength=n)
+    return out.astype(np.result_type(g.dtype, fp.dtype), copy=False)

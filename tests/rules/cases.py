@@ -159,6 +159,7 @@ CASES: list[Case] = [
     ],
     Case("np.var(x)", {"x": V}),
     Case("np.std(x)", {"x": M}),
+    Case("np.std(x * 0.0, axis=0)", {"x": M}, autograd=False),  # autograd: nan at the kink
     Case("x.var(axis=0)", {"x": M}),
     Case("x.std(ddof=1)", {"x": M}),
     *[Case(f"np.cumsum(x{a})", {"x": T}) for a in ["", ", axis=0", ", axis=-1", ", 1"]],
@@ -185,6 +186,46 @@ CASES: list[Case] = [
     Case("np.trace(x, axis1=1, axis2=2)", {"x": T}),
     Case("np.trace(x, 1, 0, 2)", {"x": (3, 2, 4)}),
     Case("x.trace()", {"x": (3, 3)}),
+    *[
+        Case(f"np.{f}(x{a})", {"x": T}, "distinct")
+        for f in ("nanmax", "nanmin", "ptp")
+        for a in ["", ", axis=1", ", axis=(0, 2)", ", axis=-1, keepdims=True"]
+    ],
+    Case("np.nanmax(np.where(x > 0.5, np.nan, x), axis=0)", {"x": M}, "distinct", False),
+    *[
+        Case(f"np.median(x{a})", {"x": s}, "distinct")
+        for s, a in [
+            (V, ""),
+            ((4,), ""),
+            (T, ""),
+            (T, ", axis=1"),
+            (T, ", axis=-1"),
+            (T, ", axis=(0, 2)"),
+            (T, ", axis=0, keepdims=True"),
+            (T, ", keepdims=True"),
+        ]
+    ],
+    *[
+        Case(f"np.{f}(x{a})", {"x": T})
+        for f in ("nanvar", "nanstd")
+        for a in ["", ", axis=1", ", axis=(0, 2), ddof=1", ", axis=-1, keepdims=True"]
+    ],
+    Case("np.nanvar(np.where(x > 0.5, np.nan, x), axis=1)", {"x": (3, 4)}, autograd=False),
+    Case("np.nanstd(np.where(x > 0.5, np.nan, x), axis=0)", {"x": (4, 3)}, autograd=False),
+    *[Case(f"np.nanprod(x{a})", {"x": T}) for a in ["", ", axis=1", ", axis=0, keepdims=True"]],
+    Case("np.nanprod(np.where(x > 0.5, np.nan, x), axis=1)", {"x": (3, 4)}, "zeros", False),
+    Case("np.diff(x)", {"x": (5,)}),
+    Case("np.diff(x, 2)", {"x": (5,)}),
+    Case("np.diff(x, axis=0)", {"x": T}),
+    Case("np.diff(x, n=2, axis=-1)", {"x": T}),
+    Case("np.trapezoid(x)", {"x": (5,)}, autograd=False),  # autograd: no trapezoid
+    Case("np.trapezoid(x, dx=0.5, axis=0)", {"x": T}, autograd=False),
+    Case("np.trapezoid(x, np.cumsum(y))", {"x": (5,), "y": (5,)}, "positive", False),
+    Case("np.trapezoid(x, np.cumsum(y), axis=1)", {"x": (2, 5), "y": (5,)}, "positive", False),
+    Case("np.trapezoid(x, np.cumsum(y, axis=1))", {"x": (2, 5), "y": (2, 5)}, "positive", False),
+    Case("np.cumulative_sum(x)", {"x": (5,)}, autograd=False),  # autograd: NumPy 2 API
+    Case("np.cumulative_sum(x, axis=1)", {"x": T}, autograd=False),
+    Case("np.cumulative_prod(x, axis=0)", {"x": (4, 3)}, "zeros", False),
     # products
     Case("np.matmul(x, y)", {"x": (2, 3), "y": (3, 4)}),
     Case("np.matmul(x, y)", {"x": (4, 2, 3), "y": (3,)}),
@@ -197,6 +238,19 @@ CASES: list[Case] = [
     Case("np.outer(x, y)", {"x": (3,), "y": (4,)}),
     # autograd gets these wrong (flattened or un-unbroadcast gradients): FD only
     Case("np.outer(x, y)", {"x": (2, 2), "y": (3,)}, autograd=False),
+    Case("np.vdot(x, y)", {"x": V, "y": V}),
+    Case("np.vdot(x, y)", {"x": M, "y": (3, 2)}),
+    *[
+        Case(f"np.{f}(x, y{m})", {"x": a, "y": b})
+        for f in ("convolve", "correlate")
+        for m in ("", ", 'full'", ", 'same'", ", mode='valid'")
+        for a, b in [((5,), (3,)), ((2,), (4,)), ((4,), (4,))]
+    ],
+    Case("np.vecdot(x, y)", {"x": M, "y": M}, autograd=False),  # autograd: NumPy 2 API
+    Case("np.vecdot(x, y, axis=0)", {"x": T, "y": (2, 1, 4)}, autograd=False),
+    Case("np.vecdot(x, y)", {"x": T, "y": (4,)}, autograd=False),
+    Case("np.interp(x, np.array([-1.0, 0.0, 0.5, 2.0]), y)", {"x": (6,), "y": (4,)}),
+    Case("np.interp(x * 3.0, np.array([-1.0, 0.0, 0.5, 2.0]), y)", {"x": M, "y": (4,)}),
     Case("np.inner(x, y)", {"x": V, "y": V}),
     Case("np.inner(x, y)", {"x": M, "y": (4, 3)}),
     Case("np.inner(x, y)", {"x": T, "y": (4,)}),
@@ -337,6 +391,15 @@ CASES: list[Case] = [
     Case("np.take_along_axis(x, np.argsort(x, axis=1), axis=1)", {"x": M}, "distinct"),
     Case("np.take_along_axis(x, np.array([[[0, 0, 2, 1]]]), axis=-1)", {"x": T}),
     Case("np.take_along_axis(x, np.array([1, 1, 0]), axis=None)", {"x": M}),
+    Case("np.append(x, y)", {"x": M, "y": V}),
+    Case("np.append(x, y, axis=0)", {"x": M, "y": (1, 3)}),
+    Case("np.append(x, y, axis=-1)", {"x": T, "y": (2, 3, 2)}),
+    Case("np.select([x > 0.5, x < -0.5], [x * 2.0, y])", {"x": M, "y": V}, autograd=False),
+    Case("np.select([x > 0.5, x > 0.0], [y, x], x * 3.0)", {"x": M, "y": S}, autograd=False),
+    Case("np.select([x > 0.0], [x], y)", {"x": M, "y": (2, 1)}, autograd=False),
+    Case("np.matrix_transpose(x)", {"x": T}, autograd=False),  # autograd: NumPy 2 API
+    Case("np.permute_dims(x)", {"x": T}, autograd=False),
+    Case("np.permute_dims(x, (2, 0, 1))", {"x": T}, autograd=False),
     Case("np.broadcast_to(x, (4, 3))", {"x": V}, autograd=False),
     Case("np.broadcast_to(x, (2, 3, 4))", {"x": (3, 1)}, autograd=False),
     Case("np.array([x, y])", {"x": S, "y": S}),
