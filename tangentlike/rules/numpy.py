@@ -402,7 +402,7 @@ def _bespoke(registry: Registry) -> None:
     # Rule parameters are fixed, so einsum takes up to six operands; unused slots
     # are None and the helper ignores them.
     @adjoint(np.einsum, restriction="up to 6 operands, subscripts as a string")
-    def einsum(result, subscripts, x0, x1=None, x2=None, x3=None, x4=None, x5=None):
+    def einsum(result, subscripts, x0, x1=None, x2=None, x3=None, x4=None, x5=None, optimize=False):
         d[x0] = runtime.einsum_vjp(d[result], subscripts, 0, x0, x1, x2, x3, x4, x5)
         d[x1] = runtime.einsum_vjp(d[result], subscripts, 1, x0, x1, x2, x3, x4, x5)
         d[x2] = runtime.einsum_vjp(d[result], subscripts, 2, x0, x1, x2, x3, x4, x5)

@@ -274,6 +274,7 @@ CASES: list[Case] = [
     Case("np.einsum('i,j->ij', x, y)", {"x": V, "y": (4,)}),
     Case("np.einsum('bij,bjk->bik', x, y)", {"x": T, "y": (2, 4, 5)}),
     Case("np.einsum('ij,jk,kl->il', x, y, z)", {"x": M, "y": (3, 4), "z": (4, 2)}),
+    Case("np.einsum('ij,jk,kl->il', x, y, z, optimize=True)", {"x": M, "y": (3, 4), "z": (4, 2)}),
     Case("np.einsum('i,ij,j->', x, y, z)", {"x": (2,), "y": M, "z": V}),
     Case("np.einsum('ij,ij->i', x, y)", {"x": M, "y": (1, 3)}),
     Case("np.einsum('...ij,...jk->...ik', x, y)", {"x": T, "y": (4, 2)}),
