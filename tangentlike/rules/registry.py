@@ -30,7 +30,23 @@ class Registry:
         self._nondiff: dict[object, str] = {}
         self._methods: dict[str, Method] = {}
         self._attributes: dict[str, str] = {}
+        self._deferred: dict[str, Callable[[Registry], None]] = {}
         self.version = 0
+
+    def defer(self, module: str, register: Callable[[Registry], None]) -> None:
+        """Register rules for `module` (e.g. scipy.special) once that module is imported.
+
+        Importing SciPy costs a third of a second; a program that never imports it
+        should not pay for its rules.
+        """
+        self._deferred[module] = register
+
+    def _load_deferred(self, everything: bool = False) -> None:
+        import sys
+
+        for module in list(self._deferred):
+            if everything or module in sys.modules:
+                self._deferred.pop(module)(self)
 
     # -- building -------------------------------------------------------------
     def add(self, rule: Rule) -> Rule:
@@ -101,15 +117,22 @@ class Registry:
     # -- queries ----------------------------------------------------------------
     def lookup(self, primal: object) -> Rule | None:
         try:
-            return self._rules.get(_key(primal))
+            rule = self._rules.get(_key(primal))
         except TypeError:
             return None
+        if rule is None and self._deferred:
+            self._load_deferred()
+            rule = self._rules.get(_key(primal))
+        return rule
 
     def is_nondifferentiable(self, primal: object) -> bool:
         try:
-            return _key(primal) in self._nondiff
+            key = _key(primal)
         except TypeError:
             return False
+        if key not in self._nondiff and self._deferred:
+            self._load_deferred()
+        return key in self._nondiff
 
     def method_for(self, name: str) -> Method | None:
         return self._methods.get(name)
@@ -118,9 +141,11 @@ class Registry:
         return self._attributes.get(name)
 
     def rules(self) -> list[Rule]:
+        self._load_deferred(everything=True)
         return list(self._rules.values())
 
     def nondifferentiable_primals(self) -> list[object]:
+        self._load_deferred(everything=True)
         return list(self._nondiff)
 
     def copy(self) -> Registry:
@@ -129,6 +154,7 @@ class Registry:
         other._nondiff = dict(self._nondiff)
         other._methods = dict(self._methods)
         other._attributes = dict(self._attributes)
+        other._deferred = dict(self._deferred)
         other.version = self.version
         return other
 
@@ -166,6 +192,6 @@ def default_registry() -> Registry:
         operators.register(registry)
         numpy_rules.register(registry)
         numpy_linalg.register(registry)
-        scipy_special.register(registry)
+        registry.defer("scipy.special", scipy_special.register)
         _default = registry
     return _default

@@ -16,11 +16,7 @@ from .. import runtime
 from .registry import Registry
 from .template import d
 
-try:
-    from scipy import special
-except ImportError:  # pragma: no cover - exercised only without scipy
-    special = None
-
+special = None  # scipy.special, imported by `register` (the registry defers it until needed)
 _GLOBALS = {"np": np, "special": special, "runtime": runtime}
 _TWO_OVER_SQRT_PI = repr(2.0 / math.sqrt(math.pi))
 _SQRT_PI_OVER_TWO = repr(math.sqrt(math.pi) / 2.0)
@@ -62,8 +58,13 @@ def _binary() -> dict[object, tuple[str, str]]:
 
 
 def register(registry: Registry) -> None:
-    if special is None:
+    """Register the rules; the registry calls this once scipy.special is imported."""
+    global special
+    try:
+        from scipy import special
+    except ImportError:  # pragma: no cover - exercised only without scipy
         return
+    _GLOBALS["special"] = special
     for func, expr in _unary().items():
         registry.expressions(func, ("x",), {"x": expr}, unbroadcast=False, globals_=_GLOBALS)
     for func, (dx, dy) in _binary().items():
