@@ -62,6 +62,7 @@ class Rule:
     unbroadcast: bool = False
     origin: str = "builtin"
     restriction: str = ""
+    elementwise: bool = False  # every d[p] has the result's shape (broadcast rules undo it)
 
     @functools.cached_property
     def body(self) -> tuple[gast.stmt, ...]:
@@ -188,6 +189,7 @@ def rule_from_expressions(
         globals=globals_,
         unbroadcast=unbroadcast,
         restriction=restriction,
+        elementwise=True,
     )
 
 

@@ -192,14 +192,14 @@ class Backward:
                 if bt in defined:
                     part, defined = self.adjoint_of(stmt, defined)
                     code.extend(part)
-                defined = defined - {bt}
+                defined = defined - {bt, bt + FRESH}
             if id(stmt) in ctx.pushed:
                 code.append(nodes.assign(target, nodes.call(nodes.name(POP), [])))
             return code, defined
         if isinstance(stmt, gast.If):
             body, d1 = self.block(stmt.body, defined)
             orelse, d2 = self.block(stmt.orelse, defined)
-            joined = d1 | d2
+            joined = frozenset(b for b in d1 | d2 if not b.endswith(FRESH) or (b in d1 and b in d2))
             body += self.zero_inits(joined - d1)
             orelse += self.zero_inits(joined - d2)
             if not body and not orelse:
@@ -212,10 +212,12 @@ class Backward:
     def loop(self, stmt: gast.For | gast.While, defined: frozenset[str]):
         ctx = self.ctx
         saved = ctx.namer.snapshot()
+        defined = _owned_dropped(defined)  # ownership is not tracked around loops
         entry = defined
         while True:
             ctx.namer.restore(saved)
             body, end = self.block(stmt.body, entry)
+            end = _owned_dropped(end)
             if end <= entry:
                 break
             entry = entry | end
@@ -255,7 +257,7 @@ class Backward:
 
     def zero_inits(self, adjoints: frozenset[str]) -> list[gast.stmt]:
         by_adjoint = {b: p for p, b in self.ctx.adjoint.items()}
-        return [self.zeros(by_adjoint[b]) for b in sorted(adjoints)]
+        return [self.zeros(by_adjoint[b]) for b in sorted(adjoints) if not b.endswith(FRESH)]
 
     # -- one assignment ---------------------------------------------------------
     def adjoint_of(self, stmt: gast.Assign, defined: frozenset[str]):
@@ -318,24 +320,44 @@ class Backward:
         if rule is None:
             raise ctx.error(value, f"{what} has no derivative rule", "rewrite the expression")
         instance = instantiate(rule, bindings, nodes.name(target), bt, ctx.namer, ctx.namespace)
+        stmts = [
+            s
+            for s in _hoist_contributions(instance.stmts, ctx.namer)
+            if not _is_contribution(s) or self.receives(instance.bindings[s.targets[0].slice.id])
+        ]
+        handed_over = rule.elementwise and bt + FRESH in defined and _update_in_place(stmts, bt)
         code: list[gast.stmt] = []
-        for s in _hoist_contributions(instance.stmts, ctx.namer):
+        for s in stmts:
             if _is_contribution(s):
                 part, defined = self.contribute(
-                    instance.bindings[s.targets[0].slice.id], s.value, defined
+                    instance.bindings[s.targets[0].slice.id],
+                    s.value,
+                    defined,
+                    owned=handed_over and bt in nodes.names_read(s.value),
                 )
                 code.extend(part)
             else:
                 code.append(s)
         return _drop_dead_temps(code, set(ctx.adjoint.values())), defined
 
-    def contribute(self, binding: gast.expr, value: gast.expr, defined: frozenset[str]):
-        """Add `value` to the adjoint of the variable(s) in `binding`."""
+    def receives(self, binding: gast.expr) -> bool:
+        """Whether a contribution to `binding` reaches an active variable."""
+        elts = binding.elts if isinstance(binding, (gast.List, gast.Tuple)) else [binding]
+        return any(isinstance(e, gast.Name) and e.id in self.ctx.active for e in elts)
+
+    def contribute(
+        self, binding: gast.expr, value: gast.expr, defined: frozenset[str], owned: bool = False
+    ):
+        """Add `value` to the adjoint of the variable(s) in `binding`.
+
+        `owned`: value's array belongs to this code alone (an adjoint updated in
+        place that dies here), so the adjoint receiving it may be updated in place.
+        """
         ctx = self.ctx
         if isinstance(binding, gast.Name):
             if binding.id not in ctx.active:
                 return [], defined
-            return self.accumulate(binding.id, value, defined)
+            return self.accumulate(binding.id, value, defined, owned)
         if isinstance(binding, (gast.List, gast.Tuple)):
             targets = [
                 (i, e.id)
@@ -353,11 +375,24 @@ class Backward:
             return code, defined
         return [], defined
 
-    def accumulate(self, name: str, value: gast.expr, defined: frozenset[str]):
+    def accumulate(self, name: str, value: gast.expr, defined: frozenset[str], owned=False):
         b = self.ctx.adjoint[name]
         if b in defined:
             value = nodes.binop(nodes.name(b), gast.Add(), value)
-        return [nodes.assign(b, value)], defined | {b}
+        fresh = owned or self.allocates(value)
+        defined = (defined - {b + FRESH}) | {b} | ({b + FRESH} if fresh else set())
+        return [nodes.assign(b, value)], defined
+
+    def allocates(self, value: gast.expr) -> bool:
+        """Whether `value` is certainly a new array no other name refers to."""
+        if isinstance(value, gast.BinOp):
+            return True
+        if isinstance(value, gast.UnaryOp):
+            return isinstance(value.op, gast.USub)
+        if isinstance(value, gast.Call) and isinstance(value.func, gast.Name):
+            helper = self.ctx.namespace.objects.get(value.func.id)
+            return helper in (runtime.matmul_vjp_a, runtime.matmul_vjp_b)
+        return False
 
     def call_variant(self, stmt: gast.Assign, defined: frozenset[str]):
         ctx = self.ctx
@@ -375,6 +410,54 @@ class Backward:
             more, defined = self.accumulate(n, nodes.name(t), defined)
             code.extend(more)
         return code, defined
+
+
+FRESH = "!"  # `b!` in the defined set: b's array is owned by the generated code alone
+
+
+def _owned_dropped(defined: frozenset[str]) -> frozenset[str]:
+    return frozenset(b for b in defined if not b.endswith(FRESH))
+
+
+_IN_PLACE_OPS = (gast.Mult, gast.Div, gast.Add, gast.Sub)
+
+
+def _update_in_place(stmts: list[gast.stmt], g: str) -> bool:
+    """Rewrite the one contribution `d[p] = g * m` (maybe inside unbroadcast) as `g *= m`
+    followed by `d[p] = g`, when g (an owned adjoint that dies here) is read only there.
+
+    Only for elementwise rules: there m broadcasts to the result's shape, which is g's.
+    """
+    reads = sum(
+        1
+        for s in stmts
+        for n in gast.walk(s)
+        if isinstance(n, gast.Name) and n.id == g and isinstance(n.ctx, gast.Load)
+    )
+    if reads != 1:
+        return False
+    for i, s in enumerate(stmts):
+        if not _is_contribution(s):
+            continue
+        holder, field = s, "value"
+        value = s.value
+        if isinstance(value, gast.Call) and value.args and isinstance(value.args[0], gast.BinOp):
+            holder, field, value = value.args, 0, value.args[0]
+        if (
+            isinstance(value, gast.BinOp)
+            and isinstance(value.op, _IN_PLACE_OPS)
+            and isinstance(value.left, gast.Name)
+            and value.left.id == g
+        ):
+            target = nodes.name(g, store=True)
+            update = gast.AugAssign(target=target, op=value.op, value=value.right)
+            if field == "value":
+                s.value = nodes.name(g)
+            else:
+                holder[field] = nodes.name(g)
+            stmts.insert(i, nodes.located(update, s))
+            return True
+    return False
 
 
 def _index_expr(index: gast.expr) -> gast.expr:

@@ -117,5 +117,6 @@ def dloss(W1, W2, X, y, bloss=1.0):
     bH = matmul_vjp_a(blogits, H, W2)
     bW2 = bW2 + matmul_vjp_b(blogits, H, W2)
     # grad of mlp_loss.py:5  H = np.maximum(X @ W1, 0.0)
-    bW1 = bW1 + matmul_vjp_b(bH * (H > 0.0), X, W1)
+    bH *= H > 0.0
+    bW1 = bW1 + matmul_vjp_b(bH, X, W1)
     return bW1, bW2
