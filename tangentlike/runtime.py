@@ -103,11 +103,14 @@ def unsubscript(g, x, index):
     Repeated integer indices accumulate (np.add.at semantics).
     """
     if isinstance(x, (tuple, list)):
-        raise TypeError(
-            "tangentlike: indexing a tuple or list that holds differentiated values is not "
-            "supported yet; unpack tuples of arrays where they are built (a, b = x, y) or "
-            "stack them into an array"
-        )
+        try:  # a list of same-shape values: its adjoint is their stacked array
+            x = np.asarray(x, dtype=float)
+        except ValueError:
+            raise TypeError(
+                "tangentlike: indexing a tuple or list that holds differentiated values of "
+                "different shapes is not supported yet; unpack it where it is built "
+                "(a, b = x, y) or stack the values into an array"
+            ) from None
     dtype = np.result_type(x)
     if not np.issubdtype(dtype, np.inexact):
         dtype = np.float64

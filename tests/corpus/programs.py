@@ -213,6 +213,33 @@ def mlp(W1, W2, X, y):
     return -np.sum(y * logp) / X.shape[0] + 0.01 * (np.sum(W1 * W1) + np.sum(W2 * W2))
 
 
+def over_list(x, y):
+    total = 0.0
+    for a in [x, y, x * 2.0]:
+        total = total + np.sum(np.sin(a))
+    return total
+
+
+def pack_and_index(x, y):
+    p = (x, y)
+    u = p[1]
+    return np.sum(u * p[0])
+
+
+def split_pair(x):
+    a, b = np.split(x, 2)
+    return np.sum(a * b)
+
+
+def two_results(x, y):
+    return x * y, np.sin(x)
+
+
+def unpacks_a_helper(x, y):
+    p, q = two_results(x, y)
+    return np.sum(p * q)
+
+
 def _r(seed):
     return np.random.RandomState(seed)
 
@@ -247,6 +274,10 @@ CASES = [
     (nested_loops, lambda: (_r(0).randn(5), 5), (0,)),
     (while_loop, lambda: (_r(0).rand(3) + 0.1,), (0,)),
     (while_in_loop, lambda: (_r(0).randn(3) * 2.0,), (0,)),
+    (over_list, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
+    (pack_and_index, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
+    (split_pair, lambda: (_r(0).randn(4),), (0,)),
+    (unpacks_a_helper, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
     (calls_helpers, lambda: (_r(0).randn(2, 3), _r(1).randn(3, 4), _r(2).randn(4)), (0, 1, 2)),
     (calls_in_loop, lambda: (_r(0).randn(2, 3), _r(1).randn(3, 3), _r(2).randn(3)), (0, 1, 2)),
     (calls_with_loops_inside, lambda: (_r(0).randn(3), 0.7), (0, 1)),
