@@ -13,7 +13,7 @@ from __future__ import annotations
 import gast
 
 from ..syntax import nodes
-from .reverse import POP, PUSH, STACK, Backward, Context
+from .reverse import POP, POP_MARK, PUSH, STACK, Backward, Context
 
 
 def saved_sites(ctx: Context, read_by_backward: set[str]) -> frozenset[int]:
@@ -92,6 +92,44 @@ class Forward:
         return [stmt]
 
 
+def resolve_pops(code: list[gast.stmt], pushed: frozenset[int]) -> list[gast.stmt]:
+    """Pop markers become `x = _pop()` for sites that push and vanish otherwise; loops and
+    branches left empty go too. Returns new lists; the input is not changed."""
+    out: list[gast.stmt] = []
+    for stmt in code:
+        value = getattr(stmt, "value", None)
+        if isinstance(stmt, gast.Expr) and isinstance(value, gast.Constant) and (
+            isinstance(value.value, str) and value.value.startswith(POP_MARK)
+        ):
+            _, site, target = value.value.split(" ")
+            if int(site) in pushed:
+                pop = nodes.assign(target, nodes.call(nodes.name(POP), []))
+                out.append(nodes.located(pop, stmt))
+            continue
+        if isinstance(stmt, (gast.For, gast.While)):
+            inner = resolve_pops(stmt.body, pushed)
+            if inner:
+                out.append(_with(stmt, body=inner))
+            continue
+        if isinstance(stmt, gast.If):
+            body, orelse = resolve_pops(stmt.body, pushed), resolve_pops(stmt.orelse, pushed)
+            body = [s for s in body if not isinstance(s, gast.Pass)]
+            if body or orelse:
+                out.append(_with(stmt, body=body or [gast.Pass()], orelse=orelse))
+            continue
+        out.append(stmt)
+    return out
+
+
+def _with(stmt: gast.stmt, **fields: object) -> gast.stmt:
+    """A shallow copy of a compound statement with some fields replaced."""
+    new = type(stmt)(**{f: fields.get(f, getattr(stmt, f)) for f in stmt._fields})
+    for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+        if hasattr(stmt, attr):
+            setattr(new, attr, getattr(stmt, attr))
+    return new
+
+
 def read_by_backward(ctx: Context, code: list[gast.stmt]) -> set[str]:
     primal = set(nodes.param_names(ctx.fn))
     for stmt in ctx.fn.body:
@@ -117,13 +155,10 @@ def build(
     fn = ctx.fn
     body, ret = fn.body[:-1], fn.body[-1].value.id
     defined0 = frozenset({ctx.adjoint[ret]}) if ret in ctx.active else frozenset()
-    saved = ctx.namer.snapshot()
-    backward = Backward(ctx)
-    draft, _ = backward.block(body, defined0)
-    reads = read_by_backward(ctx, draft)
+    marked, defined = Backward(ctx).block(body, defined0)
+    reads = read_by_backward(ctx, resolve_pops(marked, frozenset()))
     ctx.pushed = saved_sites(ctx, reads)
-    ctx.namer.restore(saved)
-    bwd_code, defined = backward.block(body, defined0)
+    bwd_code = resolve_pops(marked, ctx.pushed)
     reads = read_by_backward(ctx, bwd_code)
     fwd_code = Forward(ctx).block(body)
 

@@ -165,7 +165,12 @@ def check_cut_paths(ctx: Context, stmt: gast.Assign) -> None:
 
 
 class Backward:
-    """Generates the backward sweep of a block given which adjoints are defined."""
+    """Generates the backward sweep of a block given which adjoints are defined.
+
+    Every site that may push leaves a pop marker; which sites push is decided
+    from what this code reads, then `assemble.resolve_pops` turns markers into
+    `x = _pop()` or drops them (one generation, no regeneration).
+    """
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -193,8 +198,7 @@ class Backward:
                     part, defined = self.adjoint_of(stmt, defined)
                     code.extend(part)
                 defined = defined - {bt, bt + FRESH}
-            if id(stmt) in ctx.pushed:
-                code.append(nodes.assign(target, nodes.call(nodes.name(POP), [])))
+            code.append(pop_marker(stmt, target))
             return code, defined
         if isinstance(stmt, gast.If):
             body, d1 = self.block(stmt.body, defined)
@@ -235,8 +239,7 @@ class Backward:
                         type_comment=None,
                     )
                 )
-            if id(stmt) in ctx.pushed:
-                code.append(nodes.assign(stmt.target.id, nodes.call(nodes.name(POP), [])))
+            code.append(pop_marker(stmt, stmt.target.id))
         else:
             counter, in_loop = ctx.counters[id(stmt)]
             if in_loop:
@@ -410,6 +413,14 @@ class Backward:
             more, defined = self.accumulate(n, nodes.name(t), defined)
             code.extend(more)
         return code, defined
+
+
+POP_MARK = "\x01pop"
+
+
+def pop_marker(site: gast.stmt, target: str) -> gast.stmt:
+    """Where `target = _pop()` goes if the site turns out to push (see assemble.resolve_pops)."""
+    return nodes.expr_stmt(nodes.const(f"{POP_MARK} {id(site)} {target}"))
 
 
 FRESH = "!"  # `b!` in the defined set: b's array is owned by the generated code alone
