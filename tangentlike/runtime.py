@@ -844,3 +844,21 @@ def interp_vjp(g, x, xp, fp, side):
     out = np.bincount(i.ravel(), (g * weights_lo).ravel(), minlength=n)
     out = out + np.bincount((i + 1).ravel(), (g * weights_hi).ravel(), minlength=n)
     return out.astype(np.result_type(g.dtype, fp.dtype), copy=False)
+
+
+def unsetitem(g, index):
+    """The adjoint of `y[index] = v`: (g with the written region zeroed, g's region).
+
+    Both are new arrays. Repeated integer indices in a write are refused: only
+    the last write survives, and which one that is is not something to guess.
+    """
+    g = np.array(g, dtype=np.result_type(g, np.float32), copy=True)
+    parts = index if isinstance(index, tuple) else (index,)
+    if any(isinstance(p, (list, np.ndarray)) and np.asarray(p).dtype.kind in "iu" for p in parts):
+        hits = np.zeros(g.shape, dtype=np.intp)
+        np.add.at(hits, index, 1)
+        if hits.max(initial=0) > 1:
+            raise ValueError("tangentlike: y[index] = v with repeated indices is not supported")
+    region = np.array(g[index], copy=True)
+    g[index] = 0.0
+    return g, region

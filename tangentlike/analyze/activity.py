@@ -98,7 +98,13 @@ def analyze(
     fn: gast.FunctionDef, wrt: tuple[str, ...], scope: Scope, registry: Registry
 ) -> Activity:
     flows: list[tuple[str, list[str]]] = [
-        (a.targets[0].id, data_operands(a.value, scope, registry)) for a in assignments(fn.body)
+        (
+            nodes.assigned_name(a),
+            # a write into y keeps the rest of y: the new y depends on the old one too
+            data_operands(a.value, scope, registry)
+            + ([nodes.assigned_name(a)] if nodes.is_item_write(a) else []),
+        )
+        for a in assignments(fn.body)
     ]
     varied = set(wrt)
     changed = True

@@ -21,6 +21,7 @@ class Site:
     stmt: gast.stmt
     name: str
     in_loop: bool
+    region: bool = False  # `name[index] = ...`: overwrites part of a live array
 
 
 @dataclass
@@ -31,7 +32,7 @@ class Flow:
     bound_at_exit: frozenset[str] = frozenset()
 
     def site_count(self, name: str) -> int:
-        return sum(1 for s in self.sites if s.name == name)
+        return sum(1 for s in self.sites if s.name == name and not s.region)
 
 
 def analyze(fn: gast.FunctionDef, params: list[str]) -> Flow:
@@ -44,7 +45,9 @@ def analyze(fn: gast.FunctionDef, params: list[str]) -> Flow:
         for stmt in stmts:
             flow.bound_before[id(stmt)] = surely
             flow.maybe_bound_before[id(stmt)] = maybe
-            if isinstance(stmt, gast.Assign):
+            if nodes.is_item_write(stmt):
+                flow.sites.append(Site(stmt, nodes.assigned_name(stmt), in_loop, region=True))
+            elif isinstance(stmt, gast.Assign):
                 name = stmt.targets[0].id
                 flow.sites.append(Site(stmt, name, in_loop))
                 surely, maybe = surely | {name}, maybe | {name}

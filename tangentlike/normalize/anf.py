@@ -2,6 +2,7 @@
 
 Assumes: desugar ran (single Name targets, Name loop targets).
 Guarantees (checked by `check`), every statement of the body is one of:
+  - `name[index] = atom` (index of atoms and slices of atoms), writing in place;
   - `name = value` where value is an atom, or one operation on atoms: BinOp,
     UnaryOp, Compare (one operator), BoolOp, Call (a global function; list or
     tuple literals of atoms allowed as arguments), Attribute read of a local,
@@ -60,7 +61,10 @@ class Normalizer:
 
     def stmt(self, stmt: gast.stmt) -> list[gast.stmt]:
         if isinstance(stmt, gast.Assign):
-            return self.assign(stmt.targets[0].id, stmt.value)
+            target = stmt.targets[0]
+            if isinstance(target, gast.Subscript):
+                return self.assign_item(target, stmt.value)
+            return self.assign(target.id, stmt.value)
         if isinstance(stmt, gast.Expr):
             if isinstance(stmt.value, gast.Call):
                 pre, value = self.call(stmt.value, "call")
@@ -158,6 +162,14 @@ class Normalizer:
             tmp = self.namer.temp(target)
             return [*pre, nodes.assign(tmp, op), nodes.assign(target, nodes.name(tmp))]
         return [*pre, nodes.assign(target, op)]
+
+    def assign_item(self, target: gast.Subscript, value: gast.expr) -> list[gast.stmt]:
+        """`y[index] = value` with an atom value and an index of atoms."""
+        base = target.value.id
+        pre, atom = self.atom(value, base)
+        idx_pre, index = self.index(target.slice, base)
+        store = gast.Subscript(value=nodes.name(base), slice=index, ctx=gast.Store())
+        return [*pre, *idx_pre, nodes.assign(store, atom)]
 
     def _simple_boolop(self, node: gast.BoolOp) -> bool:
         return all(self.is_atom(v) for v in node.values[1:])
@@ -365,7 +377,11 @@ def check(fn: gast.FunctionDef) -> None:
     def block(stmts: list[gast.stmt], top: bool) -> None:
         for s in stmts:
             if isinstance(s, gast.Assign):
-                assert len(s.targets) == 1 and isinstance(s.targets[0], gast.Name), gast.dump(s)
+                t = s.targets[0]
+                assert len(s.targets) == 1, gast.dump(s)
+                assert isinstance(t, gast.Name) or (
+                    isinstance(t, gast.Subscript) and isinstance(t.value, gast.Name)
+                ), gast.dump(s)
             elif isinstance(s, gast.If):
                 assert isinstance(s.test, gast.Name), gast.dump(s.test)
                 block(s.body, False)

@@ -1,7 +1,8 @@
 """Lower augmented assignment, chained and tuple assignment, tuple loop targets.
 
 Assumes: the fence passed. Guarantees: no AugAssign; every Assign has exactly
-one target, a Name; every For target is a Name; no docstring statement.
+one target, a Name or `name[index]`; every For target is a Name; no docstring
+statement. `y[i] += v` becomes `y[i] = y[i] + v` (the index is read twice).
 Invalidates: every analysis.
 """
 
@@ -65,7 +66,7 @@ def _set_load(node: gast.AST) -> None:
 
 
 def _assign(target: gast.expr, value: gast.expr, namer: Namer) -> list[gast.stmt]:
-    if isinstance(target, gast.Name):
+    if isinstance(target, (gast.Name, gast.Subscript)):
         return [nodes.assign(target, value)]
     assert isinstance(target, (gast.Tuple, gast.List))
     elts = target.elts

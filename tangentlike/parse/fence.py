@@ -129,29 +129,35 @@ def _check_stmt(parsed: ParsedFunction, stmt: gast.stmt) -> None:
         _refuse(parsed, node, what, hint)
 
 
+def _flatten_targets(targets: list[gast.expr]) -> list[gast.expr]:
+    out: list[gast.expr] = []
+    for t in targets:
+        if isinstance(t, (gast.Tuple, gast.List)):
+            out.extend(_flatten_targets(t.elts))
+        else:
+            out.append(t)
+    return out
+
+
 def _check_detail(parsed: ParsedFunction, node: gast.AST) -> None:
     if isinstance(node, (gast.For, gast.While)) and node.orelse:
         _refuse(parsed, node, "a loop with an `else` clause", "move the else-block after the loop")
     if isinstance(node, (gast.Assign, gast.AugAssign)):
         targets = node.targets if isinstance(node, gast.Assign) else [node.target]
-        for target in targets:
-            for t in gast.walk(target):
-                if isinstance(t, gast.Subscript):
-                    _refuse(
-                        parsed,
-                        t,
-                        "assignment into an array element or slice",
-                        "build the array with np.where, np.concatenate or np.stack",
-                    )
-                if isinstance(t, gast.Attribute):
-                    _refuse(
-                        parsed,
-                        t,
-                        "assignment to an attribute",
-                        "assign to a local variable instead",
-                    )
-                if isinstance(t, gast.Starred):
-                    _refuse(parsed, t, "star-unpacking", "unpack the values one by one")
+        for t in _flatten_targets(targets):
+            if isinstance(t, gast.Subscript) and not isinstance(t.value, gast.Name):
+                _refuse(
+                    parsed,
+                    t,
+                    "assignment into an element of an element or of an attribute (y[i][j] = ...)",
+                    "index once: y[i, j] = ..., into a local array",
+                )
+            if isinstance(t, gast.Attribute):
+                _refuse(
+                    parsed, t, "assignment to an attribute", "assign to a local variable instead"
+                )
+            if isinstance(t, gast.Starred):
+                _refuse(parsed, t, "star-unpacking", "unpack the values one by one")
     if isinstance(node, gast.For) and not isinstance(node.target, (gast.Name, gast.Tuple)):
         _refuse(parsed, node.target, "this loop target", "loop over a plain variable")
     if isinstance(node, gast.Call):

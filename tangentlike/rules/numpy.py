@@ -197,7 +197,43 @@ PACKED_METHODS = {"reshape": "numpy.reshape"}  # x.reshape(2, 3) == np.reshape(x
 ATTRIBUTES = {"T": "numpy.transpose"}
 
 
+# Always a new array, never a view of an argument: safe to write into by index.
+ARRAY_MAKERS = [
+    np.zeros,
+    np.ones,
+    np.empty,
+    np.full,
+    np.zeros_like,
+    np.ones_like,
+    np.empty_like,
+    np.full_like,
+    np.array,
+    np.copy,
+    np.arange,
+    np.linspace,
+    np.eye,
+    np.identity,
+    np.concatenate,
+    np.stack,
+    np.vstack,
+    np.hstack,
+    np.tile,
+    np.repeat,
+    np.outer,
+    np.matmul,
+    np.dot,
+    np.where,
+    np.sum,
+    np.mean,
+    np.prod,
+    np.cumsum,
+    np.cumprod,
+    np.diag,
+]
+
+
 def register(registry: Registry) -> None:
+    registry.array_makers(ARRAY_MAKERS)
     for func, expr in UNARY.items():
         registry.expressions(func, ("x",), {"x": expr}, unbroadcast=False, globals_=_GLOBALS)
     for func, (dx, dy) in BINARY.items():

@@ -31,7 +31,18 @@ class Registry:
         self._methods: dict[str, Method] = {}
         self._attributes: dict[str, str] = {}
         self._deferred: dict[str, Callable[[Registry], None]] = {}
+        self._array_makers: set[object] = set()
         self.version = 0
+
+    def array_makers(self, primals: Iterable[object]) -> None:
+        """Functions that always return a new array (never a view of an argument)."""
+        self._array_makers.update(primals)
+
+    def makes_new_array(self, primal: object) -> bool:
+        try:
+            return primal in self._array_makers
+        except TypeError:
+            return False
 
     def defer(self, module: str, register: Callable[[Registry], None]) -> None:
         """Register rules for `module` (e.g. scipy.special) once that module is imported.
@@ -155,6 +166,7 @@ class Registry:
         other._methods = dict(self._methods)
         other._attributes = dict(self._attributes)
         other._deferred = dict(self._deferred)
+        other._array_makers = set(self._array_makers)
         other.version = self.version
         return other
 

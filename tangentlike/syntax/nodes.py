@@ -157,3 +157,14 @@ def names_stored(node: Node) -> set[str]:
         for n in gast.walk(node)
         if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Param))
     }
+
+
+def assigned_name(stmt: gast.Assign) -> str:
+    """The variable an ANF assignment binds or writes into (`y` for `y = ...`, `y[i] = ...`)."""
+    target = stmt.targets[0]
+    return target.value.id if isinstance(target, gast.Subscript) else target.id
+
+
+def is_item_write(stmt: gast.stmt) -> bool:
+    """`y[index] = value`: an in-place write into an array."""
+    return isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript)

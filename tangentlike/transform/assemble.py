@@ -20,6 +20,9 @@ def saved_sites(ctx: Context, read_by_backward: set[str]) -> frozenset[int]:
     params = set(nodes.param_names(ctx.fn))
     pushed = set()
     for site in ctx.flow.sites:
+        if site.region:
+            pushed.add(id(site.stmt))  # always: views of y may be read, and y is restored
+            continue
         if site.name not in read_by_backward:
             continue
         if not site.in_loop and site.name not in ctx.flow.maybe_bound_before[id(site.stmt)]:
@@ -33,6 +36,8 @@ def unbound_saved(ctx: Context) -> list[str]:
     """Saved variables that may be unbound when first pushed (they get `= None`)."""
     names = []
     for site in ctx.flow.sites:
+        if site.region:
+            continue  # writing into y needs y bound anyway
         if id(site.stmt) in ctx.pushed and site.name not in ctx.flow.bound_before[id(site.stmt)]:
             names.append(site.name)
     return sorted(set(names))
@@ -56,6 +61,14 @@ class Forward:
     def stmt(self, stmt: gast.stmt) -> list[gast.stmt]:
         ctx = self.ctx
         out: list[gast.stmt] = []
+        if nodes.is_item_write(stmt):
+            if id(stmt) in ctx.pushed:
+                target = stmt.targets[0]
+                region = nodes.subscript(nodes.name(target.value.id), nodes.deepcopy(target.slice))
+                copy = nodes.call(ctx.np("copy"), [region])
+                out.append(nodes.expr_stmt(nodes.call(nodes.name(PUSH), [copy])))
+            out.append(stmt)
+            return out
         if isinstance(stmt, gast.Assign):
             if id(stmt) in ctx.pushed:
                 out.append(self.push(stmt.targets[0].id))
@@ -93,19 +106,16 @@ class Forward:
 
 
 def resolve_pops(code: list[gast.stmt], pushed: frozenset[int]) -> list[gast.stmt]:
-    """Pop markers become `x = _pop()` for sites that push and vanish otherwise; loops and
-    branches left empty go too. Returns new lists; the input is not changed."""
+    """Pop markers become their restore statement for sites that push and vanish
+    otherwise; loops and branches left empty go too. Returns new lists."""
     out: list[gast.stmt] = []
     for stmt in code:
-        value = getattr(stmt, "value", None)
-        if isinstance(stmt, gast.Expr) and isinstance(value, gast.Constant) and (
-            isinstance(value.value, str) and value.value.startswith(POP_MARK)
-        ):
-            _, site, target = value.value.split(" ")
-            if int(site) in pushed:
-                pop = nodes.assign(target, nodes.call(nodes.name(POP), []))
-                out.append(nodes.located(pop, stmt))
-            continue
+        if isinstance(stmt, gast.If) and isinstance(stmt.test, gast.Constant):
+            mark = stmt.test.value
+            if isinstance(mark, str) and mark.startswith(POP_MARK):
+                if int(mark.split(" ")[1]) in pushed:
+                    out.extend(nodes.located(s, stmt) for s in stmt.body)
+                continue
         if isinstance(stmt, (gast.For, gast.While)):
             inner = resolve_pops(stmt.body, pushed)
             if inner:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import gast
 
 from .. import runtime
-from ..analyze.activity import Activity, user_function
+from ..analyze.activity import Activity, data_operands, user_function
 from ..analyze.flow import Flow
 from ..errors import UnknownFunctionError, UnsupportedSyntaxError
 from ..parse.resolve import Scope
@@ -89,7 +89,9 @@ def plan(ctx: Context) -> None:
 
     def visit(stmts: list[gast.stmt], in_loop: bool) -> None:
         for stmt in stmts:
-            if isinstance(stmt, gast.Assign):
+            if nodes.is_item_write(stmt):
+                check_item_write(ctx, stmt)
+            elif isinstance(stmt, gast.Assign):
                 check_cut_paths(ctx, stmt)
                 if isinstance(stmt.value, gast.Call) and stmt.targets[0].id in ctx.active:
                     plan_call(ctx, stmt)
@@ -127,6 +129,59 @@ def plan_call(ctx: Context, stmt: gast.Assign) -> None:
     )
     if active:
         ctx.calls[id(stmt)] = (ctx.variant(callee, active), dict(bound.arguments))
+
+
+def check_item_write(ctx: Context, stmt: gast.Assign) -> None:
+    """Refuse `y[i] = v` when y may share memory with an array the gradient cannot follow:
+    an argument, an array it was copied from, or a view kept in another variable."""
+    y = nodes.assigned_name(stmt)
+    where = stmt.targets[0]
+    if y in nodes.param_names(ctx.fn):
+        raise ctx.error(
+            where,
+            f"writing into the argument {y!r} changes the caller's array",
+            f"write into a copy: {y} = {y}.copy() before the first write",
+        )
+    for other in _assignments(ctx.fn.body):
+        if nodes.is_item_write(other):
+            continue
+        name, value = other.targets[0].id, other.value
+        if name == y and not _allocates_array(ctx, value):
+            raise ctx.error(
+                where,
+                f"{y!r} is written by index, but it may share memory with another array "
+                f"(it is assigned from an expression that can return a view, at line "
+                f"{getattr(other, 'lineno', '?')})",
+                f"make it a fresh array: {y} = np.copy(...) or {y} = np.zeros(...)",
+            )
+        aliases = isinstance(value, gast.Name) and value.id == y
+        view = isinstance(value, gast.Subscript) and getattr(value.value, "id", None) == y
+        if name != y and (aliases or (view and not name.startswith("_"))):
+            raise ctx.error(
+                other,
+                f"{name!r} refers to (part of) {y!r}, which is written by index elsewhere",
+                f"take a copy: {name} = np.copy(...)",
+            )
+
+
+def _assignments(stmts: list[gast.stmt]):
+    for stmt in stmts:
+        if isinstance(stmt, gast.Assign):
+            yield stmt
+        for part in ("body", "orelse"):
+            yield from _assignments(getattr(stmt, part, []) or [])
+
+
+def _allocates_array(ctx: Context, value: gast.expr) -> bool:
+    """Values that are new arrays: arithmetic, ufuncs, and the registry's array makers."""
+    if isinstance(value, (gast.BinOp, gast.UnaryOp)):
+        return True
+    if isinstance(value, gast.Call):
+        import numpy as np
+
+        callee = ctx.scope.resolve(value.func)
+        return isinstance(callee, np.ufunc) or ctx.registry.makes_new_array(callee)
+    return False
 
 
 def check_cut_paths(ctx: Context, stmt: gast.Assign) -> None:
@@ -186,6 +241,8 @@ class Backward:
 
     def stmt(self, stmt: gast.stmt, defined: frozenset[str]):
         ctx = self.ctx
+        if nodes.is_item_write(stmt):
+            return self.item_write(stmt, defined)
         if isinstance(stmt, gast.Assign):
             target = stmt.targets[0].id
             code: list[gast.stmt] = []
@@ -198,7 +255,7 @@ class Backward:
                     part, defined = self.adjoint_of(stmt, defined)
                     code.extend(part)
                 defined = defined - {bt, bt + FRESH}
-            code.append(pop_marker(stmt, target))
+            code.append(pop_marker(stmt, popped(target)))
             return code, defined
         if isinstance(stmt, gast.If):
             body, d1 = self.block(stmt.body, defined)
@@ -212,6 +269,33 @@ class Backward:
         if isinstance(stmt, (gast.For, gast.While)):
             return self.loop(stmt, defined)
         return [], defined
+
+    def item_write(self, stmt: gast.Assign, defined: frozenset[str]):
+        """`y[index] = v`: v gets the adjoint of the written region, the old y the rest;
+        then the overwritten values are put back."""
+        ctx = self.ctx
+        target = stmt.targets[0]
+        y, value = target.value.id, stmt.value
+        index = _index_expr(target.slice)
+        code: list[gast.stmt] = []
+        by = ctx.adjoint.get(y)
+        if by is not None and by in defined:
+            helper = ctx.namespace.bind("unsetitem", runtime.unsetitem, ctx.namer)
+            region = ctx.namer.temp("b" + y.lstrip("_"))
+            split = nodes.call(nodes.name(helper), [nodes.name(by), index])
+            pair = nodes.tuple_([nodes.name(by, store=True), nodes.name(region, store=True)], True)
+            code.append(nodes.assign(pair, split))
+            defined = (defined - {by + FRESH}) | {by + FRESH}
+            if isinstance(value, gast.Name) and value.id in ctx.active:
+                helper = ctx.namespace.bind("unbroadcast", runtime.unbroadcast, ctx.namer)
+                contribution = nodes.call(nodes.name(helper), [nodes.name(region), value])
+                more, defined = self.accumulate(value.id, contribution, defined)
+                code.extend(more)
+        restore = gast.Subscript(
+            value=nodes.name(y), slice=nodes.deepcopy(target.slice), ctx=gast.Store()
+        )
+        code.append(pop_marker(stmt, nodes.assign(restore, nodes.call(nodes.name(POP), []))))
+        return code, defined
 
     def loop(self, stmt: gast.For | gast.While, defined: frozenset[str]):
         ctx = self.ctx
@@ -239,7 +323,7 @@ class Backward:
                         type_comment=None,
                     )
                 )
-            code.append(pop_marker(stmt, stmt.target.id))
+            code.append(pop_marker(stmt, popped(stmt.target.id)))
         else:
             counter, in_loop = ctx.counters[id(stmt)]
             if in_loop:
@@ -267,6 +351,10 @@ class Backward:
         ctx = self.ctx
         target, value = stmt.targets[0].id, stmt.value
         bt = ctx.adjoint[target]
+        if id(stmt) not in ctx.calls and not (
+            set(data_operands(value, ctx.scope, ctx.registry)) & ctx.active
+        ):
+            return [], defined  # e.g. `out = np.zeros(n)` before writes into out
         if isinstance(value, gast.Name):
             return self.contribute(value, nodes.name(bt), defined)
         if isinstance(value, (gast.Constant, gast.Attribute)) and not nodes.names_read(value) & (
@@ -418,9 +506,17 @@ class Backward:
 POP_MARK = "\x01pop"
 
 
-def pop_marker(site: gast.stmt, target: str) -> gast.stmt:
-    """Where `target = _pop()` goes if the site turns out to push (see assemble.resolve_pops)."""
-    return nodes.expr_stmt(nodes.const(f"{POP_MARK} {id(site)} {target}"))
+def pop_marker(site: gast.stmt, restore: gast.stmt) -> gast.stmt:
+    """`restore` (e.g. `x = _pop()`), to keep only if the site turns out to push.
+
+    A marker is an `if "<mark> <site id>":` around the restore; assemble.resolve_pops
+    unwraps or drops it.
+    """
+    return nodes.if_(nodes.const(f"{POP_MARK} {id(site)}"), [restore], [])
+
+
+def popped(target: str) -> gast.stmt:
+    return nodes.assign(target, nodes.call(nodes.name(POP), []))
 
 
 FRESH = "!"  # `b!` in the defined set: b's array is owned by the generated code alone
