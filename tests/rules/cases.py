@@ -528,4 +528,7 @@ CASES: list[Case] = [
     Case("x[..., 0]", {"x": T}),
     Case("x[None, :, 1]", {"x": T}),
     Case("x[np.array([0, 0, 1])]", {"x": M}),
+    Case("x[x > 0.1]", {"x": M}),
+    Case("x[:, np.array([2, 0, 2])]", {"x": M}),
+    Case("x[np.array([1, 0]), np.array([2, 2])]", {"x": M}),
 ]

@@ -48,3 +48,11 @@ def test_repeated_indices_in_a_write_are_refused(tmp_path):
     )
     with pytest.raises(ValueError, match="repeated indices"):
         tl.grad(module.f, wrt=1)(np.ones(3), np.ones(2))
+
+
+def test_float32_writes_keep_float32():
+    x, w = (np.asarray(a, dtype=np.float32) for a in (R.randn(4, 3), R.randn(3)))
+    gx, gw = tl.grad(writes.fill, wrt=(0, 1))(x, w)
+    assert gx.dtype == np.float32 and gw.dtype == np.float32
+    ref = tl.grad(writes.fill, wrt=(0, 1))(x.astype(float), w.astype(float))
+    np.testing.assert_allclose(gx, ref[0], rtol=1e-3, atol=1e-4)
