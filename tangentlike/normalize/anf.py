@@ -343,11 +343,7 @@ class Normalizer:
         return pre, nodes.call(func, out_args, keywords)
 
     def unsupported(self, node: gast.AST, what: str, hint: str) -> UnsupportedSyntaxError:
-        return UnsupportedSyntaxError(
-            f"{what} is not supported yet (in {self.parsed.func.__qualname__})",
-            self.parsed.location(node),
-            hint=f"What to do: {hint}.",
-        )
+        return self.parsed.error(node, f"{what} is not supported yet", hint)
 
 
 def _root(name: str) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gast
 
-from ..errors import UnsupportedSyntaxError
 from .source import ParsedFunction
 
 # Statement and expression classes the pipeline handles.
@@ -80,11 +79,7 @@ REFUSED: dict[type, tuple[str, str]] = {
 
 
 def _refuse(parsed: ParsedFunction, node: gast.AST, what: str, hint: str) -> None:
-    raise UnsupportedSyntaxError(
-        f"{what} is not supported yet (in {parsed.func.__qualname__})",
-        parsed.location(node),
-        hint=f"What to do: {hint}.",
-    )
+    raise parsed.error(node, f"{what} is not supported yet", hint)
 
 
 def check(parsed: ParsedFunction) -> None:

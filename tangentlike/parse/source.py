@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import gast
 
-from ..errors import SourceLocation, SourceNotFoundError
+from ..errors import SourceLocation, SourceNotFoundError, UnsupportedSyntaxError
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,14 @@ class ParsedFunction:
         line = getattr(node, "lineno", None) or self.first_line
         col = (getattr(node, "col_offset", None) or 0) + self.col_shift
         return SourceLocation(self.filename, line, col, self.line_text(line))
+
+    def error(self, node: gast.AST, what: str, hint: str) -> UnsupportedSyntaxError:
+        """An error at `node`: what is wrong, in which function, and what to do instead."""
+        return UnsupportedSyntaxError(
+            f"{what} (in {self.func.__qualname__})",
+            self.location(node),
+            hint=f"What to do: {hint}.",
+        )
 
 
 def unwrap(func: Callable) -> Callable:

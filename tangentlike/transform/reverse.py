@@ -71,11 +71,7 @@ class Context:
         return self.namespace.ref(f"numpy.{attr}", self.namer)
 
     def error(self, node: gast.AST, what: str, hint: str) -> UnsupportedSyntaxError:
-        return UnsupportedSyntaxError(
-            f"{what} (in {self.parsed.func.__qualname__})",
-            self.parsed.location(node),
-            hint=f"What to do: {hint}.",
-        )
+        return self.parsed.error(node, what, hint)
 
 
 # ---------------------------------------------------------------------------
