@@ -11,13 +11,13 @@ install-test:
 	$(PYTHON) -m pip install -q -e ".[test,demo]"
 
 # The project's tests, then the public API contract in ../shared/contract when it is there.
-test: install-test
+test: install-test lint
 	$(PYTHON) -m pytest tests
 	@if [ -d ../shared/contract ]; then $(PYTHON) -m pytest -p no:cacheprovider ../shared/contract; fi
 
 lint:
-	$(PYTHON) -m ruff check tangentlike tests samples benchmarks
-	$(PYTHON) -m ruff format --check tangentlike tests samples benchmarks
+	$(PYTHON) -m ruff check tangentlike tests samples benchmarks scripts
+	$(PYTHON) -m ruff format --check tangentlike tests samples benchmarks scripts
 
 bench:
 	$(PYTHON) benchmarks/bench_mlp.py
