@@ -38,7 +38,7 @@ from .api import grad, value_and_grad, vjp
 from .errors import TangentlikeError
 
 PROG = "tangentlike"
-MODES = ("grad", "vjp", "value_and_grad")
+MODES = ("grad", "vjp", "value_and_grad", "reverse")  # reverse: the AD mode, which is grad
 
 
 class CliError(TangentlikeError):
@@ -280,6 +280,7 @@ def parse_inputs(text: str | None) -> dict[str, tuple[int, ...]]:
 def generate(target: Target, names: tuple[str, ...], single: bool, mode: str) -> Callable:
     build = {
         "grad": grad,
+        "reverse": grad,
         "vjp": vjp,
         "value_and_grad": value_and_grad,
     }[mode]
@@ -675,7 +676,8 @@ def _common(parser: argparse.ArgumentParser, with_mode: bool) -> None:
             choices=MODES,
             default="grad",
             help="grad (scalar output), vjp (any output, takes a seed) or value_and_grad "
-            "(default: grad)",
+            "(default: grad); `reverse` names the differentiation mode and means grad "
+            "(forward mode is not built yet)",
         )
     parser.add_argument(
         "--debug",

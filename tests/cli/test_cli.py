@@ -520,3 +520,13 @@ def test_python_m_error_has_no_traceback(tmp_path):
     assert done.stderr.startswith("tangentlike: error: ")
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "d.py").exists()
+
+
+def test_mode_reverse_is_grad(tmp_path):
+    src = tmp_path / "rev_fns.py"
+    src.write_text("import numpy as np\n\n\ndef f(x):\n    return np.sum(np.exp(x) * x)\n")
+    out_a, out_b = tmp_path / "a.py", tmp_path / "b.py"
+    assert cli.main(["grad", f"{src}:f", "--mode", "reverse", "-o", str(out_a)]) == 0
+    assert cli.main(["grad", f"{src}:f", "--mode", "grad", "-o", str(out_b)]) == 0
+    body = [ln for ln in out_a.read_text().splitlines() if not ln.startswith("#")]
+    assert body == [ln for ln in out_b.read_text().splitlines() if not ln.startswith("#")]
