@@ -32,13 +32,28 @@ class Registry:
         self._attributes: dict[str, str] = {}
         self._deferred: dict[str, Callable[[Registry], None]] = {}
         self._array_makers: set[object] = set()
+        self._builtins: Callable[[Registry], None] | None = None
         self.version = 0
+
+    def builtins(self, load: Callable[[Registry], None]) -> None:
+        """Rule files to load on first use: a gradient loaded from the disk cache never
+        needs them, and importing them costs more than loading the gradient."""
+        self._builtins = load
+
+    def _ready(self) -> None:
+        if self._builtins is not None:
+            load, self._builtins = self._builtins, None
+            version = self.version
+            load(self)
+            self.version = version  # built-in rules are part of the compiler, not a change
 
     def array_makers(self, primals: Iterable[object]) -> None:
         """Functions that always return a new array (never a view of an argument)."""
+        self._ready()
         self._array_makers.update(primals)
 
     def makes_new_array(self, primal: object) -> bool:
+        self._ready()
         try:
             return primal in self._array_makers
         except TypeError:
@@ -61,6 +76,7 @@ class Registry:
 
     # -- building -------------------------------------------------------------
     def add(self, rule: Rule) -> Rule:
+        self._ready()
         self._rules[_key(rule.primal)] = rule
         self._nondiff.pop(_key(rule.primal), None)
         self.version += 1
@@ -114,19 +130,23 @@ class Registry:
         )
 
     def nondifferentiable(self, primals: Iterable[object], why: str = "") -> None:
+        self._ready()
         for primal in primals:
             self._nondiff[_key(primal)] = why
         self.version += 1
 
     def method(self, name: str, dotted: str, *, pack_varargs: bool = False) -> None:
+        self._ready()
         self._methods[name] = Method(dotted, pack_varargs)
 
     def attribute(self, name: str, dotted: str) -> None:
         """An attribute read `x.name` that is the call `func(x)`, e.g. `.T`."""
+        self._ready()
         self._attributes[name] = dotted
 
     # -- queries ----------------------------------------------------------------
     def lookup(self, primal: object) -> Rule | None:
+        self._ready()
         try:
             rule = self._rules.get(_key(primal))
         except TypeError:
@@ -137,6 +157,7 @@ class Registry:
         return rule
 
     def is_nondifferentiable(self, primal: object) -> bool:
+        self._ready()
         try:
             key = _key(primal)
         except TypeError:
@@ -146,20 +167,25 @@ class Registry:
         return key in self._nondiff
 
     def method_for(self, name: str) -> Method | None:
+        self._ready()
         return self._methods.get(name)
 
     def attribute_for(self, name: str) -> str | None:
+        self._ready()
         return self._attributes.get(name)
 
     def rules(self) -> list[Rule]:
+        self._ready()
         self._load_deferred(everything=True)
         return list(self._rules.values())
 
     def nondifferentiable_primals(self) -> list[object]:
+        self._ready()
         self._load_deferred(everything=True)
         return list(self._nondiff)
 
     def copy(self) -> Registry:
+        self._ready()
         other = Registry()
         other._rules = dict(self._rules)
         other._nondiff = dict(self._nondiff)
@@ -197,13 +223,17 @@ def default_registry() -> Registry:
     """The process-wide registry: built-in rule files plus rules from `tl.adjoint`."""
     global _default
     if _default is None:
-        from . import numpy as numpy_rules
-        from . import numpy_linalg, operators, scipy_special
-
         registry = Registry()
-        operators.register(registry)
-        numpy_rules.register(registry)
-        numpy_linalg.register(registry)
-        registry.defer("scipy.special", scipy_special.register)
+        registry.builtins(_load_rule_files)
         _default = registry
     return _default
+
+
+def _load_rule_files(registry: Registry) -> None:
+    from . import numpy as numpy_rules
+    from . import numpy_linalg, operators, scipy_special
+
+    operators.register(registry)
+    numpy_rules.register(registry)
+    numpy_linalg.register(registry)
+    registry.defer("scipy.special", scipy_special.register)
