@@ -12,10 +12,13 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
+import re
 import sys
 import textwrap
 import types
 from dataclasses import dataclass
+
+import numpy as np
 
 from .. import runtime
 
@@ -50,6 +53,12 @@ def render(
         obj = objects.get(name)
         if getattr(obj, "__module__", None) == runtime.__name__ and inspect.isfunction(obj):
             helpers[name] = _helper_source(name, obj)
+    if helpers:
+        # the helpers say `np`; in this module NumPy may go by another name
+        objects = dict(objects)
+        alias = _numpy_alias(objects)
+        if alias != "np":
+            helpers = {n: re.sub(r"\bnp\.", f"{alias}.", text) for n, text in helpers.items()}
     used |= _names_read(list(helpers.values()))
     imports: list[str] = []
     constants: list[str] = []
@@ -83,6 +92,19 @@ def render(
         parts.append("# --- tangentlike runtime helpers ---\n\n\n" + body)
     parts.extend(functions)
     return ModuleText("\n\n\n".join(p.rstrip("\n") for p in parts) + "\n", external)
+
+
+def _numpy_alias(objects: dict[str, object]) -> str:
+    """The module's name for NumPy, binding one (np, np_2, ...) if there is none."""
+    for name, obj in sorted(objects.items()):
+        if obj is np:
+            return name
+    candidate, k = "np", 1
+    while candidate in objects:
+        k += 1
+        candidate = f"np_{k}"
+    objects[candidate] = np
+    return candidate
 
 
 def _names_read(sources: list[str]) -> set[str]:

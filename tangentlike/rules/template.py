@@ -278,21 +278,29 @@ def instantiate(
     exprs: dict[str, gast.expr] = dict(bindings)
     exprs["result"] = result
     stmts = []
+    exprs[_D_RESULT] = nodes.name(result_adjoint)
+    own = set(rule.params) | {"result", "d"} | locals_
     for stmt in rule.body:
-        stmt = _SubstituteKeepingD(exprs, renames).visit(nodes.deepcopy(stmt))
+        # Template globals first, so the call site's own names are never taken for them.
+        stmt = _ResolveDAndGlobals(own, rule, namer, namespace).visit(nodes.deepcopy(stmt))
+        stmt = _SubstituteKeepingD(exprs, renames).visit(stmt)
         for node in gast.walk(stmt):  # positions in the rule file mean nothing here
             if hasattr(node, "lineno"):
                 node.lineno = node.end_lineno = None
-        stmt = _ResolveDAndGlobals(result_adjoint, rule, namer, namespace).visit(stmt)
         stmts.extend(fold_static_ifs([stmt]))
     if rule.unbroadcast:
         stmts = [_wrap_unbroadcast(s, bindings, namer, namespace) for s in stmts]
     return Instance(stmts, bindings, rule)
 
 
+_D_RESULT = "__d_result__"  # d[result] until the call site's names are filled in
+
+
 class _ResolveDAndGlobals(gast.NodeTransformer):
-    def __init__(self, result_adjoint: str, rule: Rule, namer: Namer, namespace: Namespace):
-        self.result_adjoint = result_adjoint
+    """In a template body: `d[result]` -> a placeholder, template globals -> module names."""
+
+    def __init__(self, own: set[str], rule: Rule, namer: Namer, namespace: Namespace):
+        self.own = own
         self.rule = rule
         self.namer = namer
         self.namespace = namespace
@@ -300,14 +308,17 @@ class _ResolveDAndGlobals(gast.NodeTransformer):
     def visit_Subscript(self, node: gast.Subscript) -> gast.expr:
         if isinstance(node.value, gast.Name) and node.value.id == "d":
             if isinstance(node.ctx, gast.Load):
-                # d[result] after substitution: the result expression was put in its place.
-                return nodes.name(self.result_adjoint)
+                return nodes.name(_D_RESULT)
             return node
         self.generic_visit(node)
         return node
 
     def visit_Name(self, node: gast.Name) -> gast.expr:
-        if isinstance(node.ctx, gast.Load) and node.id in self.rule.globals:
+        if (
+            isinstance(node.ctx, gast.Load)
+            and node.id not in self.own
+            and node.id in self.rule.globals
+        ):
             obj = self.rule.globals[node.id]
             node.id = global_name(node.id, obj, self.namer, self.namespace)
         return node

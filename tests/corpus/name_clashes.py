@@ -1,0 +1,20 @@
+import numpy
+import numpy as onp
+from numpy import exp
+from numpy import sum as npsum
+
+np = 3.0
+
+
+def f(x, w):
+    return onp.sum(exp(x * w)) + npsum(numpy.tanh(x)) * np
+
+
+def g(x, unbroadcast):
+    y = x * unbroadcast
+    return numpy.sum(y * x)
+
+
+def h(x, b_x1):
+    _x1 = x * 2.0
+    return numpy.sum(_x1 * b_x1 * x)
