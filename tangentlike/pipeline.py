@@ -134,12 +134,8 @@ class ModuleBuilder:
         fn = nodes.deepcopy(parsed.node)
         user_locals = activity_analysis.local_names(fn)
         every_name = {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}
-        namer = Namer(
-            reserved=every_name
-            | set(self.namespace.objects)
-            | {reverse.STACK, reverse.PUSH, reverse.POP},
-            locals_=user_locals | {reverse.STACK, reverse.PUSH, reverse.POP},
-        )
+        namer = Namer(reserved=every_name | set(self.namespace.objects), locals_=user_locals)
+        stack, push, pop = (namer.exact(n) for n in ("_stack", "_push", "_pop"))
         scope = Scope(parsed.func, user_locals, self.namespace.objects)
         self._bind_free_names(fn, parsed, scope, namer, user_locals)
         desugar.run(fn, namer)
@@ -157,6 +153,9 @@ class ModuleBuilder:
             activity=activity,
             flow=flow,
             variant=self.variant,
+            stack=stack,
+            push=push,
+            pop=pop,
         )
         reverse.plan(ctx)
         return ctx, fn.body[-1].value.id

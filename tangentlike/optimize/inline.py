@@ -22,7 +22,6 @@ import gast
 
 from ..syntax import nodes
 
-KEEP = frozenset({"_stack", "_push", "_pop"})
 MAX_NODES = 12  # keep inlined lines short enough to read
 
 
@@ -37,7 +36,7 @@ def run(fn: gast.FunctionDef, pure: Callable[[gast.expr], bool]) -> gast.Functio
         if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)):
             return None
         name = stmt.targets[0].id
-        if not name.startswith(("_", "b_")) or name in KEEP:
+        if not name.startswith(("_", "b_")):
             return None
         if loads[name] != 1 or stores[name] != 1 or not pure(stmt.value):
             return None

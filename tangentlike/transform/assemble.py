@@ -13,7 +13,7 @@ from __future__ import annotations
 import gast
 
 from ..syntax import nodes
-from .reverse import POP, POP_MARK, PUSH, STACK, Backward, Context
+from .reverse import POP_MARK, Backward, Context
 
 
 def saved_sites(ctx: Context, read_by_backward: set[str]) -> frozenset[int]:
@@ -56,7 +56,7 @@ class Forward:
         return out
 
     def push(self, name: str) -> gast.stmt:
-        return nodes.expr_stmt(nodes.call(nodes.name(PUSH), [nodes.name(name)]))
+        return nodes.expr_stmt(nodes.call(nodes.name(self.ctx.push), [nodes.name(name)]))
 
     def stmt(self, stmt: gast.stmt) -> list[gast.stmt]:
         ctx = self.ctx
@@ -66,7 +66,7 @@ class Forward:
                 target = stmt.targets[0]
                 region = nodes.subscript(nodes.name(target.value.id), nodes.deepcopy(target.slice))
                 copy = nodes.call(ctx.np("copy"), [region])
-                out.append(nodes.expr_stmt(nodes.call(nodes.name(PUSH), [copy])))
+                out.append(nodes.expr_stmt(nodes.call(nodes.name(ctx.push), [copy])))
             out.append(stmt)
             return out
         if isinstance(stmt, gast.Assign):
@@ -77,7 +77,7 @@ class Forward:
                 call = stmt.value
                 value = gast.Call(
                     func=nodes.name(variant.fwd),
-                    args=[nodes.name(STACK), *call.args],
+                    args=[nodes.name(ctx.stack), *call.args],
                     keywords=call.keywords,
                 )
                 stmt = nodes.located(nodes.assign(stmt.targets[0].id, value), stmt)
@@ -185,7 +185,7 @@ def build(
     pre = [nodes.located(nodes.assign(n, nodes.const(None)), fn) for n in unbound_saved(ctx)]
     uses_stack = bool(ctx.pushed) or bool(ctx.calls) or any(c[1] for c in ctx.counters.values())
     if split is None:
-        setup = _stack_setup(uses_stack, fwd_code, bwd_code)
+        setup = _stack_setup(ctx, uses_stack, fwd_code, bwd_code)
         check = [] if scalar_check is None else [_scalar_check(ctx, ret, scalar_check)]
         value: gast.expr = nodes.name(ret)
         if preserve_result and _assigns(bwd_code, ret):
@@ -211,25 +211,25 @@ def build(
         for n in state
         if n not in ctx.flow.bound_at_exit and n not in unbound_saved(ctx)
     ]
-    fwd_body = [*_push_setup(fwd_code), *pre, *exit_pre, *fwd_code]
+    fwd_body = [*_push_setup(ctx, fwd_code), *pre, *exit_pre, *fwd_code]
     if state:
         fwd_body.append(
             nodes.expr_stmt(
                 nodes.call(
-                    nodes.attribute(nodes.name(STACK), "append"),
+                    nodes.attribute(nodes.name(ctx.stack), "append"),
                     [nodes.tuple_([nodes.name(n) for n in state])],
                 )
             )
         )
     fwd_body.append(nodes.return_(nodes.name(ret)))
-    fwd_args = nodes.arguments([STACK, *params], _defaults(fn, None, extra=False))
+    fwd_args = nodes.arguments([ctx.stack, *params], _defaults(fn, None, extra=False))
     bwd_body: list[gast.stmt] = []
     if state:
         target = nodes.tuple_([nodes.name(n, store=True) for n in state], store=True)
-        pop_state = nodes.call(nodes.attribute(nodes.name(STACK), "pop"), [])
+        pop_state = nodes.call(nodes.attribute(nodes.name(ctx.stack), "pop"), [])
         bwd_body.append(nodes.assign(target, pop_state))
-    bwd_body += [*_pop_setup(bwd_code), *bwd_code, nodes.return_(grad_value)]
-    bwd_args = nodes.arguments([STACK, seed])
+    bwd_body += [*_pop_setup(ctx, bwd_code), *bwd_code, nodes.return_(grad_value)]
+    bwd_args = nodes.arguments([ctx.stack, seed])
     return [
         nodes.function_def(fwd_name, fwd_args, fwd_body),
         nodes.function_def(bwd_name, bwd_args, bwd_body),
@@ -244,23 +244,25 @@ def _uses(code: list[gast.stmt], name: str) -> bool:
     return any(name in nodes.names_read(s) for s in code)
 
 
-def _stack_setup(uses_stack: bool, fwd: list[gast.stmt], bwd: list[gast.stmt]) -> list[gast.stmt]:
+def _stack_setup(
+    ctx: Context, uses_stack: bool, fwd: list[gast.stmt], bwd: list[gast.stmt]
+) -> list[gast.stmt]:
     if not uses_stack:
         return []
-    out = [nodes.assign(STACK, gast.List(elts=[], ctx=gast.Load()))]
-    return out + _push_setup(fwd) + _pop_setup(bwd)
+    out = [nodes.assign(ctx.stack, gast.List(elts=[], ctx=gast.Load()))]
+    return out + _push_setup(ctx, fwd) + _pop_setup(ctx, bwd)
 
 
-def _push_setup(code: list[gast.stmt]) -> list[gast.stmt]:
-    if not _uses(code, PUSH):
+def _push_setup(ctx: Context, code: list[gast.stmt]) -> list[gast.stmt]:
+    if not _uses(code, ctx.push):
         return []
-    return [nodes.assign(PUSH, nodes.attribute(nodes.name(STACK), "append"))]
+    return [nodes.assign(ctx.push, nodes.attribute(nodes.name(ctx.stack), "append"))]
 
 
-def _pop_setup(code: list[gast.stmt]) -> list[gast.stmt]:
-    if not _uses(code, POP):
+def _pop_setup(ctx: Context, code: list[gast.stmt]) -> list[gast.stmt]:
+    if not _uses(code, ctx.pop):
         return []
-    return [nodes.assign(POP, nodes.attribute(nodes.name(STACK), "pop"))]
+    return [nodes.assign(ctx.pop, nodes.attribute(nodes.name(ctx.stack), "pop"))]
 
 
 def _banner(text: str, code: list[gast.stmt]) -> list[gast.stmt]:

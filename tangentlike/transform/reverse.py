@@ -33,8 +33,6 @@ from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
 
-STACK, PUSH, POP = "_stack", "_push", "_pop"
-
 
 @dataclass(frozen=True)
 class Variant:
@@ -58,6 +56,9 @@ class Context:
     activity: Activity
     flow: Flow
     variant: Callable[[object, tuple[str, ...]], Variant]
+    stack: str = "_stack"  # the per-call list, and its bound append and pop
+    push: str = "_push"
+    pop: str = "_pop"
     adjoint: dict[str, str] = field(default_factory=dict)
     calls: dict[int, tuple[Variant, dict[str, gast.expr]]] = field(default_factory=dict)
     counters: dict[int, tuple[str, bool]] = field(default_factory=dict)
@@ -251,7 +252,7 @@ class Backward:
                     part, defined = self.adjoint_of(stmt, defined)
                     code.extend(part)
                 defined = defined - {bt, bt + FRESH}
-            code.append(pop_marker(stmt, popped(target)))
+            code.append(pop_marker(stmt, popped(target, ctx)))
             return code, defined
         if isinstance(stmt, gast.If):
             body, d1 = self.block(stmt.body, defined)
@@ -290,7 +291,7 @@ class Backward:
         restore = gast.Subscript(
             value=nodes.name(y), slice=nodes.deepcopy(target.slice), ctx=gast.Store()
         )
-        code.append(pop_marker(stmt, nodes.assign(restore, nodes.call(nodes.name(POP), []))))
+        code.append(pop_marker(stmt, nodes.assign(restore, nodes.call(nodes.name(ctx.pop), []))))
         return code, defined
 
     def loop(self, stmt: gast.For | gast.While, defined: frozenset[str]):
@@ -319,11 +320,11 @@ class Backward:
                         type_comment=None,
                     )
                 )
-            code.append(pop_marker(stmt, popped(stmt.target.id)))
+            code.append(pop_marker(stmt, popped(stmt.target.id, ctx)))
         else:
             counter, in_loop = ctx.counters[id(stmt)]
             if in_loop:
-                code.append(nodes.assign(counter, nodes.call(nodes.name(POP), [])))
+                code.append(popped(counter, ctx))
             if body:
                 rng = nodes.call(nodes.name(self.builtin("range")), [nodes.name(counter)])
                 code.append(nodes.for_(ctx.namer.temp("k"), rng, body))
@@ -485,7 +486,7 @@ class Backward:
         ctx = self.ctx
         variant, arguments = ctx.calls[id(stmt)]
         bt = ctx.adjoint[stmt.targets[0].id]
-        call = nodes.call(nodes.name(variant.bwd), [nodes.name(STACK), nodes.name(bt)])
+        call = nodes.call(nodes.name(variant.bwd), [nodes.name(ctx.stack), nodes.name(bt)])
         names = [arguments[p].id for p in variant.active]
         if len(names) == 1:
             return self.accumulate(names[0], call, defined)
@@ -511,8 +512,8 @@ def pop_marker(site: gast.stmt, restore: gast.stmt) -> gast.stmt:
     return nodes.if_(nodes.const(f"{POP_MARK} {id(site)}"), [restore], [])
 
 
-def popped(target: str) -> gast.stmt:
-    return nodes.assign(target, nodes.call(nodes.name(POP), []))
+def popped(target: str, ctx: Context) -> gast.stmt:
+    return nodes.assign(target, nodes.call(nodes.name(ctx.pop), []))
 
 
 FRESH = "!"  # `b!` in the defined set: b's array is owned by the generated code alone
