@@ -141,7 +141,8 @@ def _with(stmt: gast.stmt, **fields: object) -> gast.stmt:
 
 
 def read_by_backward(ctx: Context, code: list[gast.stmt]) -> set[str]:
-    primal = set(nodes.param_names(ctx.fn))
+    """Forward-sweep variables (the function's, and while-loop trip counts) `code` reads."""
+    primal = set(nodes.param_names(ctx.fn)) | {name for name, _ in ctx.counters.values()}
     for stmt in ctx.fn.body:
         primal |= nodes.names_stored(stmt)
     read = set()

@@ -240,6 +240,62 @@ def unpacks_a_helper(x, y):
     return np.sum(p * q)
 
 
+def while_helper(a, b, scale=1.0):
+    s = a * 0.0
+    k = 0
+    while k < 3:
+        s = s + np.sin(a * b) * scale
+        k = k + 1
+    return s
+
+
+def callee_activity_variants(x, y):
+    p = while_helper(x, y)  # both active
+    q = while_helper(x, 2.0)  # only a
+    r = while_helper(1.5, y, 0.5)  # only b
+    t = 0.0
+    for i in range(2):
+        t = t + np.sum(while_helper(p, q)) * i
+    return np.sum(p * q * r) + t
+
+
+def chained_comparison(x):
+    s = np.sum(x)
+    if -1.0 < s < 1.0:
+        y = x * 3.0
+    else:
+        y = x * x
+    k = int(np.sum(np.abs(x)))
+    return np.sum(y) * k + float(x.shape[0])
+
+
+def nested_while(x):
+    total = 0.0
+    for j in range(3):
+        y = x * (j + 1.0)
+        n = 0
+        while np.sum(y * y) > 0.01 and n < 50:
+            y = y * 0.5
+            n = n + 1
+        total = total + np.sum(np.sin(y))
+    return total
+
+
+def damped_power(x, n):
+    if n <= 1:
+        r = x
+    else:
+        r = x * damped_power(x * 0.9, n - 1)
+    return r
+
+
+def recursion_in_loop(x):
+    acc = 0.0
+    for i in range(3):
+        acc = acc + np.sum(damped_power(x, i + 1))
+    return acc
+
+
 def _r(seed):
     return np.random.RandomState(seed)
 
@@ -278,6 +334,11 @@ CASES = [
     (pack_and_index, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
     (split_pair, lambda: (_r(0).randn(4),), (0,)),
     (unpacks_a_helper, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
+    (callee_activity_variants, lambda: (_r(0).randn(3) * 0.5, _r(1).randn(3) * 0.5), (0, 1)),
+    (chained_comparison, lambda: (_r(0).randn(3) * 0.2,), (0,)),
+    (chained_comparison, lambda: (_r(0).randn(3) * 3.0,), (0,)),
+    (nested_while, lambda: (_r(0).randn(3),), (0,)),
+    (recursion_in_loop, lambda: (_r(0).randn(3),), (0,)),
     (calls_helpers, lambda: (_r(0).randn(2, 3), _r(1).randn(3, 4), _r(2).randn(4)), (0, 1, 2)),
     (calls_in_loop, lambda: (_r(0).randn(2, 3), _r(1).randn(3, 3), _r(2).randn(3)), (0, 1, 2)),
     (calls_with_loops_inside, lambda: (_r(0).randn(3), 0.7), (0, 1)),
