@@ -17,7 +17,7 @@ from .analyze import activity as activity_analysis
 from .analyze import flow as flow_analysis
 from .emit import codegen
 from .emit.module import Generated, ModuleText, render
-from .normalize import anf, desugar
+from .normalize import anf, desugar, jumps
 from .optimize import dce, inline
 from .parse import fence
 from .parse.resolve import MISSING, Scope
@@ -34,6 +34,7 @@ STAGES: list[tuple[str, Callable]] = [
     ("parse", parse_function),
     ("fence", fence.check),
     ("desugar", desugar.run),
+    ("jumps", jumps.run),
     ("anf", anf.run),
     ("activity", activity_analysis.analyze),
     ("flow", flow_analysis.analyze),
@@ -139,6 +140,7 @@ class ModuleBuilder:
         scope = Scope(parsed.func, user_locals, self.namespace.objects)
         self._bind_free_names(fn, parsed, scope, namer, user_locals)
         desugar.run(fn, namer)
+        jumps.run(fn, namer)
         anf.run(fn, parsed, scope, self.registry, self.namespace, namer)
         log.debug("A-normal form of %s:\n%s", parsed.node.name, codegen.function_source(fn, None))
         activity = activity_analysis.analyze(fn, wrt, scope, self.registry)

@@ -22,6 +22,8 @@ ALLOWED: tuple[type, ...] = (
     gast.While,
     gast.Pass,
     gast.Assert,
+    gast.Break,
+    gast.Continue,
     gast.BinOp,
     gast.UnaryOp,
     gast.BoolOp,
@@ -70,8 +72,6 @@ REFUSED: dict[type, tuple[str, str]] = {
     gast.Set: ("a set literal", "use a list or an array instead"),
     gast.NamedExpr: ("the walrus operator `:=`", "assign the value in its own statement"),
     gast.Starred: ("star-unpacking", "pass the values one by one"),
-    gast.Break: ("`break`", "rewrite the loop without `break` (a while loop with a condition)"),
-    gast.Continue: ("`continue`", "rewrite the loop body with an if instead of `continue`"),
     gast.Import: ("`import`", "import at module level"),
     gast.ImportFrom: ("`import`", "import at module level"),
     gast.Match: ("`match`", "rewrite it with if/elif"),
@@ -96,15 +96,7 @@ def check(parsed: ParsedFunction) -> None:
     for stmt in fn.body:
         _check_stmt(parsed, stmt)
     returns = [n for n in gast.walk(fn) if isinstance(n, gast.Return)]
-    last = fn.body[-1] if fn.body else None
     for ret in returns:
-        if ret is not last:
-            _refuse(
-                parsed,
-                ret,
-                "a `return` before the end of the function",
-                "assign the result to a variable and return it once, at the end",
-            )
         if ret.value is None:
             _refuse(parsed, ret, "a `return` without a value", "return the value to differentiate")
     if not returns:

@@ -296,6 +296,74 @@ def recursion_in_loop(x):
     return acc
 
 
+def early_return(x):
+    s = np.sum(x)
+    if s > 0:
+        return s * s
+    y = np.sin(x)
+    return np.sum(y)
+
+
+def loop_break(x, w):
+    h = x
+    for i in range(10):
+        h = np.tanh(h * w)
+        if np.sum(h * h) < 0.05:
+            break
+        h = h + 0.1
+    return np.sum(h)
+
+
+def loop_continue(x):
+    acc = 0.0
+    for i in range(5):
+        if i % 2 == 0:
+            continue
+        acc = acc + np.sum(np.sin(x * i))
+    return acc
+
+
+def ret_in_loop(x):
+    h = x
+    for i in range(6):
+        h = h * 1.5
+        if np.max(h) > 3.0:
+            return np.sum(h * h)
+    return np.sum(h)
+
+
+def nested_break_continue(x):
+    total = 0.0
+    for i in range(4):
+        for j in range(4):
+            if j > i:
+                break
+            if (i + j) % 3 == 0:
+                continue
+            total = total + np.sum(x * (i - j + 0.5)) ** 2
+    return total
+
+
+def while_break(x):
+    y = x
+    n = 0
+    while True:
+        y = y * 0.7 + 0.05
+        n = n + 1
+        if np.sum(np.abs(y)) < 0.5 or n > 30:
+            break
+    return np.sum(y * y)
+
+
+def returns_in_branches(x, k):
+    if k == 0:
+        return np.sum(x)
+    elif k == 1:
+        return np.sum(x * x)
+    else:
+        return np.sum(np.exp(x))
+
+
 def _r(seed):
     return np.random.RandomState(seed)
 
@@ -339,6 +407,16 @@ CASES = [
     (chained_comparison, lambda: (_r(0).randn(3) * 3.0,), (0,)),
     (nested_while, lambda: (_r(0).randn(3),), (0,)),
     (recursion_in_loop, lambda: (_r(0).randn(3),), (0,)),
+    (early_return, lambda: (np.abs(_r(0).randn(3)),), (0,)),
+    (early_return, lambda: (-np.abs(_r(0).randn(3)),), (0,)),
+    (loop_break, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
+    (loop_continue, lambda: (_r(0).randn(3),), (0,)),
+    (ret_in_loop, lambda: (_r(0).randn(3),), (0,)),
+    (ret_in_loop, lambda: (_r(0).randn(3) * 0.01,), (0,)),
+    (nested_break_continue, lambda: (_r(0).randn(3),), (0,)),
+    (while_break, lambda: (_r(0).randn(3),), (0,)),
+    (returns_in_branches, lambda: (_r(0).randn(3), 0), (0,)),
+    (returns_in_branches, lambda: (_r(0).randn(3), 2), (0,)),
     (calls_helpers, lambda: (_r(0).randn(2, 3), _r(1).randn(3, 4), _r(2).randn(4)), (0, 1, 2)),
     (calls_in_loop, lambda: (_r(0).randn(2, 3), _r(1).randn(3, 3), _r(2).randn(3)), (0, 1, 2)),
     (calls_with_loops_inside, lambda: (_r(0).randn(3), 0.7), (0, 1)),
