@@ -139,7 +139,7 @@ class ModuleBuilder:
         stack, push, pop = (namer.exact(n) for n in ("_stack", "_push", "_pop"))
         scope = Scope(parsed.func, user_locals, self.namespace.objects)
         self._bind_free_names(fn, parsed, scope, namer, user_locals)
-        desugar.run(fn, namer)
+        desugar.run(fn, namer, scope)
         jumps.run(fn, namer)
         anf.run(fn, parsed, scope, self.registry, self.namespace, namer)
         log.debug("A-normal form of %s:\n%s", parsed.node.name, codegen.function_source(fn, None))

@@ -8,15 +8,75 @@ Invalidates: every analysis.
 
 from __future__ import annotations
 
+import builtins
+
 import gast
 
+from ..parse.resolve import Scope
 from ..syntax import nodes
 from ..syntax.names import Namer
 
 
-def run(fn: gast.FunctionDef, namer: Namer) -> gast.FunctionDef:
+def run(fn: gast.FunctionDef, namer: Namer, scope: Scope | None = None) -> gast.FunctionDef:
+    if scope is not None:
+        fn.body = _iterators(fn.body, namer, scope)
     fn.body = _block(fn.body, namer)
     return fn
+
+
+def _iterators(stmts: list[gast.stmt], namer: Namer, scope: Scope) -> list[gast.stmt]:
+    """`for i, a in enumerate(s)`, `for a, b in zip(s, t)`, `for a in reversed(s)` become
+    loops over a range of positions that index the sequences (what the transform handles)."""
+    out: list[gast.stmt] = []
+    for stmt in stmts:
+        for field in ("body", "orelse"):
+            if isinstance(getattr(stmt, field, None), list):
+                setattr(stmt, field, _iterators(getattr(stmt, field), namer, scope))
+        lowered = _lower_iterator(stmt, namer, scope) if isinstance(stmt, gast.For) else None
+        out.extend(nodes.located(s, stmt) for s in (lowered or [stmt]))
+    return out
+
+
+def _lower_iterator(stmt: gast.For, namer: Namer, scope: Scope) -> list[gast.stmt] | None:
+    call = stmt.iter
+    if not (isinstance(call, gast.Call) and not call.keywords and call.args):
+        return None
+    kind = scope.resolve(call.func)
+    if kind not in (builtins.enumerate, builtins.zip, builtins.reversed):
+        return None
+    if any(isinstance(a, gast.Starred) for a in call.args):
+        return None
+    pre: list[gast.stmt] = []
+    seqs = []
+    for arg in call.args[:1] if kind is not builtins.zip else call.args:
+        name = namer.temp("seq")
+        pre.append(nodes.assign(name, arg))
+        seqs.append(nodes.name(name))
+    lengths = [nodes.call(nodes.name("len"), [s]) for s in seqs]
+    index = namer.temp("i")
+    items: list[gast.expr] = [nodes.subscript(s, nodes.name(index)) for s in seqs]
+    if kind is builtins.enumerate:
+        if len(call.args) > 2:
+            return None
+        position: gast.expr = nodes.name(index)
+        if len(call.args) == 2:
+            position = nodes.binop(position, gast.Add(), call.args[1])
+        value: gast.expr = nodes.tuple_([position, items[0]])
+        bounds = [lengths[0]]
+    elif kind is builtins.zip:
+        value = nodes.tuple_(items)
+        bounds = [nodes.call(nodes.name("min"), lengths) if len(lengths) > 1 else lengths[0]]
+    else:
+        if len(call.args) != 1:
+            return None
+        value = items[0]
+        last = nodes.binop(lengths[0], gast.Sub(), nodes.const(1))
+        bounds = [last, nodes.const(-1), nodes.const(-1)]
+    rng = nodes.call(nodes.name("range"), bounds)
+    head = nodes.located(nodes.assign(stmt.target, value), stmt)
+    loop = nodes.for_(index, rng, [head, *stmt.body])
+    loop.orelse = stmt.orelse
+    return [*pre, loop]
 
 
 def _block(stmts: list[gast.stmt], namer: Namer) -> list[gast.stmt]:

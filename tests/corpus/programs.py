@@ -364,6 +364,43 @@ def returns_in_branches(x, k):
         return np.sum(np.exp(x))
 
 
+def with_enumerate(X, w):
+    total = 0.0
+    for i, row in enumerate(X):
+        total = total + np.sum(row * w) * (i + 1.0)
+    return total
+
+
+def with_zip(xs, ys, w):
+    total = 0.0
+    for a, b in zip(xs, ys):
+        total = total + np.sum(np.sin(a * w) * b)
+    return total
+
+
+def with_reversed(X, w):
+    h = w
+    for row in reversed(X):
+        h = np.tanh(h * row)
+    return np.sum(h)
+
+
+def zip_pairs(xs, w):
+    total = 0.0
+    for pair in zip(xs, xs[1:]):
+        total = total + np.sum(pair[0] * pair[1] * w)
+    return total
+
+
+def enumerate_start(X, w):
+    total = 0.0
+    for k, row in enumerate(X, 2):
+        if k > 3:
+            break
+        total = total + np.sum(row * w) * k
+    return total
+
+
 def _r(seed):
     return np.random.RandomState(seed)
 
@@ -417,6 +454,11 @@ CASES = [
     (while_break, lambda: (_r(0).randn(3),), (0,)),
     (returns_in_branches, lambda: (_r(0).randn(3), 0), (0,)),
     (returns_in_branches, lambda: (_r(0).randn(3), 2), (0,)),
+    (with_enumerate, lambda: (_r(0).randn(4, 3), _r(1).randn(3)), (0, 1)),
+    (with_zip, lambda: (_r(0).randn(4, 3), _r(1).randn(4, 3), _r(2).randn(3)), (0, 1, 2)),
+    (with_reversed, lambda: (_r(0).randn(4, 3), _r(1).randn(3)), (0, 1)),
+    (zip_pairs, lambda: (_r(0).randn(4, 3), _r(1).randn(3)), (0, 1)),
+    (enumerate_start, lambda: (_r(0).randn(4, 3), _r(1).randn(3)), (0, 1)),
     (calls_helpers, lambda: (_r(0).randn(2, 3), _r(1).randn(3, 4), _r(2).randn(4)), (0, 1, 2)),
     (calls_in_loop, lambda: (_r(0).randn(2, 3), _r(1).randn(3, 3), _r(2).randn(3)), (0, 1, 2)),
     (calls_with_loops_inside, lambda: (_r(0).randn(3), 0.7), (0, 1)),
