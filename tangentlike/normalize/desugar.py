@@ -111,6 +111,7 @@ def _stmt(stmt: gast.stmt, namer: Namer) -> list[gast.stmt]:
             ]
             stmt.target = nodes.name(item, store=True)
         stmt.body = _block(body, namer)
+        stmt.orelse = _block(stmt.orelse, namer)
         return [stmt]
     if isinstance(stmt, (gast.If, gast.While)):
         stmt.body = _block(stmt.body, namer)

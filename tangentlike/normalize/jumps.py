@@ -1,7 +1,8 @@
 """Lower `break`, `continue` and early `return` to flags and structured control flow.
 
 Assumes: desugar ran (loop targets are names). Guarantees: no Break or Continue,
-and a single `return` as the last statement. A jump sets flags; the statements
+no loop `else` (it runs after the loop unless the break flag is set), and a
+single `return` as the last statement. A jump sets flags; the statements
 it skips are wrapped in `if not <flag>:`; a loop that can break becomes a
 `while` whose condition also tests the flag (so the backward sweep replays the
 iterations that ran, counted like any while loop). Evaluation order and the
@@ -28,7 +29,11 @@ class _Loop:
 def run(fn: gast.FunctionDef, namer: Namer) -> gast.FunctionDef:
     returns = [n for n in gast.walk(fn) if isinstance(n, gast.Return)]
     early = not (len(returns) == 1 and fn.body and fn.body[-1] is returns[0])
-    loops_jump = any(isinstance(n, (gast.Break, gast.Continue)) for n in gast.walk(fn))
+    loops_jump = any(
+        isinstance(n, (gast.Break, gast.Continue))
+        or (isinstance(n, (gast.For, gast.While)) and n.orelse)
+        for n in gast.walk(fn)
+    )
     if not early and not loops_jump:
         return fn
     lowering = _Lowering(namer, early, fn)
@@ -84,12 +89,20 @@ class _Lowering:
             stmt.orelse = self.block(stmt.orelse, loop)
             return [stmt], may
         if isinstance(stmt, (gast.For, gast.While)):
+            orelse, stmt.orelse = stmt.orelse, []
             returns = self.early and any(isinstance(n, gast.Return) for n in gast.walk(stmt))
-            out = self.loop(stmt)
+            out, stop = self.loop(stmt)
             if returns and loop is not None:
                 out.append(
                     nodes.if_(nodes.name(self.returned), self.set_flags(loop.skip, loop.stop))
                 )
+            if orelse:  # runs when the loop ends without break; may jump in the outer loop
+                lowered = self.block(orelse, loop)
+                if stop is not None:
+                    not_stopped = gast.UnaryOp(op=gast.Not(), operand=nodes.name(stop))
+                    lowered = [nodes.if_(not_stopped, lowered or [gast.Pass()])]
+                out.extend(nodes.located(s, orelse[0]) for s in lowered)
+                returns = returns or self.jumps(orelse)
             return out, returns
         return [stmt], False
 
@@ -109,24 +122,25 @@ class _Lowering:
                 return True
         return False
 
-    def loop(self, stmt: gast.For | gast.While) -> list[gast.stmt]:
+    def loop(self, stmt: gast.For | gast.While) -> tuple[list[gast.stmt], str | None]:
+        """The lowered loop, and the flag set when it ended by break (or return)."""
         breaks = any(
             isinstance(n, gast.Break) for s in stmt.body for n in _walk_outside_loops(s)
         ) or (self.early and any(isinstance(n, gast.Return) for n in gast.walk(stmt)))
         if not self.jumps(stmt.body):
             stmt.body = self.block(stmt.body, _Loop("", None))
-            return [stmt]
+            return [stmt], None
         ctx = _Loop(self.namer.temp("skip"), self.namer.temp("stop") if breaks else None)
         body = [nodes.assign(ctx.skip, nodes.const(False)), *self.block(stmt.body, ctx)]
         if ctx.stop is None:
             stmt.body = body
-            return [stmt]
+            return [stmt], None
         not_stopped = gast.UnaryOp(op=gast.Not(), operand=nodes.name(ctx.stop))
         start = [nodes.assign(ctx.stop, nodes.const(False))]
         if isinstance(stmt, gast.While):
             stmt.test = gast.BoolOp(op=gast.And(), values=[not_stopped, stmt.test])
             stmt.body = body
-            return [*start, stmt]
+            return [*start, stmt], ctx.stop
         seq, k = self.namer.temp("seq"), self.namer.temp("k")
         length = nodes.call(nodes.name("len"), [nodes.name(seq)])
         more = gast.Compare(left=nodes.name(k), ops=[gast.Lt()], comparators=[length])
@@ -135,13 +149,20 @@ class _Lowering:
         loop = nodes.while_(
             gast.BoolOp(op=gast.And(), values=[not_stopped, more]), [item, step, *body]
         )
-        return [*start, nodes.assign(seq, stmt.iter), nodes.assign(k, nodes.const(0)), loop]
+        return [
+            *start,
+            nodes.assign(seq, stmt.iter),
+            nodes.assign(k, nodes.const(0)),
+            loop,
+        ], ctx.stop
 
 
 def _walk_outside_loops(stmt: gast.stmt):
-    """Nodes of `stmt`, not descending into loops nested inside it."""
+    """Nodes of `stmt`, not descending into the bodies of loops nested inside it."""
     yield stmt
     if isinstance(stmt, (gast.For, gast.While)):
+        for child in stmt.orelse:  # a loop's else runs in the enclosing loop
+            yield from _walk_outside_loops(child)
         return
     for child in gast.iter_child_nodes(stmt):
         if isinstance(child, gast.stmt):

@@ -127,8 +127,6 @@ def _flatten_targets(targets: list[gast.expr]) -> list[gast.expr]:
 
 
 def _check_detail(parsed: ParsedFunction, node: gast.AST) -> None:
-    if isinstance(node, (gast.For, gast.While)) and node.orelse:
-        _refuse(parsed, node, "a loop with an `else` clause", "move the else-block after the loop")
     if isinstance(node, (gast.Assign, gast.AugAssign)):
         targets = node.targets if isinstance(node, gast.Assign) else [node.target]
         for t in _flatten_targets(targets):

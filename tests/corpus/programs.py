@@ -401,6 +401,32 @@ def enumerate_start(X, w):
     return total
 
 
+def for_else(x, limit):
+    h = x * 1.0
+    for i in range(4):
+        h = h * 1.5
+        if np.sum(h * h) > limit:
+            break
+    else:
+        h = np.sin(h)
+    return np.sum(h)
+
+
+def while_else_in_loop(x):
+    total = 0.0
+    for k in range(3):
+        y = x * (k + 1.0)
+        while np.max(np.abs(y)) > 1.0:
+            y = y * 0.5
+            if np.sum(y) < -5.0:
+                break
+        else:
+            total = total + 1.0
+            continue
+        total = total + np.sum(y * y)
+    return total + np.sum(x)
+
+
 def _r(seed):
     return np.random.RandomState(seed)
 
@@ -459,6 +485,9 @@ CASES = [
     (with_reversed, lambda: (_r(0).randn(4, 3), _r(1).randn(3)), (0, 1)),
     (zip_pairs, lambda: (_r(0).randn(4, 3), _r(1).randn(3)), (0, 1)),
     (enumerate_start, lambda: (_r(0).randn(4, 3), _r(1).randn(3)), (0, 1)),
+    (for_else, lambda: (_r(0).randn(3), 1e6), (0,)),
+    (for_else, lambda: (_r(0).randn(3), 1.0), (0,)),
+    (while_else_in_loop, lambda: (_r(0).randn(3) * 2.0,), (0,)),
     (calls_helpers, lambda: (_r(0).randn(2, 3), _r(1).randn(3, 4), _r(2).randn(4)), (0, 1, 2)),
     (calls_in_loop, lambda: (_r(0).randn(2, 3), _r(1).randn(3, 3), _r(2).randn(3)), (0, 1, 2)),
     (calls_with_loops_inside, lambda: (_r(0).randn(3), 0.7), (0, 1)),
