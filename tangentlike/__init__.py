@@ -18,6 +18,7 @@ from .errors import (
     WrtError,
 )
 from .rules.template import d
+from .runtime import stop_gradient
 
 __all__ = [
     "NonScalarOutputError",
@@ -32,6 +33,7 @@ __all__ = [
     "differentiable",
     "grad",
     "source",
+    "stop_gradient",
     "value_and_grad",
     "vjp",
 ]

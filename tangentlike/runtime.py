@@ -862,3 +862,8 @@ def unsetitem(g, index):
     region = np.array(g[index], copy=True)
     g[index] = 0.0
     return g, region
+
+
+def stop_gradient(x):
+    """`x` itself; tangentlike sends no gradient through it."""
+    return x

@@ -24,6 +24,7 @@ import builtins
 
 import gast
 
+from .. import runtime
 from ..errors import UnsupportedSyntaxError
 from ..parse.resolve import MISSING, Scope
 from ..parse.source import ParsedFunction
@@ -303,7 +304,11 @@ class Normalizer:
     def call(self, node: gast.Call, hint: str) -> tuple[Pre, gast.expr]:
         func = node.func
         args = list(node.args)
-        if self.scope.resolve(func) is MISSING:
+        callee = self.scope.resolve(func)
+        if getattr(callee, "__module__", None) == runtime.__name__:
+            # tl.stop_gradient and friends: call the copy the generated module carries
+            func = nodes.name(self.namespace.bind(callee.__name__, callee, self.namer))
+        elif callee is MISSING:
             if not isinstance(func, gast.Attribute):
                 raise self.unsupported(
                     node,

@@ -78,6 +78,7 @@ def register(registry: Registry) -> None:
         registry.expressions(op, ("x",), exprs, unbroadcast=False, globals_=_GLOBALS)
     registry.nondifferentiable(NONDIFFERENTIABLE, "comparison, bitwise or integer operator")
     registry.nondifferentiable(BUILTINS_NONDIFFERENTIABLE, "integer, boolean or bookkeeping")
+    registry.nondifferentiable([runtime.stop_gradient], "blocks the gradient on purpose")
 
     @registry.adjoint(gast.MatMult)
     def matmul(result, x, y):
