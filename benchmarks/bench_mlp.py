@@ -18,6 +18,8 @@
    of each line of the generated function, to show the compiler where the time
    goes.
 
+BLAS runs single-threaded unless OPENBLAS_NUM_THREADS is set.
+
 Targets: generated within 1.2x the hand-written time; cold tl.grad under 50 ms;
 warm under 10 us. The exit status is 0 unless `--strict` is given and a target is missed.
 """
@@ -334,6 +336,11 @@ def main(quick: bool = False, lines: bool = False) -> bool:
 
 
 if __name__ == "__main__":
+    if "OPENBLAS_NUM_THREADS" not in os.environ:
+        # One BLAS thread for every contender: on a shared 2-core machine, threads that fight
+        # over the cores make the ratios noise. Set the variable to choose otherwise.
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"
+        os.execv(sys.executable, [sys.executable, *sys.argv])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds, digits size only")
     parser.add_argument("--lines", action="store_true", help="cost of each generated line")

@@ -150,14 +150,18 @@ NONDIFFERENTIABLE = [
     np.isreal,
     np.iscomplex,
     np.isscalar,
-    np.random.rand,
-    np.random.randn,
-    np.random.randint,
-    np.random.random,
-    np.random.random_sample,
-    np.random.standard_normal,
-    np.random.seed,
 ]
+
+# Random draws: registered once the program has imported numpy.random (importing it
+# here would cost every gradient ~10 ms).
+RANDOM_DRAWS = ("rand", "randn", "randint", "random", "random_sample", "standard_normal", "seed")
+
+
+def _random_draws(registry: Registry) -> None:
+    import numpy.random as random
+
+    registry.nondifferentiable([getattr(random, n) for n in RANDOM_DRAWS], "random draws")
+
 
 # x.name(...) -> numpy.name(x, ...)
 METHODS = {
@@ -241,6 +245,7 @@ def register(registry: Registry) -> None:
             func, ("x", "y"), {"x": dx, "y": dy}, unbroadcast=True, globals_=_GLOBALS
         )
     registry.nondifferentiable(NONDIFFERENTIABLE, "integer, boolean or shape-valued")
+    registry.defer("numpy.random", _random_draws)
     for name, dotted in METHODS.items():
         if hasattr(np, dotted.split(".")[-1]):  # np.astype is NumPy >= 2.1
             registry.method(name, dotted)
