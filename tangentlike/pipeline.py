@@ -1,7 +1,9 @@
-"""The stages, in order, and the builder of one generated module.
+"""The builder of one generated module; the only module that imports every stage.
 
-parse -> fence -> desugar -> anf -> analyze -> transform -> emit -> compile.
-This is the only module that imports every stage.
+Per function (`ModuleBuilder._prepare`, then `entry`/`variant` and `_emit`), in order:
+parse -> fence -> desugar -> jumps -> anf -> activity, flow -> plan -> assemble
+(forward and backward sweeps) -> dead code -> inline -> emit; `render` and
+compile/loader then make the module.
 """
 
 from __future__ import annotations
@@ -29,21 +31,6 @@ from .syntax.namespace import Namespace
 from .transform import assemble, reverse
 
 log = logging.getLogger("tangentlike")
-
-STAGES: list[tuple[str, Callable]] = [
-    ("parse", parse_function),
-    ("fence", fence.check),
-    ("desugar", desugar.run),
-    ("jumps", jumps.run),
-    ("anf", anf.run),
-    ("activity", activity_analysis.analyze),
-    ("flow", flow_analysis.analyze),
-    ("plan", reverse.plan),
-    ("assemble", assemble.build),
-    ("dead code", dce.run),
-    ("inline", inline.run),
-    ("emit", codegen.function_source),
-]
 
 
 @dataclass(frozen=True)

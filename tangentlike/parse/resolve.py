@@ -60,9 +60,6 @@ class Scope:
             return primal_of(getattr(base, node.attr, MISSING))
         return MISSING
 
-    def is_closure_name(self, name: str) -> bool:
-        return name in self.func.__code__.co_freevars
-
 
 def primal_of(obj: object) -> object:
     """The plain function behind a `tl.differentiable` wrapper; anything else unchanged."""

@@ -105,14 +105,6 @@ def param_names(fn: gast.FunctionDef) -> list[str]:
     return [p.id for p in [*a.posonlyargs, *a.args]]
 
 
-def is_atom(node: gast.expr) -> bool:
-    return isinstance(node, (gast.Name, gast.Constant))
-
-
-def is_const(node: gast.expr) -> bool:
-    return isinstance(node, gast.Constant)
-
-
 _POSITIONS = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 
 

@@ -25,10 +25,6 @@ def parse_expr(source: str) -> gast.expr:
     return gast.parse(source, mode="eval").body
 
 
-def parse_stmts(source: str) -> list[gast.stmt]:
-    return gast.parse(textwrap.dedent(source)).body
-
-
 class Substitute(gast.NodeTransformer):
     """Replace loaded Names by copies of given expressions (and rename stores)."""
 
