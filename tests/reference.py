@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import subprocess
 import sys
 import textwrap
 import types
@@ -73,3 +74,23 @@ def _is_float(a):
     return isinstance(a, float) or (
         isinstance(a, np.ndarray) and np.issubdtype(a.dtype, np.floating)
     )
+
+
+def lint_problems(path: Path, select: str = "F") -> str:
+    """What `ruff check --select <select>` reports for a file ('' when clean)."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "check",
+            "--no-cache",
+            "--isolated",
+            "--select",
+            select,
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    return "" if result.returncode == 0 else result.stdout + result.stderr

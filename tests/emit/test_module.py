@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
-from reference import load_module
+from reference import lint_problems, load_module
 
 import tangentlike as tl
 
@@ -30,25 +27,6 @@ def g(x):
 """
 
 
-def lint(path) -> str:
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "ruff",
-            "check",
-            "--no-cache",
-            "--isolated",
-            "--select",
-            "F,I",
-            str(path),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    return result.stdout if result.returncode else ""
-
-
 def test_callee_is_not_imported_when_only_its_variants_are_used(tmp_path):
     module = load_module(tmp_path, SOURCE, name="emit_case_a")
     text = tl.grad(module.g).source
@@ -56,7 +34,7 @@ def test_callee_is_not_imported_when_only_its_variants_are_used(tmp_path):
     for make in (tl.grad, tl.vjp, tl.value_and_grad):
         out = tmp_path / f"out_{make.__name__}.py"
         out.write_text(make(module.g).source)
-        assert lint(out) == ""
+        assert lint_problems(out, "F,I") == ""
 
 
 def test_module_level_arrays_are_imported_from_their_module(tmp_path):
