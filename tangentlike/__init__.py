@@ -7,7 +7,8 @@ print(df.source)
 
 __version__ = "0.1.0"
 
-from .api import adjoint, differentiable, grad, source, value_and_grad, vjp
+from .api import Stats, adjoint, differentiable, grad, source, value_and_grad, vjp
+from .checkpoint import Binomial, FixedInterval, checkpoint, checkpointed
 from .errors import (
     NonScalarOutputError,
     RuleError,
@@ -21,14 +22,19 @@ from .rules.template import d
 from .runtime import stop_gradient
 
 __all__ = [
+    "Binomial",
+    "FixedInterval",
     "NonScalarOutputError",
     "RuleError",
     "SourceNotFoundError",
+    "Stats",
     "TangentlikeError",
     "UnknownFunctionError",
     "UnsupportedSyntaxError",
     "WrtError",
     "adjoint",
+    "checkpoint",
+    "checkpointed",
     "d",
     "differentiable",
     "grad",

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from . import __version__
+from .checkpoint import Binomial, FixedInterval, Schedule
 from .compile import keys, loader
 from .compile.cache import DiskCache
 from .errors import NonScalarOutputError, WrtError
@@ -27,6 +28,7 @@ from .parse.resolve import MISSING
 from .parse.source import unwrap
 from .pipeline import Guard, ModuleBuilder
 from .rules.registry import Registry, default_registry
+from .schedule import Tape
 
 log = logging.getLogger("tangentlike")
 
@@ -41,6 +43,39 @@ class Options:
     single: bool  # wrt was an int or a str: return one gradient, not a tuple
     mode: str  # "grad", "value_and_grad" or "vjp"
     optimize: bool
+    checkpoint: Schedule | None = None  # a schedule for every outermost for loop of f
+    stats: bool = False  # measure the stack on every call (df.stats)
+
+
+@dataclass(frozen=True)
+class Stats:
+    """What the last call of a gradient built with stats=True stored.
+
+    pushes: values pushed on the stack; peak_stack_bytes: the most data the
+    stack held at once; peak_snapshot_bytes: the same for checkpoint
+    snapshots; peak_bytes: the most of both together; recomputed_steps: loop
+    steps the backward sweep ran again (checkpointed loops); snapshots: the
+    most loop states one checkpointed loop kept at once. Bytes count array
+    data (8 per Python number).
+    """
+
+    pushes: int
+    peak_stack_bytes: int
+    peak_snapshot_bytes: int
+    peak_bytes: int
+    recomputed_steps: int
+    snapshots: int
+
+    @classmethod
+    def of(cls, tape: Tape) -> Stats:
+        return cls(
+            pushes=tape.pushes,
+            peak_stack_bytes=tape.peak_stack_bytes,
+            peak_snapshot_bytes=tape.peak_snapshot_bytes,
+            peak_bytes=tape.peak_bytes,
+            recomputed_steps=sum(p.advances for p in tape.plans),
+            snapshots=max((p.peak_saved for p in tape.plans), default=0),
+        )
 
 
 @dataclass
@@ -62,15 +97,20 @@ def grad(
     optimize: bool = True,
     verbose: int = 0,
     cache: CacheOption = True,
+    checkpoint: Schedule | None = None,
+    stats: bool = False,
 ) -> Callable:
     """The gradient of scalar-valued `f` with respect to the parameter(s) `wrt`.
 
     `df(*args, **kwargs)` takes f's parameters. An int or str `wrt` gives one
     gradient, a tuple gives a tuple; with `preserve_result=True` the result
-    is `(value, gradient)`.
+    is `(value, gradient)`. `checkpoint=tl.Binomial(snapshots=k)` (or
+    `tl.FixedInterval(every=n)`) checkpoints every outermost `for` loop of f
+    that has no marker of its own and no `break`/`return`; `stats=True` makes
+    `df.stats` report what the last call stored (see `Stats`).
     """
     mode = "value_and_grad" if preserve_result else "grad"
-    return _build(f, wrt, mode, optimize, verbose, cache)
+    return _build(f, wrt, mode, optimize, verbose, cache, checkpoint, stats)
 
 
 def value_and_grad(
@@ -80,9 +120,11 @@ def value_and_grad(
     optimize: bool = True,
     verbose: int = 0,
     cache: CacheOption = True,
+    checkpoint: Schedule | None = None,
+    stats: bool = False,
 ) -> Callable:
     """Like `grad`, returning `(f(*args), gradient)`."""
-    return _build(f, wrt, "value_and_grad", optimize, verbose, cache)
+    return _build(f, wrt, "value_and_grad", optimize, verbose, cache, checkpoint, stats)
 
 
 def vjp(
@@ -92,9 +134,11 @@ def vjp(
     optimize: bool = True,
     verbose: int = 0,
     cache: CacheOption = True,
+    checkpoint: Schedule | None = None,
+    stats: bool = False,
 ) -> Callable:
     """The vector-Jacobian product of `f`: `df(*args, seed)` for outputs of any shape."""
-    return _build(f, wrt, "vjp", optimize, verbose, cache)
+    return _build(f, wrt, "vjp", optimize, verbose, cache, checkpoint, stats)
 
 
 def source(df: Callable) -> str:
@@ -152,10 +196,22 @@ def _wrt_names(func: Callable, wrt: Wrt) -> tuple[tuple[str, ...], bool]:
 
 
 def _build(
-    f: Callable, wrt: Wrt, mode: str, optimize: bool, verbose: int, cache: CacheOption = True
+    f: Callable,
+    wrt: Wrt,
+    mode: str,
+    optimize: bool,
+    verbose: int,
+    cache: CacheOption = True,
+    checkpoint: Schedule | None = None,
+    stats: bool = False,
 ) -> Callable:
     func = unwrap(f)
-    key = (tuple(wrt) if isinstance(wrt, list) else wrt, mode, optimize)
+    if checkpoint is not None and not isinstance(checkpoint, (Binomial, FixedInterval)):
+        raise TypeError(
+            f"checkpoint= takes tl.Binomial(snapshots=k) or tl.FixedInterval(every=n), "
+            f"not {checkpoint!r}"
+        )
+    key = (tuple(wrt) if isinstance(wrt, list) else wrt, mode, optimize, checkpoint, bool(stats))
     registry = default_registry()
     per_func = _cache.get(func)
     entry = per_func.get(key) if per_func is not None else None
@@ -168,7 +224,7 @@ def _build(
             print(entry.wrapper.source)
         return entry.wrapper
     names, single = _wrt_names(func, wrt)
-    options = Options(names, single, mode, optimize)
+    options = Options(names, single, mode, optimize, checkpoint, bool(stats))
     wrapper, guards = _compile(func, options, registry, _disk(cache))
     with _lock:
         _cache.setdefault(func, {})[key] = _Entry(wrapper, guards, registry.version)
@@ -198,6 +254,8 @@ def _compile(
             ",".join(options.wrt),
             str(options.single),
             str(options.optimize),
+            repr(options.checkpoint),
+            str(options.stats),
             registry.fingerprint(),
         )
         disk_key = keys.disk_key(func, option_text, (__version__,))
@@ -211,16 +269,23 @@ def _compile(
                 wrapper = _wrap(func, generated, options, text)
                 wrapper.external, wrapper.built_from = {}, "disk cache"
                 return wrapper, _guards_of(func)
-    builder = ModuleBuilder(registry, optimize=options.optimize)
+    builder = ModuleBuilder(
+        registry, optimize=options.optimize, checkpoint=options.checkpoint, stats=options.stats
+    )
     name = builder.entry(
         func,
         options.wrt,
         preserve_result=options.mode == "value_and_grad",
         scalar_output=options.mode != "vjp",
     )
+    settings = "".join(
+        f", {what}"
+        for what in (options.checkpoint, "stats=True" if options.stats else None)
+        if what
+    )
     header = [
         f"Generated by tangentlike {__version__}: {options.mode} of {func.__qualname__} "
-        f"with respect to {', '.join(options.wrt)}.",
+        f"with respect to {', '.join(options.wrt)}{settings}.",
         f"Source: {builder.parsed[0].basename}:{builder.parsed[0].first_line}",
         f"{_ENTRY[2:]}{name}",
     ]
@@ -247,7 +312,10 @@ def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> C
     sig = inspect.signature(func)
     params = list(sig.parameters.values())
     positions = {p.name: i for i, p in enumerate(params)}
-    seed_name = list(inspect.signature(generated).parameters)[-1]
+    generated_params = inspect.signature(generated).parameters.values()
+    seed_name = [p.name for p in generated_params if p.kind != p.KEYWORD_ONLY][-1]
+    if options.stats:
+        generated = _measured(generated, lambda stats: setattr(df, "stats", stats))
     wrt = options.wrt
     index = [positions[n] for n in wrt]
     defaults = [params[i].default for i in index]
@@ -309,7 +377,24 @@ def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> C
     df.__wrapped__ = generated
     df.source = text
     df.wrt = wrt
+    df.stats = None
     return df
+
+
+def _measured(generated: Callable, report: Callable[[Stats], None]) -> Callable:
+    """Call `generated` with a measuring stack and report what it held."""
+    (stack,) = [
+        p.name for p in inspect.signature(generated).parameters.values() if p.kind == p.KEYWORD_ONLY
+    ]
+
+    def call(*args, **kwargs):
+        tape = Tape()
+        try:
+            return generated(*args, **kwargs, **{stack: tape})
+        finally:
+            report(Stats.of(tape))
+
+    return call
 
 
 _NONSCALAR = "grad needs a scalar output"

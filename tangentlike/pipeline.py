@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 
 import gast
 
-from . import runtime
+from . import runtime, schedule
 from .analyze import activity as activity_analysis
 from .analyze import flow as flow_analysis
+from .checkpoint import Schedule
 from .emit import codegen
 from .emit.module import Generated, ModuleText, render
-from .normalize import anf, desugar, jumps
+from .normalize import anf, checkpoints, desugar, jumps
 from .optimize import dce, inline
 from .parse import fence
 from .parse.resolve import MISSING, Scope
@@ -29,6 +30,7 @@ from .syntax import nodes
 from .syntax.names import Namer
 from .syntax.namespace import Namespace
 from .transform import assemble, reverse
+from .transform.context import Context, Variant
 
 log = logging.getLogger("tangentlike")
 
@@ -51,9 +53,11 @@ class ModuleBuilder:
 
     registry: Registry
     optimize: bool = True
+    checkpoint: Schedule | None = None  # a schedule for the entry function's outer loops
+    stats: bool = False  # record pushes and bytes on a measuring stack (schedule.Tape)
     namespace: Namespace = field(default_factory=Namespace)
     functions: list[str] = field(default_factory=list)
-    variants: dict[tuple[object, tuple[str, ...]], reverse.Variant] = field(default_factory=dict)
+    variants: dict[tuple[object, tuple[str, ...]], Variant] = field(default_factory=dict)
     parsed: list[ParsedFunction] = field(default_factory=list)
     guards: list[Guard] = field(default_factory=list)
 
@@ -73,7 +77,7 @@ class ModuleBuilder:
     ) -> str:
         parsed = parse_function(func)
         name = self.reserve("d" + parsed.node.name)
-        ctx, ret = self._prepare(parsed, wrt)
+        ctx, ret = self._prepare(parsed, wrt, default_schedule=self.checkpoint)
         seed = ctx.adjoint.get(ret) or ctx.namer.exact("b" + ret)
         fns = assemble.build(
             ctx,
@@ -90,13 +94,13 @@ class ModuleBuilder:
         self._emit(fns, parsed, ctx)
         return name
 
-    def variant(self, func: Callable, active: tuple[str, ...]) -> reverse.Variant:
+    def variant(self, func: Callable, active: tuple[str, ...]) -> Variant:
         key = (func, active)
         if key in self.variants:
             return self.variants[key]
         base = func.__name__
         suffix = "" if not any(k[0] is func for k in self.variants) else "_" + "_".join(active)
-        found = reverse.Variant(
+        found = Variant(
             self.reserve(f"_fwd_{base}{suffix}"), self.reserve(f"_bwd_{base}{suffix}"), active
         )
         self.variants[key] = found
@@ -116,7 +120,12 @@ class ModuleBuilder:
         self._emit(fns, parsed, ctx)
         return found
 
-    def _prepare(self, parsed: ParsedFunction, wrt: tuple[str, ...]):
+    def _prepare(
+        self,
+        parsed: ParsedFunction,
+        wrt: tuple[str, ...],
+        default_schedule: Schedule | None = None,
+    ):
         fence.check(parsed)
         self.parsed.append(parsed)
         fn = nodes.deepcopy(parsed.node)
@@ -126,13 +135,15 @@ class ModuleBuilder:
         stack, push, pop = (namer.exact(n) for n in ("_stack", "_push", "_pop"))
         scope = Scope(parsed.func, user_locals, self.namespace.objects)
         self._bind_free_names(fn, parsed, scope, namer, user_locals)
+        checkpoints.run(fn, parsed, scope, self.namespace, namer, default_schedule)
         desugar.run(fn, namer, scope)
         jumps.run(fn, namer)
-        anf.run(fn, parsed, scope, self.registry, self.namespace, namer)
+        checkpointed: dict[int, checkpoints.CheckpointedLoop] = {}
+        anf.run(fn, parsed, scope, self.registry, self.namespace, namer, checkpointed)
         log.debug("A-normal form of %s:\n%s", parsed.node.name, codegen.function_source(fn, None))
         activity = activity_analysis.analyze(fn, wrt, scope, self.registry)
         flow = flow_analysis.analyze(fn, nodes.param_names(fn))
-        ctx = reverse.Context(
+        ctx = Context(
             parsed=parsed,
             fn=fn,
             scope=scope,
@@ -145,6 +156,8 @@ class ModuleBuilder:
             stack=stack,
             push=push,
             pop=pop,
+            checkpointed=checkpointed,
+            stats=self.stats,
         )
         reverse.plan(ctx)
         return ctx, fn.body[-1].value.id
@@ -188,9 +201,7 @@ class ModuleBuilder:
                 if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load) and n.id in renames:
                     n.id = renames[n.id]
 
-    def _emit(
-        self, fns: list[gast.FunctionDef], parsed: ParsedFunction, ctx: reverse.Context
-    ) -> None:
+    def _emit(self, fns: list[gast.FunctionDef], parsed: ParsedFunction, ctx: Context) -> None:
         origin = codegen.Origin(parsed.basename, parsed.line_text)
         for fn in fns:
             if self.optimize:
@@ -202,7 +213,7 @@ class ModuleBuilder:
         return render(self.namespace.objects, self.functions, header, self.namespace.origins)
 
 
-def _pure(ctx: reverse.Context, value: gast.expr, helpers: bool = False) -> bool:
+def _pure(ctx: Context, value: gast.expr, helpers: bool = False) -> bool:
     """Whether computing `value` has no side effects: operations, calls of rule-backed
     functions, and (with `helpers`) calls of runtime helpers and NumPy in backward code."""
     for node in gast.walk(value):
@@ -214,6 +225,8 @@ def _pure(ctx: reverse.Context, value: gast.expr, helpers: bool = False) -> bool
                 continue
             if helpers and getattr(callee, "__module__", "") in {runtime.__name__, "numpy"}:
                 continue
+            if isinstance(callee, type) and issubclass(callee, schedule.Plan):
+                continue  # making a checkpoint schedule changes nothing else
             return False
     return True
 

@@ -64,7 +64,10 @@ class _Block:
         group_sizes = _line_groups(stmts)
         for i, stmt in enumerate(stmts):
             if _is_banner(stmt):
-                self.region = stmt.value.value[1:].split()[0]
+                text = stmt.value.value[1:]
+                self.region = next(
+                    (r for r in ("forward", "backward") if text.startswith(r)), self.region
+                )
                 self.last_line = None
                 out.append(f"{pad}# {stmt.value.value[1:]}")
                 continue
@@ -85,9 +88,14 @@ class _Block:
         if isinstance(stmt, gast.If):
             out.append(_with_comment(f"{pad}if {expr_source(stmt.test)}:", trailing))
             self.nested(stmt.body, depth, out)
-            if stmt.orelse:
+            orelse = stmt.orelse
+            while len(orelse) == 1 and _same_line_if(orelse[0], stmt):
+                out.append(f"{pad}elif {expr_source(orelse[0].test)}:")
+                self.nested(orelse[0].body, depth, out)
+                orelse = orelse[0].orelse
+            if orelse:
                 out.append(f"{pad}else:")
-                self.nested(stmt.orelse, depth, out)
+                self.nested(orelse, depth, out)
             return
         if isinstance(stmt, gast.For):
             head = f"{pad}for {expr_source(stmt.target)} in {expr_source(stmt.iter)}:"
@@ -107,6 +115,12 @@ class _Block:
         inner = _Block(self.origin, self.region)
         inner.last_line = self.last_line
         inner.emit(body or [gast.Pass()], depth + 1, out)
+
+
+def _same_line_if(stmt: gast.stmt, outer: gast.If) -> bool:
+    """An `if` in an else branch that can print as `elif` (no comment of its own lost)."""
+    line = getattr(stmt, "lineno", None)
+    return isinstance(stmt, gast.If) and line in (None, getattr(outer, "lineno", None))
 
 
 def _with_comment(code: str, comment: str) -> str:

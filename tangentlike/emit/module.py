@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import runtime
+from .. import runtime, schedule
 
 
 class Generated:
@@ -48,11 +48,7 @@ def render(
     """The module text; only names the functions (or the helpers they use) read are bound."""
     origins = origins or {}
     used = _names_read(functions)
-    helpers: dict[str, str] = {}
-    for name in sorted(used):
-        obj = objects.get(name)
-        if getattr(obj, "__module__", None) == runtime.__name__ and inspect.isfunction(obj):
-            helpers[name] = _helper_source(name, obj)
+    helpers = _helpers({n: objects[n] for n in sorted(used) if _is_helper(objects.get(n))})
     if helpers:
         # the helpers say `np`; in this module NumPy may go by another name
         objects = dict(objects)
@@ -88,10 +84,41 @@ def render(
     if constants:
         parts.append("\n".join(constants))
     if helpers:
-        body = "\n\n\n".join(helpers[n] for n in sorted(helpers))
+        body = "\n\n\n".join(helpers.values())
         parts.append("# --- tangentlike runtime helpers ---\n\n\n" + body)
     parts.extend(functions)
     return ModuleText("\n\n\n".join(p.rstrip("\n") for p in parts) + "\n", external)
+
+
+RUNTIME_MODULES = frozenset({runtime.__name__, schedule.__name__})
+
+
+def _is_helper(obj: object) -> bool:
+    """A runtime function or class, copied into the module that uses it."""
+    return getattr(obj, "__module__", None) in RUNTIME_MODULES and (
+        inspect.isfunction(obj) or inspect.isclass(obj)
+    )
+
+
+def _helpers(roots: dict[str, object]) -> dict[str, str]:
+    """Sources of the helpers named in `roots` and of the helpers they use (a plan class
+    its base class), each after those it uses."""
+    helpers: dict[str, str] = {}
+
+    def add(name: str, obj: object, using: dict[str, object]) -> None:
+        if name in helpers:
+            return
+        text = _helper_source(name, obj)
+        module = vars(sys.modules[obj.__module__])
+        for used in sorted(_names_read([text])):
+            dep = using.get(used, module.get(used))
+            if used != name and _is_helper(dep):
+                add(used, dep, {})
+        helpers[name] = text
+
+    for name, obj in roots.items():
+        add(name, obj, roots)
+    return helpers
 
 
 def _numpy_alias(objects: dict[str, object]) -> str:
@@ -192,8 +219,9 @@ def _import_object(name: str, obj: object) -> str | None:
     return f"from {module_name} import {qualname}{alias}"
 
 
-def _helper_source(name: str, func: types.FunctionType) -> str:
+def _helper_source(name: str, func: types.FunctionType | type) -> str:
     source = textwrap.dedent(inspect.getsource(func))
     if name != func.__name__:
-        source = source.replace(f"def {func.__name__}(", f"def {name}(", 1)
+        keyword = "class" if inspect.isclass(func) else "def"
+        source = source.replace(f"{keyword} {func.__name__}", f"{keyword} {name}", 1)
     return source.rstrip("\n")

@@ -25,13 +25,16 @@ import builtins
 import gast
 
 from .. import runtime
+from ..checkpoint import checkpointed
 from ..errors import UnsupportedSyntaxError
 from ..parse.resolve import MISSING, Scope
 from ..parse.source import ParsedFunction
 from ..rules.registry import Registry
+from ..schedule import BinomialPlan, IntervalPlan
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
+from . import checkpoints
 
 Pre = list[gast.stmt]
 
@@ -52,6 +55,7 @@ class Normalizer:
         self.registry = registry
         self.namespace = namespace
         self.namer = namer
+        self.checkpoints: dict[int, checkpoints.CheckpointedLoop] = {}
 
     # -- statements -----------------------------------------------------------------
     def block(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
@@ -122,6 +126,16 @@ class Normalizer:
     def for_(self, stmt: gast.For) -> list[gast.stmt]:
         target = stmt.target.id
         iterable = stmt.iter
+        if isinstance(iterable, gast.Call):
+            marker = self.scope.resolve(iterable.func)
+            if marker is checkpointed:
+                return self.checkpointed_for(stmt, iterable)
+            if marker is checkpoints.region:
+                # one step; the transform emits the body itself, never this loop
+                one = nodes.name(self.namespace.bind("ONE_STEP", (0,), self.namer))
+                loop = nodes.for_(target, one, self.block(stmt.body))
+                self.checkpoints[id(loop)] = checkpoints.CheckpointedLoop("region", None)
+                return [loop]
         if isinstance(iterable, gast.Call) and self.scope.resolve(iterable.func) is builtins.range:
             if iterable.keywords:
                 raise self.unsupported(iterable, "range() with keywords", "pass positions")
@@ -143,6 +157,36 @@ class Normalizer:
         )
         body = [item, *self.block(stmt.body)]
         return [*pre, nodes.for_(index, nodes.name(rng), body)]
+
+    def checkpointed_for(self, stmt: gast.For, marker: gast.Call) -> list[gast.stmt]:
+        """`for t in checkpointed(s, snapshots=k)`: a loop over the positions of s,
+        with the schedule object made before it (`_plan = BinomialPlan(len(_r), k)`)."""
+        pre, seq = self.atom(marker.args[0], "seq")
+        if not isinstance(seq, gast.Name):
+            name = self.namer.temp("seq")
+            pre.append(nodes.assign(name, seq))
+            seq = nodes.name(name)
+        keyword = marker.keywords[0]
+        more, budget = self.atom(keyword.value, keyword.arg)
+        pre += more
+        index, rng, steps = self.namer.temp("i"), self.namer.temp("r"), self.namer.temp("n")
+        plan = self.namer.temp("plan")
+        length = nodes.call(nodes.name(self._builtin("len")), [seq])
+        pre.append(nodes.assign(steps, length))
+        count = nodes.call(nodes.name(self._builtin("range")), [nodes.name(steps)])
+        pre.append(nodes.assign(rng, count))
+        kind, cls = (
+            ("binomial", BinomialPlan) if keyword.arg == "snapshots" else ("interval", IntervalPlan)
+        )
+        make = nodes.name(self.namespace.bind(cls.__name__, cls, self.namer))
+        pre.append(nodes.assign(plan, nodes.call(make, [nodes.name(steps), budget])))
+        item = nodes.located(
+            nodes.assign(stmt.target.id, nodes.subscript(nodes.deepcopy(seq), nodes.name(index))),
+            stmt,
+        )
+        loop = nodes.for_(index, nodes.name(rng), [item, *self.block(stmt.body)])
+        self.checkpoints[id(loop)] = checkpoints.CheckpointedLoop(kind, plan)
+        return [*pre, loop]
 
     def _builtin(self, name: str) -> str:
         return self.namespace.bind(name, getattr(builtins, name), self.namer)
@@ -363,9 +407,14 @@ def run(
     registry: Registry,
     namespace: Namespace,
     namer: Namer,
+    checkpointed_loops: dict[int, checkpoints.CheckpointedLoop] | None = None,
 ) -> gast.FunctionDef:
-    fn.body = Normalizer(parsed, scope, registry, namespace, namer).block(fn.body)
+    """Rewrite `fn` in place; the checkpointed loops found go into `checkpointed_loops`."""
+    normalizer = Normalizer(parsed, scope, registry, namespace, namer)
+    fn.body = normalizer.block(fn.body)
     check(fn)
+    if checkpointed_loops is not None:
+        checkpointed_loops.update(normalizer.checkpoints)
     return fn
 
 

@@ -12,6 +12,7 @@ import builtins
 
 import gast
 
+from ..checkpoint import checkpointed
 from ..parse.resolve import Scope
 from ..syntax import nodes
 from ..syntax.names import Namer
@@ -39,6 +40,13 @@ def _iterators(stmts: list[gast.stmt], namer: Namer, scope: Scope) -> list[gast.
 
 def _lower_iterator(stmt: gast.For, namer: Namer, scope: Scope) -> list[gast.stmt] | None:
     call = stmt.iter
+    if isinstance(call, gast.Call) and scope.resolve(call.func) is checkpointed and call.args:
+        # tl.checkpointed(enumerate(xs), ...): lower the inner iterator, keep the marker
+        stmt.iter = call.args[0]
+        lowered = _lower_iterator(stmt, namer, scope)
+        loop = lowered[-1] if lowered else stmt
+        loop.iter = gast.Call(func=call.func, args=[loop.iter], keywords=call.keywords)
+        return lowered
     if not (isinstance(call, gast.Call) and not call.keywords and call.args):
         return None
     kind = scope.resolve(call.func)

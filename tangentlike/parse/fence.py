@@ -105,6 +105,10 @@ def check(parsed: ParsedFunction) -> None:
 
 def _check_stmt(parsed: ParsedFunction, stmt: gast.stmt) -> None:
     for node in gast.walk(stmt):
+        if isinstance(node, gast.With) and _may_be_checkpoint(node):
+            continue  # normalize/checkpoints.py checks that it is tl.checkpoint()
+        if isinstance(node, gast.withitem):
+            continue
         if isinstance(node, ALLOWED):
             _check_detail(parsed, node)
             continue
@@ -114,6 +118,19 @@ def _check_stmt(parsed: ParsedFunction, stmt: gast.stmt) -> None:
             type(node), (type(node).__name__, "rewrite it with assignments, if/for/while and calls")
         )
         _refuse(parsed, node, what, hint)
+
+
+def _may_be_checkpoint(node: gast.With) -> bool:
+    """`with <name or dotted name>():`, the shape of `with tl.checkpoint():`."""
+    if len(node.items) != 1 or node.items[0].optional_vars is not None:
+        return False
+    call = node.items[0].context_expr
+    return (
+        isinstance(call, gast.Call)
+        and not call.args
+        and not call.keywords
+        and isinstance(call.func, (gast.Name, gast.Attribute))
+    )
 
 
 def _flatten_targets(targets: list[gast.expr]) -> list[gast.expr]:

@@ -1,6 +1,6 @@
 """The forward sweep, the choice of saved values, and the generated functions.
 
-Assumes: a planned reverse.Context. Guarantees: `build` returns the generated
+Assumes: a planned Context. Guarantees: `build` returns the generated
 FunctionDefs. A site (assignment or loop target) pushes the value it
 overwrites only when the backward sweep reads that variable and the site can
 overwrite a live value (a parameter, a variable bound more than once, or a
@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import gast
 
+from .. import schedule
 from ..syntax import nodes
-from .reverse import POP_MARK, Backward, Context
+from . import checkpoints
+from .context import Context
+from .reverse import POP_MARK, Backward
 
 
 def saved_sites(ctx: Context, read_by_backward: set[str]) -> frozenset[int]:
@@ -72,7 +75,9 @@ class Forward:
         if isinstance(stmt, gast.Assign):
             if id(stmt) in ctx.pushed:
                 out.append(self.push(stmt.targets[0].id))
-            if id(stmt) in ctx.calls:
+            if ctx.stats and _makes_plan(ctx, stmt.value):
+                stmt.value.args.append(nodes.name(ctx.stack))  # the plan reports to the Tape
+            if id(stmt) in ctx.calls and id(stmt) not in ctx.recomputed:
                 variant, _ = ctx.calls[id(stmt)]
                 call = stmt.value
                 value = gast.Call(
@@ -90,6 +95,11 @@ class Forward:
         if isinstance(stmt, gast.For):
             if id(stmt) in ctx.pushed:
                 out.append(self.push(stmt.target.id))
+            if id(stmt) in ctx.checkpointed:
+                plain = nodes.deepcopy(stmt.body)
+                recorded = self.block(stmt.body)
+                stmt.body = plain
+                return out + checkpoints.forward(ctx, stmt, recorded)
             stmt.body = self.block(stmt.body)
             out.append(stmt)
             return out
@@ -103,6 +113,13 @@ class Forward:
                 out.append(self.push(counter))
             return out
         return [stmt]
+
+
+def _makes_plan(ctx: Context, value: gast.expr) -> bool:
+    if not isinstance(value, gast.Call):
+        return False
+    callee = ctx.scope.resolve(value.func)
+    return isinstance(callee, type) and issubclass(callee, schedule.Plan)
 
 
 def resolve_pops(code: list[gast.stmt], pushed: frozenset[int]) -> list[gast.stmt]:
@@ -172,6 +189,7 @@ def build(
     bwd_code = resolve_pops(marked, ctx.pushed)
     reads = read_by_backward(ctx, bwd_code)
     fwd_code = Forward(ctx).block(body)
+    bwd_code = checkpoints.fill_copies(ctx, bwd_code)
 
     grads = []
     for p in wrt:
@@ -183,8 +201,15 @@ def build(
     grad_value = grads[0] if len(grads) == 1 else nodes.tuple_(grads)
 
     params = nodes.param_names(fn)
-    pre = [nodes.located(nodes.assign(n, nodes.const(None)), fn) for n in unbound_saved(ctx)]
-    uses_stack = bool(ctx.pushed) or bool(ctx.calls) or any(c[1] for c in ctx.counters.values())
+    unbound = sorted(set(unbound_saved(ctx)) | ctx.prebound)
+    pre = [nodes.located(nodes.assign(n, nodes.const(None)), fn) for n in unbound]
+    uses_stack = (
+        bool(ctx.pushed)
+        or bool(ctx.calls)
+        or any(c[1] for c in ctx.counters.values())
+        or bool(ctx.checkpointed)
+        or ctx.stats
+    )
     if split is None:
         setup = _stack_setup(ctx, uses_stack, fwd_code, bwd_code)
         check = [] if scalar_check is None else [_scalar_check(ctx, ret, scalar_check)]
@@ -203,6 +228,9 @@ def build(
             nodes.return_(result),
         ]
         args = nodes.arguments([*params, seed], _defaults(fn, seed_default))
+        if ctx.stats:
+            args.kwonlyargs = [nodes.name(ctx.stack)]
+            args.kw_defaults = [None]
         return [nodes.function_def(name, args, body_out)]
 
     fwd_name, bwd_name = split
@@ -210,7 +238,7 @@ def build(
     exit_pre = [
         nodes.located(nodes.assign(n, nodes.const(None)), fn)
         for n in state
-        if n not in ctx.flow.bound_at_exit and n not in unbound_saved(ctx)
+        if n not in ctx.flow.bound_at_exit and n not in unbound
     ]
     fwd_body = [*_push_setup(ctx, fwd_code), *pre, *exit_pre, *fwd_code]
     if state:
@@ -229,7 +257,12 @@ def build(
         target = nodes.tuple_([nodes.name(n, store=True) for n in state], store=True)
         pop_state = nodes.call(nodes.attribute(nodes.name(ctx.stack), "pop"), [])
         bwd_body.append(nodes.assign(target, pop_state))
-    bwd_body += [*_pop_setup(ctx, bwd_code), *bwd_code, nodes.return_(grad_value)]
+    bwd_body += [
+        *_push_setup(ctx, bwd_code),  # checkpointed parts record again in the backward sweep
+        *_pop_setup(ctx, bwd_code),
+        *bwd_code,
+        nodes.return_(grad_value),
+    ]
     bwd_args = nodes.arguments([ctx.stack, seed])
     return [
         nodes.function_def(fwd_name, fwd_args, fwd_body),
@@ -250,8 +283,9 @@ def _stack_setup(
 ) -> list[gast.stmt]:
     if not uses_stack:
         return []
-    out = [nodes.assign(ctx.stack, gast.List(elts=[], ctx=gast.Load()))]
-    return out + _push_setup(ctx, fwd) + _pop_setup(ctx, bwd)
+    # with stats the caller passes a measuring stack (schedule.Tape) as a keyword
+    out = [] if ctx.stats else [nodes.assign(ctx.stack, gast.List(elts=[], ctx=gast.Load()))]
+    return out + _push_setup(ctx, fwd + bwd) + _pop_setup(ctx, bwd)
 
 
 def _push_setup(ctx: Context, code: list[gast.stmt]) -> list[gast.stmt]:

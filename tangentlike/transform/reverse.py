@@ -16,64 +16,17 @@ after their loop when that loop runs inside another loop.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-
 import gast
 
 from .. import runtime
-from ..analyze.activity import Activity, data_operands, user_function
-from ..analyze.flow import Flow
-from ..errors import UnknownFunctionError, UnsupportedSyntaxError
-from ..parse.resolve import Scope
-from ..parse.source import ParsedFunction
-from ..rules.registry import Registry
+from ..analyze.activity import data_operands, user_function
+from ..checkpoint import is_checkpointed
+from ..errors import UnknownFunctionError
 from ..rules.template import BindError, bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
-from ..syntax.namespace import Namespace
-
-
-@dataclass(frozen=True)
-class Variant:
-    """The split (forward, backward) pair generated for one callee and set of active params."""
-
-    fwd: str
-    bwd: str
-    active: tuple[str, ...]
-
-
-@dataclass
-class Context:
-    """Everything the transformation of one function reads; nothing here changes per visit."""
-
-    parsed: ParsedFunction
-    fn: gast.FunctionDef
-    scope: Scope
-    registry: Registry
-    namespace: Namespace
-    namer: Namer
-    activity: Activity
-    flow: Flow
-    variant: Callable[[object, tuple[str, ...]], Variant]
-    stack: str = "_stack"  # the per-call list, and its bound append and pop
-    push: str = "_push"
-    pop: str = "_pop"
-    adjoint: dict[str, str] = field(default_factory=dict)
-    calls: dict[int, tuple[Variant, dict[str, gast.expr]]] = field(default_factory=dict)
-    counters: dict[int, tuple[str, bool]] = field(default_factory=dict)
-    pushed: frozenset[int] = frozenset()  # id() of the sites that push
-
-    @property
-    def active(self) -> frozenset[str]:
-        return self.activity.active
-
-    def np(self, attr: str) -> gast.expr:
-        return self.namespace.ref(f"numpy.{attr}", self.namer)
-
-    def error(self, node: gast.AST, what: str, hint: str) -> UnsupportedSyntaxError:
-        return self.parsed.error(node, what, hint)
-
+from . import checkpoints
+from .context import Context
 
 # ---------------------------------------------------------------------------
 # Planning: adjoint names, user-function calls, loop counters
@@ -102,6 +55,7 @@ def plan(ctx: Context) -> None:
                 visit(stmt.body, True)
 
     visit(ctx.fn.body, False)
+    checkpoints.plan_loops(ctx)
 
 
 def plan_call(ctx: Context, stmt: gast.Assign) -> None:
@@ -126,6 +80,8 @@ def plan_call(ctx: Context, stmt: gast.Assign) -> None:
     )
     if active:
         ctx.calls[id(stmt)] = (ctx.variant(callee, active), dict(bound.arguments))
+        if is_checkpointed(callee):
+            ctx.recomputed.add(id(stmt))
 
 
 def check_item_write(ctx: Context, stmt: gast.Assign) -> None:
@@ -308,6 +264,13 @@ class Backward:
             entry = entry | end
         body += self.zero_inits(entry - end)
         code = self.zero_inits(entry - defined)
+        if id(stmt) in ctx.checkpointed and not checkpoints.adjoint_work(body):
+            del ctx.checkpointed[id(stmt)]  # nothing to differentiate: a plain loop
+        if id(stmt) in ctx.checkpointed:
+            code += checkpoints.backward(ctx, stmt, body)
+            if ctx.checkpointed[id(stmt)].kind != "region":
+                code.append(pop_marker(stmt, popped(stmt.target.id, ctx)))
+            return code, entry
         if isinstance(stmt, gast.For):
             if body:
                 reversed_ = nodes.call(nodes.name(self.builtin("reversed")), [stmt.iter])
@@ -488,12 +451,16 @@ class Backward:
         bt = ctx.adjoint[stmt.targets[0].id]
         call = nodes.call(nodes.name(variant.bwd), [nodes.name(ctx.stack), nodes.name(bt)])
         names = [arguments[p].id for p in variant.active]
+        code: list[gast.stmt] = []
+        if id(stmt) in ctx.recomputed:
+            code.append(checkpoints.recompute_call(ctx, stmt, variant.fwd))
         if len(names) == 1:
-            return self.accumulate(names[0], call, defined)
+            more, defined = self.accumulate(names[0], call, defined)
+            return code + more, defined
         temps = [ctx.namer.temp("g" + n.lstrip("_")) for n in names]
-        code = [
+        code.append(
             nodes.assign(nodes.tuple_([nodes.name(t, store=True) for t in temps], store=True), call)
-        ]
+        )
         for n, t in zip(names, temps, strict=True):
             more, defined = self.accumulate(n, nodes.name(t), defined)
             code.extend(more)

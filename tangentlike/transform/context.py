@@ -1,0 +1,81 @@
+"""What the reverse-mode transformation of one function reads and decides.
+
+Filled by `reverse.plan` (adjoint names, call variants, loop counters,
+checkpointed loop states) and by `assemble` (which sites push); read by
+every part of the transform.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import gast
+
+from ..analyze.activity import Activity
+from ..analyze.flow import Flow
+from ..errors import UnsupportedSyntaxError
+from ..normalize.checkpoints import CheckpointedLoop
+from ..parse.resolve import Scope
+from ..parse.source import ParsedFunction
+from ..rules.registry import Registry
+from ..syntax.names import Namer
+from ..syntax.namespace import Namespace
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The split (forward, backward) pair generated for one callee and set of active params."""
+
+    fwd: str
+    bwd: str
+    active: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LoopState:
+    """A checkpointed loop's state (saved and restored), the part of it written in place
+    (copied), and every name a step reads before assigning it (its inputs)."""
+
+    names: list[str]
+    copies: frozenset[str]
+    inputs: frozenset[str]
+
+
+@dataclass
+class Context:
+    """Everything the transformation of one function reads; nothing here changes per visit."""
+
+    parsed: ParsedFunction
+    fn: gast.FunctionDef
+    scope: Scope
+    registry: Registry
+    namespace: Namespace
+    namer: Namer
+    activity: Activity
+    flow: Flow
+    variant: Callable[[object, tuple[str, ...]], Variant]
+    stack: str = "_stack"  # the per-call list, and its bound append and pop
+    push: str = "_push"
+    pop: str = "_pop"
+    adjoint: dict[str, str] = field(default_factory=dict)
+    calls: dict[int, tuple[Variant, dict[str, gast.expr]]] = field(default_factory=dict)
+    counters: dict[int, tuple[str, bool]] = field(default_factory=dict)
+    pushed: frozenset[int] = frozenset()  # id() of the sites that push
+    checkpointed: dict[int, CheckpointedLoop] = field(default_factory=dict)  # id(loop) ->
+    stats: bool = False  # the stack is a measuring schedule.Tape
+    carried: dict[int, LoopState] = field(default_factory=dict)  # id(checkpointed loop) ->
+    prebound: set[str] = field(default_factory=set)  # loop state that may be unbound: `= None`
+    recorded: dict[int, list[gast.stmt]] = field(default_factory=dict)  # id(loop) -> body
+    plain: dict[int, list[gast.stmt]] = field(default_factory=dict)  # id(loop) -> body
+    recomputed: set[int] = field(default_factory=set)  # id() of calls of @checkpoint functions
+
+    @property
+    def active(self) -> frozenset[str]:
+        return self.activity.active
+
+    def np(self, attr: str) -> gast.expr:
+        return self.namespace.ref(f"numpy.{attr}", self.namer)
+
+    def error(self, node: gast.AST, what: str, hint: str) -> UnsupportedSyntaxError:
+        return self.parsed.error(node, what, hint)
