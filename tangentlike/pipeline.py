@@ -17,6 +17,7 @@ import gast
 from . import runtime, schedule
 from .analyze import activity as activity_analysis
 from .analyze import flow as flow_analysis
+from .analyze import shapes as shape_analysis
 from .checkpoint import Schedule
 from .emit import codegen
 from .emit.module import Generated, ModuleText, render
@@ -142,7 +143,8 @@ class ModuleBuilder:
         anf.run(fn, parsed, scope, self.registry, self.namespace, namer, checkpointed)
         log.debug("A-normal form of %s:\n%s", parsed.node.name, codegen.function_source(fn, None))
         activity = activity_analysis.analyze(fn, wrt, scope, self.registry)
-        flow = flow_analysis.analyze(fn, nodes.param_names(fn))
+        blocks = frozenset(i for i, loop in checkpointed.items() if loop.kind == "region")
+        flow = flow_analysis.analyze(fn, nodes.param_names(fn), once=blocks)
         ctx = Context(
             parsed=parsed,
             fn=fn,
@@ -156,6 +158,7 @@ class ModuleBuilder:
             stack=stack,
             push=push,
             pop=pop,
+            shapes=shape_analysis.analyze(fn, scope, self.registry),
             checkpointed=checkpointed,
             stats=self.stats,
         )

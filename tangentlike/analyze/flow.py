@@ -35,7 +35,10 @@ class Flow:
         return sum(1 for s in self.sites if s.name == name and not s.region)
 
 
-def analyze(fn: gast.FunctionDef, params: list[str]) -> Flow:
+def analyze(
+    fn: gast.FunctionDef, params: list[str], once: frozenset[int] = frozenset()
+) -> Flow:
+    """`once`: id() of loops that run exactly one pass (checkpointed blocks)."""
     flow = Flow()
 
     Sets = tuple[frozenset[str], frozenset[str]]  # (definitely bound, maybe bound)
@@ -62,7 +65,7 @@ def analyze(fn: gast.FunctionDef, params: list[str]) -> Flow:
                 if isinstance(stmt, gast.For):
                     stored.add(stmt.target.id)
                 entry = surely | ({stmt.target.id} if isinstance(stmt, gast.For) else set())
-                block(stmt.body, (entry, maybe | stored), True)
+                block(stmt.body, (entry, maybe | stored), in_loop or id(stmt) not in once)
                 maybe = maybe | stored
         return surely, maybe
 

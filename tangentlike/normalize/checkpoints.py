@@ -71,6 +71,7 @@ class _Markers:
 
     def block(self, stmts: list[gast.stmt], top: bool) -> None:
         for i, stmt in enumerate(stmts):
+            top_inside = False  # loops inside loops and regions are not outermost
             if isinstance(stmt, gast.With):
                 stmts[i] = stmt = self.with_(stmt)
             elif isinstance(stmt, gast.For):
@@ -79,13 +80,12 @@ class _Markers:
                     self.check_exits(stmt, "a checkpointed loop", continue_ok=True)
                 elif top and self.default is not None and not _exits(stmt.body, True):
                     stmt.iter = self.default_marker(stmt.iter)
-                top_inside = False
-            else:
+            elif not isinstance(stmt, gast.While):
                 top_inside = top
             for field in ("body", "orelse"):
                 inner = getattr(stmt, field, None)
                 if isinstance(inner, list):
-                    self.block(inner, top_inside and not isinstance(stmt, gast.While))
+                    self.block(inner, top_inside)
 
     def marked(self, iterable: gast.expr) -> bool:
         if not isinstance(iterable, gast.Call):

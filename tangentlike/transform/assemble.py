@@ -21,18 +21,49 @@ from .reverse import POP_MARK, Backward
 
 def saved_sites(ctx: Context, read_by_backward: set[str]) -> frozenset[int]:
     params = set(nodes.param_names(ctx.fn))
+    seen = _reads_after_pop(ctx)
     pushed = set()
     for site in ctx.flow.sites:
         if site.region:
             pushed.add(id(site.stmt))  # always: views of y may be read, and y is restored
             continue
-        if site.name not in read_by_backward:
+        if site.name not in read_by_backward or site.name not in seen[id(site.stmt)]:
             continue
         if not site.in_loop and site.name not in ctx.flow.maybe_bound_before[id(site.stmt)]:
             continue  # nothing bound yet: no old value to restore
         if site.name in params or site.in_loop or ctx.flow.site_count(site.name) > 1:
             pushed.add(id(site.stmt))
     return frozenset(pushed)
+
+
+def _reads_after_pop(ctx: Context) -> dict[int, set[str]]:
+    """For each statement, the names the backward sweep may read after that statement's
+    pop: what the adjoints of the statements that can run before it read (in a loop,
+    the whole loop, as earlier passes run before)."""
+    reads = ctx.backward_reads
+    seen: dict[int, set[str]] = {}
+
+    def every(stmt: gast.stmt) -> set[str]:
+        found = set(reads.get(id(stmt), ()))
+        for field in ("body", "orelse"):
+            for inner in getattr(stmt, field, None) or []:
+                found |= every(inner)
+        return found
+
+    def walk(stmts: list[gast.stmt], earlier: set[str]) -> set[str]:
+        for stmt in stmts:
+            seen[id(stmt)] = earlier
+            if isinstance(stmt, gast.If):
+                inside = earlier | nodes.names_read(stmt.test)
+                walk(stmt.body, inside)
+                walk(stmt.orelse, inside)
+            elif isinstance(stmt, (gast.For, gast.While)):
+                walk(stmt.body, earlier | every(stmt))
+            earlier = earlier | every(stmt)
+        return earlier
+
+    walk(ctx.fn.body, set())
+    return seen
 
 
 def unbound_saved(ctx: Context) -> list[str]:

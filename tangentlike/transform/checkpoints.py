@@ -51,9 +51,30 @@ def _state(ctx: Context, loop: gast.For) -> LoopState:
     stored = set().union(*(nodes.names_stored(s) for s in loop.body)) | written
     stored.discard(loop.target.id)
     exposed = _read_before_assigned(loop)
-    before = ctx.flow.maybe_bound_before[id(loop)]
+    # a value from before the loop matters to the backward sweep of the code around it
+    # only if that code mentions the name (compiler temporaries of the body never do)
+    before = ctx.flow.maybe_bound_before[id(loop)] & _names_outside(ctx.fn.body, loop)
     state = sorted(stored & (exposed | before))
     return LoopState(state, frozenset(written & set(state)), frozenset(exposed))
+
+
+def _names_outside(stmts: list[gast.stmt], loop: gast.For) -> set[str]:
+    """Names read or bound anywhere in `stmts` except in the body of `loop`."""
+    names: set[str] = set()
+    for stmt in stmts:
+        if stmt is loop:
+            names |= nodes.names_read(loop.iter) | {loop.target.id}
+            continue
+        header = [getattr(stmt, f) for f in ("test", "iter", "target") if hasattr(stmt, f)]
+        if isinstance(stmt, (gast.If, gast.For, gast.While)):
+            for part in header:
+                names |= nodes.names_read(part) | nodes.names_stored(part)
+            names |= _names_outside(stmt.body, loop) | _names_outside(stmt.orelse, loop)
+        else:
+            names |= nodes.names_read(stmt) | nodes.names_stored(stmt)
+            if nodes.is_item_write(stmt):
+                names.add(nodes.assigned_name(stmt))
+    return names
 
 
 def _statements(stmts: list[gast.stmt]):

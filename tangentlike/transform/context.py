@@ -14,6 +14,7 @@ import gast
 
 from ..analyze.activity import Activity
 from ..analyze.flow import Flow
+from ..analyze.shapes import Shapes
 from ..errors import UnsupportedSyntaxError
 from ..normalize.checkpoints import CheckpointedLoop
 from ..parse.resolve import Scope
@@ -62,6 +63,8 @@ class Context:
     calls: dict[int, tuple[Variant, dict[str, gast.expr]]] = field(default_factory=dict)
     counters: dict[int, tuple[str, bool]] = field(default_factory=dict)
     pushed: frozenset[int] = frozenset()  # id() of the sites that push
+    backward_reads: dict[int, set[str]] = field(default_factory=dict)  # id(stmt) -> its adjoint's
+    shapes: Shapes = field(default_factory=Shapes)  # which operands have the result's shape
     checkpointed: dict[int, CheckpointedLoop] = field(default_factory=dict)  # id(loop) ->
     stats: bool = False  # the stack is a measuring schedule.Tape
     carried: dict[int, LoopState] = field(default_factory=dict)  # id(checkpointed loop) ->

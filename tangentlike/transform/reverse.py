@@ -189,6 +189,7 @@ class Backward:
         code: list[gast.stmt] = []
         for stmt in reversed(stmts):
             part, defined = self.stmt(stmt, defined)
+            self.ctx.backward_reads[id(stmt)] = set().union(*map(nodes.names_read, part))
             code.extend(nodes.located(s, stmt) for s in part)
         return code, defined
 
@@ -376,6 +377,10 @@ class Backward:
             for s in _hoist_contributions(instance.stmts, ctx.namer)
             if not _is_contribution(s) or self.receives(instance.bindings[s.targets[0].slice.id])
         ]
+        if rule.elementwise:
+            for s in stmts:
+                if _is_contribution(s):
+                    s.value = self.without_identity_unbroadcast(stmt, s.value, bt)
         handed_over = rule.elementwise and bt + FRESH in defined and _update_in_place(stmts, bt)
         code: list[gast.stmt] = []
         for s in stmts:
@@ -390,6 +395,21 @@ class Backward:
             else:
                 code.append(s)
         return _drop_dead_temps(code, set(ctx.adjoint.values())), defined
+
+    def without_identity_unbroadcast(self, stmt: gast.Assign, value: gast.expr, bt: str):
+        """`unbroadcast(g * m, x)` -> `g * m` when x has the result's shape already (then
+        the backward sweep need not read x, nor the forward sweep save it)."""
+        if not (
+            isinstance(value, gast.Call)
+            and isinstance(value.func, gast.Name)
+            and self.ctx.namespace.objects.get(value.func.id) is runtime.unbroadcast
+            and len(value.args) == 2
+            and isinstance(value.args[1], gast.Name)
+            and bt in nodes.names_read(value.args[0])
+            and self.ctx.shapes.same(stmt, value.args[1].id)
+        ):
+            return value
+        return value.args[0]
 
     def receives(self, binding: gast.expr) -> bool:
         """Whether a contribution to `binding` reaches an active variable."""
