@@ -530,3 +530,63 @@ def test_mode_reverse_is_grad(tmp_path):
     assert cli.main(["grad", f"{src}:f", "--mode", "grad", "-o", str(out_b)]) == 0
     body = [ln for ln in out_a.read_text().splitlines() if not ln.startswith("#")]
     assert body == [ln for ln in out_b.read_text().splitlines() if not ln.startswith("#")]
+
+
+# --------------------------------------------------------------------------- --checkpoint
+
+RNN = """\
+import numpy as np
+
+
+def rnn(W, h, xs):
+    for t in range(len(xs)):
+        h = np.tanh(W @ h + xs[t])
+    return np.sum(h * h)
+"""
+
+
+@pytest.mark.parametrize("spec", ["snapshots=3", "every=4"])
+def test_checkpoint_option_writes_a_standalone_checkpointed_module(
+    tmp_path, monkeypatch, capsys, spec
+):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r.py").write_text(RNN)
+    status, _, _ = run(capsys, "grad", "r.py:rnn", "--wrt", "W", "--checkpoint", spec, "-o", "d.py")
+    assert status == 0
+    text = (tmp_path / "d.py").read_text()
+    assert f"checkpoint={spec}" in text.splitlines()[3]
+    assert f"--checkpoint {spec}" in text
+    assert ".reversal()" in text
+    code = textwrap.dedent(
+        """
+        import sys
+        sys.modules["tangentlike"] = None  # not importable here
+        import numpy as np
+        namespace = {}
+        exec(open("d.py").read(), namespace)
+        r = np.random.default_rng(0)
+        W, h, xs = r.standard_normal((3, 3)) * 0.5, r.standard_normal(3), r.standard_normal((11, 3))
+        np.save("g.npy", namespace["drnn"](W, h, xs))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import r as module
+    finally:
+        sys.path.remove(str(tmp_path))
+    rng = np.random.default_rng(0)
+    W = rng.standard_normal((3, 3)) * 0.5
+    h, xs = rng.standard_normal(3), rng.standard_normal((11, 3))
+    expected = tangentlike.grad(module.rnn)(W, h, xs)
+    np.testing.assert_allclose(np.load(tmp_path / "g.npy"), expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("spec", ["snapshot=3", "every=0", "every=x", "binomial"])
+def test_bad_checkpoint_spec_is_one_line_error(model, capsys, spec):
+    status, _, err = run(capsys, "grad", "m.py:f", "--checkpoint", spec, "-o", "d.py")
+    assert_one_line_error(status, err)
+    assert "snapshots=K" in err and "every=N" in err
