@@ -81,3 +81,47 @@ def test_random_program_gradient_matches_finite_differences(tmp_path_factory, so
     gx, gy = tl.grad(module.f, wrt=(0, 1))(x, y)
     check_against_fd(module.f, gx, [x, y], 0, rtol=1e-4, atol=1e-5, seed=seed)
     check_against_fd(module.f, gy, [x, y], 1, rtol=1e-4, atol=1e-5, seed=seed)
+
+
+@st.composite
+def looping_programs(draw):
+    """A loop over an argument-given trip count, its body from the grammar above."""
+    lines = []
+    for i in range(draw(st.integers(1, 4))):
+        target = draw(st.sampled_from(["t", "u"])) if i else "t"
+        lines.append(f"{target} = {draw(expressions())}")
+    if draw(st.booleans()):
+        lines.append("if np.sum(t) > 0.0:\n            t = t * 0.5")
+    body = "\n".join("        " + ln for ln in lines)
+    return (
+        "import numpy as np\n\n\ndef f(x, y, n):\n    t = x * 1.0\n    u = y * 1.0\n"
+        f"    for _k in range(n):\n{body}\n        y = y * 0.9 + 0.1 * np.tanh(t)\n"
+        "    return np.sum(t * x) + np.sum(u)\n"
+    )
+
+
+SCHEDULES = st.one_of(
+    st.builds(tl.Binomial, st.integers(1, 4)), st.builds(tl.FixedInterval, st.integers(1, 4))
+)
+
+
+@given(
+    source=looping_programs(),
+    steps=st.integers(0, 9),
+    schedule=SCHEDULES,
+    seed=st.integers(0, 2**16),
+)
+def test_random_loops_have_the_same_gradient_under_any_checkpoint_schedule(
+    tmp_path_factory, source, steps, schedule, seed
+):
+    module = load_module(tmp_path_factory.mktemp("loop"), source, name=f"loop_{next(_ids)}")
+    rng = np.random.RandomState(seed)
+    x, y = rng.uniform(-1.0, 1.0, 3), rng.uniform(-1.0, 1.0, 3)
+    value = module.f(x, y, steps)
+    if not np.isfinite(value) or abs(value) > 1e6:
+        return
+    plain = tl.grad(module.f, wrt=(0, 1))(x, y, steps)
+    checkpointed = tl.grad(module.f, wrt=(0, 1), checkpoint=schedule)(x, y, steps)
+    for a, b in zip(plain, checkpointed, strict=True):
+        np.testing.assert_allclose(b, a, rtol=1e-10, atol=1e-12)
+    check_against_fd(module.f, plain[0], [x, y, steps], 0, rtol=1e-4, atol=1e-5, seed=seed)
