@@ -161,30 +161,44 @@ class Normalizer:
     def checkpointed_for(self, stmt: gast.For, marker: gast.Call) -> list[gast.stmt]:
         """`for t in checkpointed(s, snapshots=k)`: a loop over the positions of s,
         with the schedule object made before it (`_plan = BinomialPlan(len(_r), k)`)."""
-        pre, seq = self.atom(marker.args[0], "seq")
-        if not isinstance(seq, gast.Name):
-            name = self.namer.temp("seq")
-            pre.append(nodes.assign(name, seq))
-            seq = nodes.name(name)
+        inner = marker.args[0]
+        counted = (
+            isinstance(inner, gast.Call)
+            and self.scope.resolve(inner.func) is range
+            and len(inner.args) == 1
+            and not inner.keywords
+        )
         keyword = marker.keywords[0]
-        more, budget = self.atom(keyword.value, keyword.arg)
-        pre += more
         index, rng, steps = self.namer.temp("i"), self.namer.temp("r"), self.namer.temp("n")
         plan = self.namer.temp("plan")
-        length = nodes.call(nodes.name(self._builtin("len")), [seq])
-        pre.append(nodes.assign(steps, length))
-        count = nodes.call(nodes.name(self._builtin("range")), [nodes.name(steps)])
-        pre.append(nodes.assign(rng, count))
+        if counted:  # range(stop): the positions are the values, the loop keeps its target
+            pre, stop = self.atom(inner.args[0], "n")
+            index = stmt.target.id
+            pre.append(nodes.assign(rng, nodes.call(nodes.name(self._builtin("range")), [stop])))
+            length = nodes.call(nodes.name(self._builtin("len")), [nodes.name(rng)])
+            pre.append(nodes.assign(steps, length))
+        else:
+            pre, seq = self.atom(inner, "seq")
+            if not isinstance(seq, gast.Name):
+                name = self.namer.temp("seq")
+                pre.append(nodes.assign(name, seq))
+                seq = nodes.name(name)
+            length = nodes.call(nodes.name(self._builtin("len")), [seq])
+            pre.append(nodes.assign(steps, length))
+            count = nodes.call(nodes.name(self._builtin("range")), [nodes.name(steps)])
+            pre.append(nodes.assign(rng, count))
+        more, budget = self.atom(keyword.value, keyword.arg)
+        pre += more
         kind, cls = (
             ("binomial", BinomialPlan) if keyword.arg == "snapshots" else ("interval", IntervalPlan)
         )
         make = nodes.name(self.namespace.bind(cls.__name__, cls, self.namer))
         pre.append(nodes.assign(plan, nodes.call(make, [nodes.name(steps), budget])))
-        item = nodes.located(
-            nodes.assign(stmt.target.id, nodes.subscript(nodes.deepcopy(seq), nodes.name(index))),
-            stmt,
-        )
-        loop = nodes.for_(index, nodes.name(rng), [item, *self.block(stmt.body)])
+        head = []
+        if not counted:
+            item = nodes.assign(stmt.target.id, nodes.subscript(seq, nodes.name(index)))
+            head.append(nodes.located(item, stmt))
+        loop = nodes.for_(index, nodes.name(rng), [*head, *self.block(stmt.body)])
         self.checkpoints[id(loop)] = checkpoints.CheckpointedLoop(kind, plan)
         return [*pre, loop]
 

@@ -195,15 +195,13 @@ def drnn(W, h, xs, brnn=1.0):
     _pop = _stack.pop
     _h1 = None
     # forward sweep
-    _seq1 = len(xs)                     # checkpointed_loop.py:7  for t in tl.checkpointed(range(len(xs)), snapshots=4):
-    _seq2 = range(_seq1)                # checkpointed_loop.py:7
-    _n1 = len(_seq2)                    # checkpointed_loop.py:7
-    _r1 = range(_n1)                    # checkpointed_loop.py:7
+    _n2 = len(xs)                       # checkpointed_loop.py:7  for t in tl.checkpointed(range(len(xs)), snapshots=4):
+    _r1 = range(_n2)                    # checkpointed_loop.py:7
+    _n1 = len(_r1)                      # checkpointed_loop.py:7
     _plan1 = BinomialPlan(_n1, 4)       # checkpointed_loop.py:7
-    for _i1 in _r1:                     # checkpointed_loop.py:7
-        if _i1 in _plan1.kept:          # checkpointed_loop.py:7
-            _plan1.save(_i1, (h,))      # checkpointed_loop.py:7
-        t = _seq2[_i1]                  # checkpointed_loop.py:7
+    for t in _r1:                       # checkpointed_loop.py:7
+        if t in _plan1.kept:            # checkpointed_loop.py:7
+            _plan1.save(t, (h,))        # checkpointed_loop.py:7
         _h1 = W @ h                     # checkpointed_loop.py:8  h = np.tanh(W @ h + xs[t])
         _h2 = xs[t]                     # checkpointed_loop.py:8
         _h3 = _h1 + _h2                 # checkpointed_loop.py:8
@@ -219,21 +217,19 @@ def drnn(W, h, xs, brnn=1.0):
     bh = bh + b_rnn1 * h
     # grad of checkpointed_loop.py:7  for t in tl.checkpointed(range(len(xs)), snapshots=4):
     bW = np.zeros_like(W)
-    for _act1, _i1 in _plan1.reversal():
+    for _act1, t in _plan1.reversal():
         if _act1 == 'advance':
             # forward: step again, not recorded
-            t = _seq2[_i1]              # checkpointed_loop.py:7
             _h1 = W @ h                 # checkpointed_loop.py:8  h = np.tanh(W @ h + xs[t])
             _h2 = xs[t]                 # checkpointed_loop.py:8
             _h3 = _h1 + _h2             # checkpointed_loop.py:8
             h = np.tanh(_h3)            # checkpointed_loop.py:8
         elif _act1 == 'save':
-            _plan1.save(_i1, (h,))
+            _plan1.save(t, (h,))
         elif _act1 == 'restore':
-            h, = _plan1.load(_i1)
+            h, = _plan1.load(t)
         elif _act1 == 'record':
             # forward: step again, recorded
-            t = _seq2[_i1]              # checkpointed_loop.py:7
             _push(_h1)                  # checkpointed_loop.py:8  h = np.tanh(W @ h + xs[t])
             _h1 = W @ h                 # checkpointed_loop.py:8
             _h2 = xs[t]                 # checkpointed_loop.py:8
