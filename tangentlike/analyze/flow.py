@@ -35,9 +35,7 @@ class Flow:
         return sum(1 for s in self.sites if s.name == name and not s.region)
 
 
-def analyze(
-    fn: gast.FunctionDef, params: list[str], once: frozenset[int] = frozenset()
-) -> Flow:
+def analyze(fn: gast.FunctionDef, params: list[str], once: frozenset[int] = frozenset()) -> Flow:
     """`once`: id() of loops that run exactly one pass (checkpointed blocks)."""
     flow = Flow()
 
