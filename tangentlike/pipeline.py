@@ -8,6 +8,7 @@ compile/loader then make the module.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from .analyze import activity as activity_analysis
 from .analyze import flow as flow_analysis
 from .emit import codegen
 from .emit.module import Generated, ModuleText, render
-from .normalize import anf, desugar, jumps
+from .normalize import anf, closures, desugar, jumps
 from .optimize import dce, inline
 from .parse import fence
 from .parse.resolve import MISSING, Scope
@@ -120,15 +121,26 @@ class ModuleBuilder:
         fence.check(parsed)
         self.parsed.append(parsed)
         fn = nodes.deepcopy(parsed.node)
-        user_locals = activity_analysis.local_names(fn)
+        closures.check(parsed, fn)
+        user_locals = closures.function_locals(fn)
         every_name = {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}
         namer = Namer(reserved=every_name | set(self.namespace.objects), locals_=user_locals)
         stack, push, pop = (namer.exact(n) for n in ("_stack", "_push", "_pop"))
         scope = Scope(parsed.func, user_locals, self.namespace.objects)
+        nested = closures.collect(parsed, fn, namer)
         self._bind_free_names(fn, parsed, scope, namer, user_locals)
-        desugar.run(fn, namer, scope)
-        jumps.run(fn, namer)
-        anf.run(fn, parsed, scope, self.registry, self.namespace, namer)
+        for closure in nested.by_name.values():
+            inside = user_locals | closures.bound_inside(closure.node)
+            self._bind_free_names(closure.node, parsed, scope, namer, inside)
+
+        def normalize(g: gast.FunctionDef, callables: frozenset[str]) -> gast.FunctionDef:
+            desugar.run(g, namer, scope)
+            jumps.run(g, namer)
+            own = parsed if g is fn else dataclasses.replace(parsed, node=g)  # names its result
+            return anf.run(g, own, scope, self.registry, self.namespace, namer, callables)
+
+        normalize(fn, nested.names)
+        closures.Inliner(parsed, namer, scope, normalize).run(fn, nested)
         log.debug("A-normal form of %s:\n%s", parsed.node.name, codegen.function_source(fn, None))
         activity = activity_analysis.analyze(fn, wrt, scope, self.registry)
         flow = flow_analysis.analyze(fn, nodes.param_names(fn))

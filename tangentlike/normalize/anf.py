@@ -46,8 +46,10 @@ class Normalizer:
         registry: Registry,
         namespace: Namespace,
         namer: Namer,
+        callables: frozenset[str] = frozenset(),
     ) -> None:
         self.parsed = parsed
+        self.callables = callables  # local functions a later pass inlines (closures)
         self.scope = scope
         self.registry = registry
         self.namespace = namespace
@@ -308,6 +310,8 @@ class Normalizer:
         if getattr(callee, "__module__", None) == runtime.__name__:
             # tl.stop_gradient and friends: call the copy the generated module carries
             func = nodes.name(self.namespace.bind(callee.__name__, callee, self.namer))
+        elif isinstance(func, gast.Name) and func.id in self.callables:
+            pass  # `t = g(atoms)`, inlined by normalize.closures
         elif callee is MISSING:
             if not isinstance(func, gast.Attribute):
                 raise self.unsupported(
@@ -363,8 +367,9 @@ def run(
     registry: Registry,
     namespace: Namespace,
     namer: Namer,
+    callables: frozenset[str] = frozenset(),
 ) -> gast.FunctionDef:
-    fn.body = Normalizer(parsed, scope, registry, namespace, namer).block(fn.body)
+    fn.body = Normalizer(parsed, scope, registry, namespace, namer, callables).block(fn.body)
     check(fn)
     return fn
 

@@ -24,6 +24,8 @@ ALLOWED: tuple[type, ...] = (
     gast.Assert,
     gast.Break,
     gast.Continue,
+    gast.FunctionDef,  # nested: inlined at its calls (normalize.closures checks its uses)
+    gast.Lambda,
     gast.BinOp,
     gast.UnaryOp,
     gast.BoolOp,
@@ -62,8 +64,6 @@ REFUSED: dict[type, tuple[str, str]] = {
     gast.Nonlocal: ("`nonlocal`", "pass the value as an argument instead"),
     gast.Delete: ("`del`", "remove the `del` statement"),
     gast.ClassDef: ("a class definition", "define the class outside the function"),
-    gast.FunctionDef: ("a nested function definition", "define the helper at module level"),
-    gast.Lambda: ("`lambda`", "define the helper with `def` at module level and call it"),
     gast.ListComp: ("a list comprehension", "write the comprehension as a loop"),
     gast.SetComp: ("a set comprehension", "write the comprehension as a loop"),
     gast.DictComp: ("a dict comprehension", "write the comprehension as a loop"),
@@ -95,12 +95,22 @@ def check(parsed: ParsedFunction) -> None:
         )
     for stmt in fn.body:
         _check_stmt(parsed, stmt)
-    returns = [n for n in gast.walk(fn) if isinstance(n, gast.Return)]
+    returns = [n for n in _own_walk(fn) if isinstance(n, gast.Return)]
     for ret in returns:
         if ret.value is None:
             _refuse(parsed, ret, "a `return` without a value", "return the value to differentiate")
     if not returns:
         _refuse(parsed, fn, "a function without `return`", "return the value to differentiate")
+
+
+def _own_walk(fn: gast.FunctionDef):
+    """The nodes of `fn`, not descending into nested functions."""
+    todo = list(gast.iter_child_nodes(fn))
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, (gast.FunctionDef, gast.Lambda)):
+            todo.extend(gast.iter_child_nodes(node))
 
 
 def _check_stmt(parsed: ParsedFunction, stmt: gast.stmt) -> None:

@@ -1,0 +1,189 @@
+"""Programs using nested functions, lambdas, *args/**kwargs, methods, partials and
+decorated helpers; listed explicitly in CASES (function, arguments, positions)."""
+
+import numpy as np
+
+
+def closure_layer(W, b, x):
+    def layer(v):
+        return np.tanh(W @ v + b)
+
+    return np.sum(layer(x) ** 2)
+
+
+def closure_in_loop(W, b, x):
+    def layer(v):
+        return np.tanh(W @ v + b)
+
+    h = x
+    for _ in range(3):
+        h = layer(h)
+    return np.sum(h * h)
+
+
+def closure_calls_closure(x, s):
+    def inner(v):
+        return np.sin(v) * s
+
+    def outer(v, k=2.0):
+        w = inner(v)
+        return inner(w) * k + v
+
+    return np.sum(outer(x) + outer(x, k=3.0))
+
+
+def closure_early_returns(x):
+    def pick(v):
+        if np.sum(v) > 0:
+            return v * v
+        for i in range(3):
+            if i == 1:
+                return v * 3.0
+        return v
+
+    return np.sum(pick(x) + pick(-x))
+
+
+def closure_default_is_evaluated_at_definition(x, s):
+    scale = s * 2.0
+
+    def f(v, k=scale):
+        return v * k
+
+    scale = s * 100.0  # the default keeps the value it had at definition
+    return np.sum(f(x) + scale * 0.0)
+
+
+def closure_reads_late(x, s):
+    k = s
+
+    def f(v):
+        return v * k  # k is read when f runs
+
+    k = s * s
+    return np.sum(f(x))
+
+
+def closure_defined_in_loop(x):
+    total = 0.0
+    for i in range(3):
+        c = float(i) + 1.0
+
+        def g(v):
+            return np.sin(v * c)  # noqa: B023 (called in the same iteration)
+
+        total = total + np.sum(g(x))
+    return total
+
+
+def closure_nested_def(x, y):
+    def outer(v):
+        def inner(u):
+            return u * y
+
+        return inner(v) + inner(v * v)
+
+    return np.sum(outer(x))
+
+
+def closure_statement_call(x):
+    def check(v):
+        assert v.shape == (3,)
+
+    check(x)
+    return np.sum(x * x)
+
+
+def closure_in_condition(x):
+    def positive(v):
+        return np.sum(v) > 0.0
+
+    def shrink(v):
+        return v * 0.5
+
+    y = x * 4.0
+    while positive(y - 1.0) and np.sum(y) < 100.0:
+        y = shrink(y)
+    if positive(y) or positive(-y):
+        y = np.sin(y)
+    return np.sum(y)
+
+
+def closure_star_params(x, y):
+    def total(*vs, scale=1.0):
+        return (vs[0] + vs[1]) * scale
+
+    return np.sum(total(x, y) + total(y, x, scale=2.0))
+
+
+def lambda_relu(x):
+    act = lambda v: np.maximum(v, 0.0)  # noqa: E731
+    return np.sum(act(x) * x)
+
+
+def lambda_closes_over_active(x, w):
+    scaled = lambda v: v * w + np.sin(w)  # noqa: E731
+    return np.sum(scaled(x) * scaled(x * x))
+
+
+def lambda_with_default(x):
+    act = lambda v, slope=0.1: np.where(v > 0, v, v * slope)  # noqa: E731
+    return np.sum(act(x) + act(x, slope=0.3))
+
+
+def closure_returns_tuple(x, w):
+    def step(a, b):
+        return a * w + b, b * 0.5 + np.sin(a)
+
+    a, b = step(x, x)
+    a, b = step(a, b)
+    return np.sum(a * b)
+
+
+def combination(xs, ys, w):
+    """A while with break inside a for over zip, calling a closure that returns a tuple."""
+
+    def step(u, v):
+        return np.tanh(u * w + v), v * 0.9
+
+    total = 0.0
+    for x, y in zip(xs, ys):
+        a, b = x, y
+        n = 0
+        while n < 5:
+            a, b = step(a, b)
+            if np.sum(a * a) > 2.5:
+                break
+            n = n + 1
+        total = total + np.sum(a * b)
+    return total
+
+
+def _r(seed):
+    return np.random.RandomState(seed)
+
+
+def _wbx():
+    return (_r(0).randn(3, 3) * 0.5, _r(1).randn(3), _r(2).randn(3))
+
+
+CASES = [
+    (closure_layer, _wbx, (0, 1, 2)),
+    (closure_in_loop, _wbx, (0, 1, 2)),
+    (closure_calls_closure, lambda: (_r(0).randn(3), 1.5), (0, 1)),
+    (closure_early_returns, lambda: (np.abs(_r(0).randn(3)),), (0,)),
+    (closure_early_returns, lambda: (_r(0).randn(3) - 1.0,), (0,)),
+    (closure_default_is_evaluated_at_definition, lambda: (_r(0).randn(3), 0.7), (0, 1)),
+    (closure_reads_late, lambda: (_r(0).randn(3), 0.7), (0, 1)),
+    (closure_defined_in_loop, lambda: (_r(0).randn(3),), (0,)),
+    (closure_nested_def, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
+    (closure_statement_call, lambda: (_r(0).randn(3),), (0,)),
+    (closure_in_condition, lambda: (np.abs(_r(0).randn(3)),), (0,)),
+    (closure_in_condition, lambda: (-np.abs(_r(0).randn(3)),), (0,)),
+    (closure_star_params, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
+    (lambda_relu, lambda: (_r(0).randn(5),), (0,)),
+    (lambda_closes_over_active, lambda: (_r(0).randn(3), 0.3), (0, 1)),
+    (lambda_with_default, lambda: (_r(0).randn(5),), (0,)),
+    (closure_returns_tuple, lambda: (_r(0).randn(3), 0.8), (0, 1)),
+    (combination, lambda: (_r(0).randn(4, 3), _r(1).randn(4, 3), 1.3), (0, 1, 2)),
+]
