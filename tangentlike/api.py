@@ -238,7 +238,7 @@ def _guards_of(func: Callable) -> list[Guard]:
     """Guards over every name the dependencies of `func` read (for a module loaded from disk)."""
     guards = []
     for f in keys.dependencies(func):
-        for name in f.__code__.co_names:
+        for name in keys.names_of(f.__code__):  # nested functions too
             guards.append(Guard(f.__globals__, name, f.__globals__.get(name, MISSING)))
     return guards
 

@@ -56,17 +56,27 @@ def _referenced(f: types.FunctionType) -> dict[str, object]:
             except ValueError:
                 continue
     modules = []
-    for name in code.co_names:
+    names = names_of(code)
+    for name in names:
         if name in f.__globals__:
             found[name] = f.__globals__[name]
             if isinstance(f.__globals__[name], types.ModuleType):
                 modules.append(f.__globals__[name])
     for module in modules:
-        for name in code.co_names:
+        for name in names:
             value = getattr(module, name, None)
             if inspect.isfunction(value):
                 found[f"{module.__name__}.{name}"] = value
     return found
+
+
+def names_of(code: types.CodeType) -> list[str]:
+    """The global and attribute names `code` and the functions nested in it read."""
+    names = list(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names += [n for n in names_of(const) if n not in names]
+    return names
 
 
 def _describe(value: object) -> str:
