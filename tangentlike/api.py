@@ -22,9 +22,9 @@ import numpy as np
 from . import __version__
 from .compile import keys, loader
 from .compile.cache import DiskCache
-from .errors import NonScalarOutputError, WrtError
-from .parse.resolve import MISSING
-from .parse.source import unwrap
+from .errors import NonScalarOutputError, UnknownClassError, WrtError
+from .parse.resolve import MISSING, user_class
+from .parse.source import peel_bound, unwrap
 from .pipeline import Guard, ModuleBuilder
 from .rules.registry import Registry, default_registry
 
@@ -152,10 +152,18 @@ def _wrt_names(func: Callable, wrt: Wrt) -> tuple[tuple[str, ...], bool]:
 
 
 def _build(
-    f: Callable, wrt: Wrt, mode: str, optimize: bool, verbose: int, cache: CacheOption = True
+    f: Callable,
+    wrt: Wrt,
+    mode: str,
+    optimize: bool,
+    verbose: int,
+    cache: CacheOption = True,
+    param_types: tuple[tuple[str, type], ...] = (),
 ) -> Callable:
+    if peel_bound(f) is not None:
+        return _build_bound(f, wrt, mode, optimize, verbose, cache)
     func = unwrap(f)
-    key = (tuple(wrt) if isinstance(wrt, list) else wrt, mode, optimize)
+    key = (tuple(wrt) if isinstance(wrt, list) else wrt, mode, optimize, param_types)
     registry = default_registry()
     per_func = _cache.get(func)
     entry = per_func.get(key) if per_func is not None else None
@@ -169,12 +177,72 @@ def _build(
         return entry.wrapper
     names, single = _wrt_names(func, wrt)
     options = Options(names, single, mode, optimize)
-    wrapper, guards = _compile(func, options, registry, _disk(cache))
+    # methods reached through a class are not among the disk key's dependencies
+    disk = None if param_types else _disk(cache)
+    try:
+        wrapper, guards = _compile(func, options, registry, disk, dict(param_types))
+    except UnknownClassError as err:
+        if param_types:
+            raise
+        wrapper, guards = _specializing(func, wrt, mode, optimize, verbose, cache, err), []
     with _lock:
         _cache.setdefault(func, {})[key] = _Entry(wrapper, guards, registry.version)
     if verbose:
         print(wrapper.source)
     return wrapper
+
+
+def _build_bound(
+    f: Callable, wrt: Wrt, mode: str, optimize: bool, verbose: int, cache: CacheOption
+) -> Callable:
+    """The gradient of a bound method or functools.partial: the gradient of the plain
+    function, specialised to the classes of the bound objects, called with them."""
+    func, args, keywords = peel_bound(f)
+    names, single = _wrt_names(f, wrt)
+    params = list(inspect.signature(func).parameters)
+    types_ = tuple((p, type(v)) for p, v in zip(params, args, strict=False) if user_class(type(v)))
+    inner = _build(func, names[0] if single else names, mode, optimize, verbose, cache, types_)
+
+    def df(*more, **more_keywords):
+        return inner(*args, *more, **{**keywords, **more_keywords})
+
+    functools.update_wrapper(df, inner, assigned=("__module__", "__name__", "__qualname__"))
+    df.source, df.wrt, df.__wrapped__ = inner.source, inner.wrt, inner
+    return df
+
+
+def _specializing(
+    func: Callable,
+    wrt: Wrt,
+    mode: str,
+    optimize: bool,
+    verbose: int,
+    cache: CacheOption,
+    error: UnknownClassError,
+) -> Callable:
+    """A gradient built at each call for the classes of the object arguments (cached per
+    class), for functions that call methods of their arguments."""
+    sig = inspect.signature(func)
+
+    def df(*args, **kwargs):
+        primal = args[:-1] if mode == "vjp" else args
+        bound = sig.bind_partial(*primal, **kwargs).arguments
+        types_ = tuple(
+            (p, type(v)) for p, v in bound.items() if p == error.param or user_class(type(v))
+        )
+        if error.param not in bound:
+            raise error
+        built = _build(func, wrt, mode, optimize, verbose, cache, types_)
+        df.source = built.source
+        return built(*args, **kwargs)
+
+    functools.update_wrapper(df, func, assigned=("__module__", "__doc__"), updated=())
+    df.source = (
+        f"# The gradient of {func.__qualname__} is generated at each call for the classes "
+        "of its object arguments (they decide which methods run); see .source after a call."
+    )
+    df.wrt = _wrt_names(func, wrt)[0]
+    return df
 
 
 def _disk(cache: CacheOption) -> DiskCache | None:
@@ -188,7 +256,11 @@ _ENTRY = "# Entry point: "
 
 
 def _compile(
-    func: Callable, options: Options, registry: Registry, disk: DiskCache | None = None
+    func: Callable,
+    options: Options,
+    registry: Registry,
+    disk: DiskCache | None = None,
+    param_types: dict[str, type] | None = None,
 ) -> tuple[Callable, list[Guard]]:
     """Build the gradient module, or load it from the disk cache when its key is there."""
     disk_key = None
@@ -217,6 +289,7 @@ def _compile(
         options.wrt,
         preserve_result=options.mode == "value_and_grad",
         scalar_output=options.mode != "vjp",
+        param_types=param_types,
     )
     header = [
         f"Generated by tangentlike {__version__}: {options.mode} of {func.__qualname__} "

@@ -20,7 +20,7 @@ from .analyze import activity as activity_analysis
 from .analyze import flow as flow_analysis
 from .emit import codegen
 from .emit.module import Generated, ModuleText, render
-from .normalize import anf, closures, desugar, jumps
+from .normalize import anf, closures, desugar, jumps, methods
 from .optimize import dce, inline
 from .parse import fence
 from .parse.resolve import MISSING, Scope
@@ -57,6 +57,8 @@ class ModuleBuilder:
     variants: dict[tuple[object, tuple[str, ...]], reverse.Variant] = field(default_factory=dict)
     parsed: list[ParsedFunction] = field(default_factory=list)
     guards: list[Guard] = field(default_factory=list)
+    # (function, parameter) -> the class of its value: `self` of a bound method, receivers
+    param_types: dict[tuple[object, str], type] = field(default_factory=dict)
 
     def reserve(self, preferred: str) -> str:
         marker = Generated(preferred)
@@ -71,8 +73,11 @@ class ModuleBuilder:
         *,
         preserve_result: bool,
         scalar_output: bool,
+        param_types: dict[str, type] | None = None,
     ) -> str:
         parsed = parse_function(func)
+        for param, cls in (param_types or {}).items():
+            self.note_type(parsed.func, param, cls)
         name = self.reserve("d" + parsed.node.name)
         ctx, ret = self._prepare(parsed, wrt)
         seed = ctx.adjoint.get(ret) or ctx.namer.exact("b" + ret)
@@ -133,7 +138,11 @@ class ModuleBuilder:
             inside = user_locals | closures.bound_inside(closure.node)
             self._bind_free_names(closure.node, parsed, scope, namer, inside)
 
+        given = {p: t for (f, p), t in self.param_types.items() if f is parsed.func}
+        known = methods.known_classes(fn, given)
+
         def normalize(g: gast.FunctionDef, callables: frozenset[str]) -> gast.FunctionDef:
+            methods.run(g, parsed, scope, self.namespace, namer, known, self.note_type)
             desugar.run(g, namer, scope)
             jumps.run(g, namer)
             own = parsed if g is fn else dataclasses.replace(parsed, node=g)  # names its result
@@ -160,6 +169,10 @@ class ModuleBuilder:
         )
         reverse.plan(ctx)
         return ctx, fn.body[-1].value.id
+
+    def note_type(self, func: object, param: str, cls: type) -> bool:
+        """Record that `param` of `func` holds a `cls`; False if another class was recorded."""
+        return self.param_types.setdefault((func, param), cls) is cls
 
     def _bind_free_names(
         self,

@@ -8,6 +8,7 @@ the call to `grad`. It never mutates the tree.
 from __future__ import annotations
 
 import builtins
+import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -64,3 +65,13 @@ class Scope:
 def primal_of(obj: object) -> object:
     """The plain function behind a `tl.differentiable` wrapper; anything else unchanged."""
     return getattr(obj, "__tangentlike_primal__", obj)
+
+
+def user_class(cls: type) -> bool:
+    """A class whose methods we read: not NumPy's, not a builtin, not a module or function."""
+    module = getattr(cls, "__module__", "") or ""
+    return not (
+        module in ("builtins", "numpy")
+        or module.startswith("numpy.")
+        or issubclass(cls, (types.ModuleType, types.FunctionType, type))
+    )

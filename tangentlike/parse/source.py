@@ -7,10 +7,12 @@ are the lines of the original file, plus what is needed to point at them.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import linecache
 import os
 import textwrap
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -55,6 +57,22 @@ def unwrap(func: Callable) -> Callable:
     """The plain function behind decorators (functools.wraps) and tangentlike wrappers."""
     func = getattr(func, "__tangentlike_primal__", func)
     return inspect.unwrap(func)
+
+
+def peel_bound(func: Callable) -> tuple[Callable, tuple, dict] | None:
+    """(plain function, leading arguments, keywords) behind a bound method or a
+    functools.partial (nested ones too); None for anything else."""
+    if not isinstance(func, (functools.partial, types.MethodType)):
+        return None
+    args: tuple = ()
+    keywords: dict = {}
+    while isinstance(func, (functools.partial, types.MethodType)):
+        if isinstance(func, functools.partial):
+            args, keywords = (*func.args, *args), {**func.keywords, **keywords}
+            func = func.func
+        else:
+            args, func = (func.__self__, *args), func.__func__
+    return unwrap(func), args, keywords
 
 
 def parse_function(func: Callable) -> ParsedFunction:

@@ -1,7 +1,11 @@
 """Programs using nested functions, lambdas, *args/**kwargs, methods, partials and
 decorated helpers; listed explicitly in CASES (function, arguments, positions)."""
 
+import functools
+
 import numpy as np
+
+import tangentlike as tl
 
 
 def closure_layer(W, b, x):
@@ -159,6 +163,79 @@ def combination(xs, ys, w):
     return total
 
 
+class Model:
+    """A user class: methods read attributes and call other methods."""
+
+    def __init__(self, seed):
+        r = np.random.RandomState(seed)
+        self.W = r.randn(3, 3) * 0.5
+        self.b = r.randn(3)
+        self.scale = 1.5
+
+    def forward(self, x):
+        return np.tanh(self.W @ x + self.b)
+
+    @staticmethod
+    def square(v):
+        return v * v
+
+    def loss(self, x):
+        h = self.forward(x)
+        for _ in range(2):
+            h = self.forward(h) * self.scale
+        return np.sum(self.square(h))
+
+
+class Deeper(Model):
+    def forward(self, x):
+        return np.sin(self.W @ x) + super_free(x)
+
+
+def super_free(x):
+    return x * 0.1
+
+
+def method_of_argument(model, x):
+    return model.loss(x) + np.sum(model.b * x)
+
+
+def helper_calls_method(model, x):
+    y = method_of_argument(model, x * 2.0)
+    return y * 3.0
+
+
+def attributes_are_constants(model, x):
+    return np.sum(np.tanh(model.W @ x + model.b) * model.scale)
+
+
+GLOBAL_MODEL = Model(7)
+
+
+def method_of_global(x):
+    return GLOBAL_MODEL.loss(x) * 2.0
+
+
+def base(x, W, s):
+    return np.sum(np.sin(W @ x) * s)
+
+
+partial_keyword = functools.partial(base, s=3.0)
+partial_positional = functools.partial(base, np.eye(3) * 0.5)
+
+
+def calls_partials(x, W):
+    return partial_keyword(x, W) + partial_positional(x * 2.0, s=2.0)
+
+
+@tl.differentiable
+def decorated_helper(x, k):
+    return np.sin(x) * k
+
+
+def calls_decorated(x):
+    return np.sum(decorated_helper(x, 2.0) + decorated_helper(x * x, k=0.5))
+
+
 def _r(seed):
     return np.random.RandomState(seed)
 
@@ -186,4 +263,15 @@ CASES = [
     (lambda_with_default, lambda: (_r(0).randn(5),), (0,)),
     (closure_returns_tuple, lambda: (_r(0).randn(3), 0.8), (0, 1)),
     (combination, lambda: (_r(0).randn(4, 3), _r(1).randn(4, 3), 1.3), (0, 1, 2)),
+    (Model(1).loss, lambda: (_r(0).randn(3),), (0,)),
+    (Deeper(1).loss, lambda: (_r(0).randn(3),), (0,)),
+    (method_of_argument, lambda: (Model(2), _r(0).randn(3)), (1,)),
+    (method_of_argument, lambda: (Deeper(2), _r(0).randn(3)), (1,)),
+    (helper_calls_method, lambda: (Deeper(3), _r(0).randn(3)), (1,)),
+    (attributes_are_constants, lambda: (Model(4), _r(0).randn(3)), (1,)),
+    (method_of_global, lambda: (_r(0).randn(3),), (0,)),
+    (partial_keyword, lambda: (_r(0).randn(3), _r(1).randn(3, 3)), (0, 1)),
+    (partial_positional, lambda: (_r(0).randn(3, 3), 0.7), (0, 1)),
+    (calls_partials, lambda: (_r(0).randn(3), _r(1).randn(3, 3)), (0, 1)),
+    (calls_decorated, lambda: (_r(0).randn(3),), (0,)),
 ]

@@ -1,0 +1,190 @@
+"""Calls of bound methods and functools.partial objects become calls of the plain
+function behind them, so that they are differentiated like any module-level helper.
+
+`model.loss(x)` -> `Model.loss(model, x)` when the class of `model` is known: a
+global object, or a parameter whose class the caller fixed (`self` of a bound
+method given to `grad`, an argument the gradient was specialised for). `p(x)`
+with `p = functools.partial(base, W, s=2.0)` -> `base(p.args[0], x, s=2.0)`
+(literals are spelled out; other bound values are read from the partial).
+A staticmethod is called without the receiver. Attribute reads of objects
+(`self.W`) are untouched: objects are never differentiated, so they are constants.
+
+Assumes: the fence passed and nested functions were collected. Guarantees: no
+call left in the tree resolves to a bound method or a partial; a call of a
+method on a known-class parameter either was rewritten or raised an error at
+its line. Reports, through `note_types`, the class of each argument passed to
+a parameter of a rewritten callee (so its own `self.method()` calls resolve).
+Invalidates: every analysis.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import gast
+import numpy as np
+
+from ..errors import UnknownClassError
+from ..parse.resolve import MISSING, Scope, primal_of, user_class
+from ..parse.source import ParsedFunction
+from ..syntax import nodes
+from ..syntax.names import Namer
+from ..syntax.namespace import Namespace
+
+_LITERALS = (bool, int, float, complex, str, type(None))
+
+
+@dataclass
+class Methods(gast.NodeTransformer):
+    parsed: ParsedFunction
+    scope: Scope
+    namespace: Namespace
+    namer: Namer
+    known: dict[str, type]  # parameter -> the class its value is known to have
+    note_types: Callable[[Callable, str, type], bool]  # False: a different class was noted
+
+    def visit_Call(self, node: gast.Call) -> gast.expr:
+        self.generic_visit(node)
+        func = node.func
+        obj = self.scope.resolve(func)
+        peeled = None
+        if isinstance(obj, (functools.partial, types.MethodType)):
+            peeled = self.peel(func, obj)
+        elif obj is MISSING and isinstance(func, gast.Attribute):
+            peeled = self.method_of_known(func)
+        if peeled is None:
+            if inspect.isfunction(obj):
+                self.note(node)
+            return node
+        ref, args, keywords = peeled
+        given = {k.arg: k for k in node.keywords}
+        kept = [gast.keyword(arg=k, value=v) for k, v in keywords.items() if k not in given]
+        new = gast.Call(func=ref, args=[*args, *node.args], keywords=[*kept, *node.keywords])
+        self.note(new)
+        return nodes.located(new, node)
+
+    def peel(self, expr: gast.expr, obj: object) -> tuple[gast.expr, list, dict]:
+        """(reference to the plain function, leading arguments, keywords) for `obj`,
+        denoted by `expr` in the source."""
+        if isinstance(obj, functools.partial):
+            ref, args, keywords = self.peel(nodes.attribute(expr, "func"), obj.func)
+            for i, value in enumerate(obj.args):
+                args.append(self.value(value, expr, "args", i))
+            for k, value in obj.keywords.items():
+                keywords[k] = self.value(value, expr, "keywords", k)
+            return ref, args, keywords
+        if isinstance(obj, types.MethodType):
+            receiver = obj.__self__
+            if isinstance(expr, gast.Attribute) and self.scope.resolve(expr.value) is receiver:
+                recv = expr.value
+            else:
+                recv = nodes.attribute(expr, "__self__")
+            ref = self.function_ref(obj.__func__, receiver)
+            return ref, [nodes.deepcopy(recv)], {}
+        obj = primal_of(obj)
+        if not inspect.isfunction(obj):
+            raise self.parsed.error(
+                expr,
+                f"cannot differentiate through {obj!r}: it is not a Python function",
+                "register a rule for it with @tangentlike.adjoint",
+            )
+        return self.function_ref(obj, None), [], {}
+
+    def method_of_known(self, func: gast.Attribute) -> tuple[gast.expr, list, dict] | None:
+        """`recv.meth` where recv is a parameter of known class."""
+        recv = func.value
+        if not isinstance(recv, gast.Name):
+            return None
+        if recv.id not in self.known:
+            if recv.id in nodes.param_names(self.parsed.node) and not hasattr(
+                np.ndarray, func.attr
+            ):
+                where = self.parsed.location(func)
+                raise UnknownClassError(
+                    f"cannot tell which method {recv.id}.{func.attr}(...) calls: the class "
+                    f"of {recv.id!r} is not known (in {self.parsed.func.__qualname__})",
+                    where,
+                    hint=f"What to do: call it from a function whose {recv.id!r} is a bound "
+                    "`self` or a global object, or pass the function explicitly.",
+                    param=recv.id,
+                )
+            return None
+        cls = self.known[recv.id]
+        static = inspect.getattr_static(cls, func.attr, MISSING)
+        found = getattr(cls, func.attr, MISSING)
+        if isinstance(static, staticmethod) and inspect.isfunction(found):
+            return self.function_ref(found, cls), [], {}
+        if inspect.isfunction(static) and found is static:
+            return self.function_ref(found, cls), [nodes.deepcopy(recv)], {}
+        if not user_class(cls):
+            return None  # an array's own methods: A-normal form maps them to rules
+        raise self.parsed.error(
+            func,
+            f"cannot tell which function {recv.id}.{func.attr} is: {cls.__qualname__}"
+            f".{func.attr} is {'missing' if static is MISSING else type(static).__name__}",
+            "call a method defined with `def` in the class (or a staticmethod), or pass the "
+            "function explicitly",
+        )
+
+    def function_ref(self, fn: Callable, owner: object) -> gast.expr:
+        """`Class.meth` when the method is found on the (importable) class; else a name."""
+        cls = owner if isinstance(owner, type) else type(owner) if owner is not None else None
+        if cls is not None and getattr(cls, fn.__name__, None) is fn:
+            name = self.namespace.bind(cls.__name__, cls, self.namer)
+            return nodes.attribute(nodes.name(name), fn.__name__)
+        return nodes.name(self.namespace.bind(fn.__name__, fn, self.namer))
+
+    def value(self, value: object, expr: gast.expr, field: str, key: object) -> gast.expr:
+        """A bound value of a partial: a literal, or read from the partial at run time."""
+        if isinstance(value, _LITERALS):
+            return nodes.const(value)
+        return nodes.subscript(nodes.attribute(nodes.deepcopy(expr), field), nodes.const(key))
+
+    def note(self, call: gast.Call) -> None:
+        """Tell the builder the classes of known-class arguments of a user function."""
+        fn = self.scope.resolve(call.func)
+        if not inspect.isfunction(fn):
+            return
+        try:
+            bound = inspect.signature(fn).bind_partial(*call.args)
+        except TypeError:
+            return
+        for param, arg in bound.arguments.items():
+            if isinstance(arg, gast.Name) and arg.id in self.known:
+                cls = self.known[arg.id]
+            else:
+                obj = self.scope.resolve(arg)
+                cls = type(obj)
+                if obj is MISSING or not user_class(cls):
+                    continue
+            if not self.note_types(fn, param, cls):
+                raise self.parsed.error(
+                    call,
+                    f"{fn.__qualname__} is called with {param!r} of different classes in one "
+                    "gradient",
+                    "differentiate each variant separately, or call the methods explicitly "
+                    "(Class.method(obj, ...))",
+                )
+
+
+def known_classes(fn: gast.FunctionDef, given: dict[str, type]) -> dict[str, type]:
+    """The given parameter classes, minus parameters the function rebinds."""
+    stored = set().union(*(nodes.names_stored(s) for s in fn.body)) if fn.body else set()
+    return {p: t for p, t in given.items() if p not in stored}
+
+
+def run(
+    fn: gast.FunctionDef,
+    parsed: ParsedFunction,
+    scope: Scope,
+    namespace: Namespace,
+    namer: Namer,
+    known: dict[str, type],
+    note_types: Callable[[Callable, str, type], bool],
+) -> gast.FunctionDef:
+    Methods(parsed, scope, namespace, namer, known, note_types).visit(fn)
+    return fn
