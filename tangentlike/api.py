@@ -320,7 +320,11 @@ def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> C
     sig = inspect.signature(func)
     params = list(sig.parameters.values())
     positions = {p.name: i for i, p in enumerate(params)}
-    seed_name = list(inspect.signature(generated).parameters)[-1]
+    seed_name = [  # the last parameter before **kwargs
+        p.name
+        for p in inspect.signature(generated).parameters.values()
+        if p.kind is not p.VAR_KEYWORD
+    ][-1]
     wrt = options.wrt
     index = [positions[n] for n in wrt]
     defaults = [params[i].default for i in index]

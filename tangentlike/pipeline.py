@@ -17,6 +17,7 @@ import gast
 
 from . import runtime
 from .analyze import activity as activity_analysis
+from .analyze import calls
 from .analyze import flow as flow_analysis
 from .emit import codegen
 from .emit.module import Generated, ModuleText, render
@@ -29,7 +30,7 @@ from .rules.registry import Registry
 from .syntax import nodes
 from .syntax.names import Namer
 from .syntax.namespace import Namespace
-from .transform import assemble, reverse
+from .transform import assemble, reverse, signature
 
 log = logging.getLogger("tangentlike")
 
@@ -93,6 +94,7 @@ class ModuleBuilder:
             if scalar_output
             else None,
         )
+        signature.carry(fns, parsed.node, split=False)
         self._emit(fns, parsed, ctx)
         return name
 
@@ -119,6 +121,7 @@ class ModuleBuilder:
             preserve_result=False,
             scalar_check=None,
         )
+        signature.carry(fns, parsed.node, split=True)
         self._emit(fns, parsed, ctx)
         return found
 
@@ -152,7 +155,8 @@ class ModuleBuilder:
         closures.Inliner(parsed, namer, scope, normalize).run(fn, nested)
         log.debug("A-normal form of %s:\n%s", parsed.node.name, codegen.function_source(fn, None))
         activity = activity_analysis.analyze(fn, wrt, scope, self.registry)
-        flow = flow_analysis.analyze(fn, nodes.param_names(fn))
+        calls.check(parsed, fn, activity, scope, self.registry)
+        flow = flow_analysis.analyze(fn, nodes.all_param_names(fn))
         ctx = reverse.Context(
             parsed=parsed,
             fn=fn,

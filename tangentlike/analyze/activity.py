@@ -58,6 +58,8 @@ def data_operands(value: gast.expr, scope: Scope, registry: Registry) -> list[st
                 out.append(e.id)
             elif isinstance(e, (gast.List, gast.Tuple)):
                 out.extend(names(e.elts))
+            elif isinstance(e, gast.Starred):  # g(*seq): seq flows into the call
+                out.extend(names([e.value]))
         return out
 
     if isinstance(value, gast.Name):
@@ -138,7 +140,7 @@ def user_function(obj: object, registry: Registry) -> bool:
 
 
 def local_names(fn: gast.FunctionDef) -> frozenset[str]:
-    names = set(nodes.param_names(fn))
+    names = set(nodes.all_param_names(fn))
     for stmt in fn.body:
         names |= nodes.names_stored(stmt)
     return frozenset(names)

@@ -333,6 +333,11 @@ class Normalizer:
         pre: Pre = []
         out_args = []
         for a in args:
+            if isinstance(a, gast.Starred):  # g(*seq): seq as an atom, unpacked at the call
+                p, atom = self.atom(a.value, hint)
+                pre.extend(p)
+                out_args.append(gast.Starred(value=atom, ctx=gast.Load()))
+                continue
             if isinstance(a, (gast.List, gast.Tuple)):
                 p, elts = self.atoms(a.elts, hint)
                 pre.extend(p)
@@ -341,15 +346,16 @@ class Normalizer:
                 p, atom = self.atom(a, hint)
                 pre.extend(p)
                 out_args.append(atom)
-        keywords = {}
+        keywords = []
         for kw in node.keywords:
             if isinstance(kw.value, (gast.List, gast.Tuple)):
                 p, elts = self.atoms(kw.value.elts, hint)
-                keywords[kw.arg] = type(kw.value)(elts=elts, ctx=gast.Load())
+                value = type(kw.value)(elts=elts, ctx=gast.Load())
             else:
-                p, keywords[kw.arg] = self.atom(kw.value, hint)
+                p, value = self.atom(kw.value, hint)
             pre.extend(p)
-        return pre, nodes.call(func, out_args, keywords)
+            keywords.append(gast.keyword(arg=kw.arg, value=value))  # arg None: **mapping
+        return pre, gast.Call(func=func, args=out_args, keywords=keywords)
 
     def unsupported(self, node: gast.AST, what: str, hint: str) -> UnsupportedSyntaxError:
         return self.parsed.error(node, f"{what} is not supported yet", hint)

@@ -1,5 +1,6 @@
 """Calls of bound methods and functools.partial objects become calls of the plain
-function behind them, so that they are differentiated like any module-level helper.
+function behind them, so that they are differentiated like any module-level helper;
+`*T` and `**M` of tuples and dicts known now (globals) are spelled out.
 
 `model.loss(x)` -> `Model.loss(model, x)` when the class of `model` is known: a
 global object, or a parameter whose class the caller fixed (`self` of a bound
@@ -49,6 +50,7 @@ class Methods(gast.NodeTransformer):
 
     def visit_Call(self, node: gast.Call) -> gast.expr:
         self.generic_visit(node)
+        self.spell_out(node)
         func = node.func
         obj = self.scope.resolve(func)
         peeled = None
@@ -66,6 +68,33 @@ class Methods(gast.NodeTransformer):
         new = gast.Call(func=ref, args=[*args, *node.args], keywords=[*kept, *node.keywords])
         self.note(new)
         return nodes.located(new, node)
+
+    def spell_out(self, node: gast.Call) -> None:
+        """`g(*T, **M)` with T a tuple/list and M a dict known now (globals): the items as
+        arguments (literals spelled out, others read as T[i], M[key])."""
+        args = []
+        for a in node.args:
+            seq = self.scope.resolve(a.value) if isinstance(a, gast.Starred) else MISSING
+            if isinstance(seq, (tuple, list)):
+                args += [self.literal(v, a.value, i) for i, v in enumerate(seq)]
+            else:
+                args.append(a)
+        keywords = []
+        for k in node.keywords:
+            mapping = self.scope.resolve(k.value) if k.arg is None else MISSING
+            if isinstance(mapping, dict) and all(isinstance(key, str) for key in mapping):
+                keywords += [
+                    gast.keyword(arg=key, value=self.literal(v, k.value, key))
+                    for key, v in mapping.items()
+                ]
+            else:
+                keywords.append(k)
+        node.args, node.keywords = args, keywords
+
+    def literal(self, value: object, container: gast.expr, key: object) -> gast.expr:
+        if isinstance(value, _LITERALS):
+            return nodes.const(value)
+        return nodes.subscript(nodes.deepcopy(container), nodes.const(key))
 
     def peel(self, expr: gast.expr, obj: object) -> tuple[gast.expr, list, dict]:
         """(reference to the plain function, leading arguments, keywords) for `obj`,
@@ -100,7 +129,7 @@ class Methods(gast.NodeTransformer):
         if not isinstance(recv, gast.Name):
             return None
         if recv.id not in self.known:
-            if recv.id in nodes.param_names(self.parsed.node) and not hasattr(
+            if recv.id in nodes.all_param_names(self.parsed.node) and not hasattr(
                 np.ndarray, func.attr
             ):
                 where = self.parsed.location(func)
@@ -140,9 +169,7 @@ class Methods(gast.NodeTransformer):
 
     def value(self, value: object, expr: gast.expr, field: str, key: object) -> gast.expr:
         """A bound value of a partial: a literal, or read from the partial at run time."""
-        if isinstance(value, _LITERALS):
-            return nodes.const(value)
-        return nodes.subscript(nodes.attribute(nodes.deepcopy(expr), field), nodes.const(key))
+        return self.literal(value, nodes.attribute(expr, field), key)
 
     def note(self, call: gast.Call) -> None:
         """Tell the builder the classes of known-class arguments of a user function."""

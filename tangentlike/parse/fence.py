@@ -85,14 +85,6 @@ def _refuse(parsed: ParsedFunction, node: gast.AST, what: str, hint: str) -> Non
 def check(parsed: ParsedFunction) -> None:
     """Raise UnsupportedSyntaxError at the first construct the pipeline cannot handle."""
     fn = parsed.node
-    a = fn.args
-    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
-        _refuse(
-            parsed,
-            fn,
-            "*args, **kwargs, keyword-only or positional-only parameters",
-            "use plain positional parameters (with defaults if needed)",
-        )
     for stmt in fn.body:
         _check_stmt(parsed, stmt)
     returns = [n for n in _own_walk(fn) if isinstance(n, gast.Return)]
@@ -114,8 +106,16 @@ def _own_walk(fn: gast.FunctionDef):
 
 
 def _check_stmt(parsed: ParsedFunction, stmt: gast.stmt) -> None:
+    # g(*seq) passes through (analyze.calls checks what flows in it); [*a, b] does not
+    call_stars = {
+        id(a)
+        for n in gast.walk(stmt)
+        if isinstance(n, gast.Call)
+        for a in n.args
+        if isinstance(a, gast.Starred)
+    }
     for node in gast.walk(stmt):
-        if isinstance(node, ALLOWED):
+        if isinstance(node, ALLOWED) or id(node) in call_stars:
             _check_detail(parsed, node)
             continue
         if isinstance(node, (gast.arguments, gast.comprehension, gast.match_case, gast.pattern)):
@@ -155,9 +155,3 @@ def _check_detail(parsed: ParsedFunction, node: gast.AST) -> None:
                 _refuse(parsed, t, "star-unpacking", "unpack the values one by one")
     if isinstance(node, gast.For) and not isinstance(node.target, (gast.Name, gast.Tuple)):
         _refuse(parsed, node.target, "this loop target", "loop over a plain variable")
-    if isinstance(node, gast.Call):
-        for kw in node.keywords:
-            if kw.arg is None:
-                _refuse(
-                    parsed, kw.value, "`**` unpacking in a call", "pass the keywords one by one"
-                )

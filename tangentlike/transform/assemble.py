@@ -17,7 +17,7 @@ from .reverse import POP_MARK, Backward, Context
 
 
 def saved_sites(ctx: Context, read_by_backward: set[str]) -> frozenset[int]:
-    params = set(nodes.param_names(ctx.fn))
+    params = set(nodes.all_param_names(ctx.fn))
     pushed = set()
     for site in ctx.flow.sites:
         if site.region:
@@ -142,7 +142,7 @@ def _with(stmt: gast.stmt, **fields: object) -> gast.stmt:
 
 def read_by_backward(ctx: Context, code: list[gast.stmt]) -> set[str]:
     """Forward-sweep variables (the function's, and while-loop trip counts) `code` reads."""
-    primal = set(nodes.param_names(ctx.fn)) | {name for name, _ in ctx.counters.values()}
+    primal = set(nodes.all_param_names(ctx.fn)) | {name for name, _ in ctx.counters.values()}
     for stmt in ctx.fn.body:
         primal |= nodes.names_stored(stmt)
     read = set()

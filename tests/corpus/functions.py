@@ -236,6 +236,38 @@ def calls_decorated(x):
     return np.sum(decorated_helper(x, 2.0) + decorated_helper(x * x, k=0.5))
 
 
+def takes_options(x, a, b=1.0, *, scale=1.0):
+    return np.sin(x * a) * b * scale
+
+
+def passes_through(x, *args, **kw):
+    return np.sum(takes_options(x, *args, **kw))
+
+
+def calls_pass_through(x, s):
+    y = passes_through(x * s, 2.0, b=0.5, scale=3.0)
+    return y + passes_through(x, 1.0) * s
+
+
+def keyword_only(x, s, *, power=2.0, shift=0.5):
+    return np.sum((x * s + shift) ** power)
+
+
+def calls_keyword_only(x, s):
+    return keyword_only(x, s, power=3.0) + keyword_only(s * x, 1.0, shift=s)
+
+
+STAR_ARGS = (2.0, 0.5)
+STAR_OPTIONS = {"scale": 1.5}
+SUM_OPTIONS = {"axis": 0, "keepdims": False}
+
+
+def static_unpacking(X, w):
+    y = takes_options(w, *STAR_ARGS, **STAR_OPTIONS)
+    z = np.sum(X * y, **SUM_OPTIONS)
+    return np.sum(z * z)
+
+
 def _r(seed):
     return np.random.RandomState(seed)
 
@@ -274,4 +306,9 @@ CASES = [
     (partial_positional, lambda: (_r(0).randn(3, 3), 0.7), (0, 1)),
     (calls_partials, lambda: (_r(0).randn(3), _r(1).randn(3, 3)), (0, 1)),
     (calls_decorated, lambda: (_r(0).randn(3),), (0,)),
+    (passes_through, lambda: (_r(0).randn(3), 2.0, 0.5), (0,)),
+    (calls_pass_through, lambda: (_r(0).randn(3), 0.8), (0, 1)),
+    (keyword_only, lambda: (_r(0).randn(3), 0.8), (0, 1)),
+    (calls_keyword_only, lambda: (np.abs(_r(0).randn(3)) + 0.5, 0.8), (0, 1)),
+    (static_unpacking, lambda: (_r(0).randn(4, 3), _r(1).randn(3)), (0, 1)),
 ]
