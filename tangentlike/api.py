@@ -230,7 +230,7 @@ def _specializing(
         types_ = tuple(
             (p, type(v)) for p, v in bound.items() if p == error.param or user_class(type(v))
         )
-        if error.param not in bound:
+        if not types_:
             raise error
         built = _build(func, wrt, mode, optimize, verbose, cache, types_)
         df.source = built.source

@@ -56,6 +56,7 @@ def check(
     active = activity.active
     for target, call in _calls(fn.body):
         if target is None or target not in active:
+            _check_effects(parsed, call, activity, scope, registry)
             continue
         hidden = [a.value for a in call.args if isinstance(a, gast.Starred)]
         hidden += [k.value for k in call.keywords if k.arg is None]
@@ -103,6 +104,29 @@ def check(
                     f"{'*' if kind is inspect.Parameter.VAR_POSITIONAL else '**'}{name}",
                     f"give {callee.__qualname__} a named parameter for it",
                 )
+
+
+def _check_effects(
+    parsed: ParsedFunction, call: gast.Call, activity: Activity, scope: Scope, registry: Registry
+) -> None:
+    """A call whose result carries no gradient must not be able to move a differentiated
+    value into an array the output depends on (`helper(out, x)` writing x into out)."""
+    callee = scope.resolve(call.func)
+    if registry.is_nondifferentiable(callee) or registry.lookup(callee) is not None:
+        return  # print, shapes, ...; rule-backed NumPy functions do not write their inputs
+    read = [n.id for n in gast.walk(call) if isinstance(n, gast.Name) and n is not call.func]
+    varied = [n for n in read if n in activity.varied]
+    useful = [n for n in read if n in activity.useful]
+    if varied and useful:
+        name = getattr(callee, "__qualname__", None) or getattr(callee, "__name__", "this call")
+        raise parsed.error(
+            call,
+            f"the result of {name}(...) is not used, but it receives the differentiated "
+            f"value {varied[0]!r} together with {useful[0]!r}, which the output depends on: "
+            "if it writes one into the other in place, the gradient cannot follow",
+            "use the function's return value (y = f(...)), or pass "
+            f"tl.stop_gradient({varied[0]}) if no gradient should flow",
+        )
 
 
 def _has_varargs(callee: object) -> bool:

@@ -151,10 +151,11 @@ class Methods(gast.NodeTransformer):
             return self.function_ref(found, cls), [nodes.deepcopy(recv)], {}
         if not user_class(cls):
             return None  # an array's own methods: A-normal form maps them to rules
+        what = "not defined in the class" if static is MISSING else type(static).__name__
         raise self.parsed.error(
             func,
-            f"cannot tell which function {recv.id}.{func.attr} is: {cls.__qualname__}"
-            f".{func.attr} is {'missing' if static is MISSING else type(static).__name__}",
+            f"cannot tell which method {recv.id}.{func.attr}(...) calls: {cls.__qualname__}"
+            f".{func.attr} is {what}",
             "call a method defined with `def` in the class (or a staticmethod), or pass the "
             "function explicitly",
         )
