@@ -82,6 +82,11 @@ def names_of(code: types.CodeType) -> list[str]:
 def _describe(value: object) -> str:
     if isinstance(value, _LITERALS):
         return repr(value)
+    if isinstance(value, tuple) and all(isinstance(v, _LITERALS) for v in value):
+        return repr(value)  # spelled out in generated code (`g(*T)`)
+    if isinstance(value, functools.partial):  # its literal arguments are spelled out too
+        bound = (*value.args, *value.keywords.items())
+        return f"partial of {_describe(value.func)} with {[_describe(v) for v in bound]}"
     if isinstance(value, types.ModuleType):
         return f"module {value.__name__}"
     if callable(value):

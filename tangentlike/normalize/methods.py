@@ -1,6 +1,7 @@
 """Calls of bound methods and functools.partial objects become calls of the plain
 function behind them, so that they are differentiated like any module-level helper;
-`*T` and `**M` of tuples and dicts known now (globals) are spelled out.
+`*T` and `**M` of tuples and dicts known now (globals) are spelled out (a tuple's
+literal items as literals, a dict's values read from it when the call runs).
 
 `model.loss(x)` -> `Model.loss(model, x)` when the class of `model` is known: a
 global object, or a parameter whose class the caller fixed (`self` of a bound
@@ -83,9 +84,9 @@ class Methods(gast.NodeTransformer):
         for k in node.keywords:
             mapping = self.scope.resolve(k.value) if k.arg is None else MISSING
             if isinstance(mapping, dict) and all(isinstance(key, str) for key in mapping):
-                keywords += [
-                    gast.keyword(arg=key, value=self.literal(v, k.value, key))
-                    for key, v in mapping.items()
+                keywords += [  # a dict may change after the build: read it at run time
+                    gast.keyword(arg=key, value=nodes.subscript(k.value, nodes.const(key)))
+                    for key in mapping
                 ]
             else:
                 keywords.append(k)
