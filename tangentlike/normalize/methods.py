@@ -58,7 +58,7 @@ class Methods(gast.NodeTransformer):
         if isinstance(obj, (functools.partial, types.MethodType)):
             peeled = self.peel(func, obj)
         elif obj is MISSING and isinstance(func, gast.Attribute):
-            peeled = self.method_of_known(func)
+            peeled = self.super_method(func) or self.method_of_known(func)
         if peeled is None:
             if inspect.isfunction(obj):
                 self.note(node)
@@ -115,14 +115,41 @@ class Methods(gast.NodeTransformer):
                 recv = nodes.attribute(expr, "__self__")
             ref = self.function_ref(obj.__func__, receiver)
             return ref, [nodes.deepcopy(recv)], {}
-        obj = primal_of(obj)
-        if not inspect.isfunction(obj):
+        return self.function_ref(primal_of(obj), None), [], {}
+
+    def super_method(self, func: gast.Attribute) -> tuple[gast.expr, list, dict] | None:
+        """`super().meth` in a method whose `self` has a known class: the next `meth` in
+        that class's method resolution order after the class defining this method."""
+        sup = func.value
+        if not (
+            isinstance(sup, gast.Call)
+            and isinstance(sup.func, gast.Name)
+            and self.scope.resolve(sup.func) is super
+            and not sup.args
+            and not sup.keywords
+        ):
+            return None
+        params = nodes.all_param_names(self.parsed.node)
+        code = self.parsed.func.__code__
+        if not params or params[0] not in self.known or "__class__" not in code.co_freevars:
             raise self.parsed.error(
-                expr,
-                f"cannot differentiate through {obj!r}: it is not a Python function",
-                "register a rule for it with @tangentlike.adjoint",
+                func,
+                "cannot tell which method super() reaches here",
+                "call the base class's method explicitly: Base.method(self, ...)",
             )
-        return self.function_ref(obj, None), [], {}
+        cell = self.parsed.func.__closure__[code.co_freevars.index("__class__")]
+        mro = self.known[params[0]].__mro__
+        for cls in mro[mro.index(cell.cell_contents) + 1 :]:
+            if func.attr in vars(cls):
+                found = primal_of(vars(cls)[func.attr])
+                if inspect.isfunction(found):
+                    return self.function_ref(found, cls), [nodes.name(params[0])], {}
+                break
+        raise self.parsed.error(
+            func,
+            f"super().{func.attr} is not a method defined with `def` in a base class",
+            "call the base class's method explicitly: Base.method(self, ...)",
+        )
 
     def method_of_known(self, func: gast.Attribute) -> tuple[gast.expr, list, dict] | None:
         """`recv.meth` where recv is a parameter of known class."""
@@ -144,8 +171,8 @@ class Methods(gast.NodeTransformer):
                 )
             return None
         cls = self.known[recv.id]
-        static = inspect.getattr_static(cls, func.attr, MISSING)
-        found = getattr(cls, func.attr, MISSING)
+        static = primal_of(inspect.getattr_static(cls, func.attr, MISSING))
+        found = primal_of(getattr(cls, func.attr, MISSING))
         if isinstance(static, staticmethod) and inspect.isfunction(found):
             return self.function_ref(found, cls), [], {}
         if inspect.isfunction(static) and found is static:
@@ -167,7 +194,8 @@ class Methods(gast.NodeTransformer):
         if cls is not None and getattr(cls, fn.__name__, None) is fn:
             name = self.namespace.bind(cls.__name__, cls, self.namer)
             return nodes.attribute(nodes.name(name), fn.__name__)
-        return nodes.name(self.namespace.bind(fn.__name__, fn, self.namer))
+        preferred = getattr(fn, "__name__", "") or "function"
+        return nodes.name(self.namespace.bind(preferred, fn, self.namer))
 
     def value(self, value: object, expr: gast.expr, field: str, key: object) -> gast.expr:
         """A bound value of a partial: a literal, or read from the partial at run time."""

@@ -195,6 +195,29 @@ def super_free(x):
     return x * 0.1
 
 
+class Residual(Deeper):
+    """super() reaches Deeper.forward; self.act dispatches on the instance's class."""
+
+    def forward(self, x):
+        return super().forward(x) + self.act(x)
+
+    def act(self, x):
+        return x * 0.5
+
+    @tl.differentiable
+    def score(self, x):
+        return np.sum(self.forward(x) ** 2)
+
+
+class Residual2(Residual):
+    def act(self, x):
+        return np.sin(x)
+
+
+def calls_decorated_method(model, x):
+    return model.score(x) + model.loss(x)
+
+
 def method_of_argument(model, x):
     return model.loss(x) + np.sum(model.b * x)
 
@@ -225,6 +248,13 @@ partial_positional = functools.partial(base, np.eye(3) * 0.5)
 
 def calls_partials(x, W):
     return partial_keyword(x, W) + partial_positional(x * 2.0, s=2.0)
+
+
+column_sums = functools.partial(np.sum, axis=0)
+
+
+def partial_of_numpy(X):
+    return np.sum(column_sums(X * X) ** 2)
 
 
 @tl.differentiable
@@ -306,6 +336,10 @@ CASES = [
     (partial_positional, lambda: (_r(0).randn(3, 3), 0.7), (0, 1)),
     (calls_partials, lambda: (_r(0).randn(3), _r(1).randn(3, 3)), (0, 1)),
     (calls_decorated, lambda: (_r(0).randn(3),), (0,)),
+    (calls_decorated_method, lambda: (Residual(5), _r(0).randn(3)), (1,)),
+    (calls_decorated_method, lambda: (Residual2(5), _r(0).randn(3)), (1,)),
+    (Residual2(6).loss, lambda: (_r(0).randn(3),), (0,)),
+    (partial_of_numpy, lambda: (_r(0).randn(3, 2),), (0,)),
     (passes_through, lambda: (_r(0).randn(3), 2.0, 0.5), (0,)),
     (calls_pass_through, lambda: (_r(0).randn(3), 0.8), (0, 1)),
     (keyword_only, lambda: (_r(0).randn(3), 0.8), (0, 1)),

@@ -83,6 +83,15 @@ CASES = [
         "method call",
     ),
     (
+        "super() outside a method",
+        "def f(x):\n    return np.sum(super().forward(x))\n",
+        "f",
+        0,
+        lambda: (np.ones(3),),
+        5,
+        "super()",
+    ),
+    (
         "one function given two classes in one gradient",
         "class A:\n    def h(self, x):\n        return x * 2.0\n\n"
         "class B(A):\n    def h(self, x):\n        return x * 3.0\n\n"
