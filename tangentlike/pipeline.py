@@ -21,7 +21,7 @@ from .analyze import calls
 from .analyze import flow as flow_analysis
 from .emit import codegen
 from .emit.module import Generated, ModuleText, render
-from .normalize import anf, closures, desugar, jumps, methods
+from .normalize import anf, closure_calls, closures, desugar, jumps, methods
 from .optimize import dce, inline
 from .parse import fence
 from .parse.resolve import MISSING, Scope
@@ -152,7 +152,7 @@ class ModuleBuilder:
             return anf.run(g, own, scope, self.registry, self.namespace, namer, callables)
 
         normalize(fn, nested.names)
-        closures.Inliner(parsed, namer, scope, normalize).run(fn, nested)
+        closure_calls.Inliner(parsed, namer, scope, normalize).run(fn, nested)
         log.debug("A-normal form of %s:\n%s", parsed.node.name, codegen.function_source(fn, None))
         activity = activity_analysis.analyze(fn, wrt, scope, self.registry)
         calls.check(parsed, fn, activity, scope, self.registry)

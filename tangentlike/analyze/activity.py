@@ -140,7 +140,7 @@ def user_function(obj: object, registry: Registry) -> bool:
 
 
 def local_names(fn: gast.FunctionDef) -> frozenset[str]:
-    names = set(nodes.all_param_names(fn))
+    names = set(nodes.param_names(fn))
     for stmt in fn.body:
         names |= nodes.names_stored(stmt)
     return frozenset(names)

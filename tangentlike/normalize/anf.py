@@ -311,7 +311,7 @@ class Normalizer:
             # tl.stop_gradient and friends: call the copy the generated module carries
             func = nodes.name(self.namespace.bind(callee.__name__, callee, self.namer))
         elif isinstance(func, gast.Name) and func.id in self.callables:
-            pass  # `t = g(atoms)`, inlined by normalize.closures
+            pass  # `t = g(atoms)`, inlined by normalize.closure_calls
         elif callee is MISSING:
             if not isinstance(func, gast.Attribute):
                 raise self.unsupported(

@@ -1,32 +1,27 @@
-"""Nested functions and named lambdas: collected before desugaring, inlined after A-normal form.
+"""Nested functions and named lambdas: checked and collected before desugaring
+(normalize.closure_calls inlines them after A-normal form).
 
-`collect` assumes the fence passed. It guarantees: the function's body holds no
-FunctionDef and no Lambda; each removed `def g(...)` or `g = lambda ...` is a
-Closure; default values are evaluated where the definition stood (into fresh
-names, as Python evaluates them once, at definition time); every use of `g`
-is a direct call that comes after the definition, in its block, and `g` is
-bound nowhere else. Anything else (a closure returned, stored, passed, called
-before its definition, redefined) raises an error at its line.
+`check` assumes the fence passed. It guarantees: every use of a nested function
+`g` is a direct call that comes after the definition, in its block (or inside
+`g` itself); `g` is defined once and bound nowhere else; every lambda is
+assigned to a name. Anything else (a closure returned, stored, passed on,
+called before its definition, redefined) raises an error at its line.
 
-`inline` assumes A-normal form, where a closure call is `t = g(atoms)` or
-`g(atoms)`. It guarantees: no closure call remains; each call site holds the
-closure's body with its locals renamed to fresh names (`_g_v1`), normalized by
-the caller's `normalize`, the arguments bound by assignments and the result
-assigned to the call's target. Free names keep meaning the enclosing
-function's variables, read when the call runs: Python's late binding.
-Recursion through closures raises.
+`collect` guarantees: the function's body holds no FunctionDef and no named
+Lambda; each removed `def g(...)` or `g = lambda ...` is a Closure; default
+values are evaluated where the definition stood (into fresh names, as Python
+evaluates them once, at definition time).
 Invalidates: every analysis.
 """
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import gast
 
-from ..parse.resolve import Scope
 from ..parse.source import ParsedFunction
 from ..syntax import nodes
 from ..syntax.names import Namer
@@ -291,153 +286,3 @@ def _closure(
 
 def _marker(param: str, with_default: dict[str, gast.expr]) -> object:
     return param if param in with_default else inspect.Parameter.empty
-
-
-# ---------------------------------------------------------------------------
-# Inlining
-
-Normalize = Callable[[gast.FunctionDef, frozenset[str]], gast.FunctionDef]
-
-
-@dataclass
-class Inliner:
-    parsed: ParsedFunction
-    namer: Namer
-    scope: Scope
-    normalize: Normalize  # desugar, jumps, A-normal form (closure names may be called)
-
-    def run(self, fn: gast.FunctionDef, closures: Closures) -> gast.FunctionDef:
-        fn.body = self.block(fn.body, closures.by_name, ())
-        return fn
-
-    def block(
-        self, stmts: list[gast.stmt], env: dict[str, Closure], stack: tuple[Closure, ...]
-    ) -> list[gast.stmt]:
-        out: list[gast.stmt] = []
-        for stmt in stmts:
-            call = _closure_call(stmt, env)
-            if call is not None:
-                target = stmt.targets[0].id if isinstance(stmt, gast.Assign) else None
-                out.extend(self.expand(call, env[call.func.id], target, env, stack))
-                continue
-            for part in ("body", "orelse"):
-                inner = getattr(stmt, part, None)
-                if isinstance(inner, list):
-                    setattr(stmt, part, self.block(inner, env, stack))
-            out.append(stmt)
-        return out
-
-    def expand(
-        self,
-        call: gast.Call,
-        closure: Closure,
-        target: str | None,
-        env: dict[str, Closure],
-        stack: tuple[Closure, ...],
-    ) -> list[gast.stmt]:
-        if closure in stack:
-            chain = " -> ".join(c.name for c in (*stack, closure))
-            raise self.parsed.error(
-                call,
-                f"recursion through nested functions ({chain})",
-                "make the recursive helper a module-level function with a depth argument",
-            )
-        bound = self.bind(call, closure)
-        node = nodes.deepcopy(closure.node)
-        renames = {n: self.namer.temp(f"{closure.name}_{n}") for n in sorted(bound_inside(node))}
-        self.scope.locals = self.scope.locals | frozenset(renames.values())
-        _rename(node, renames)
-        # A parameter the body never rebinds reads the argument's atom directly.
-        stored = set().union(*(nodes.names_stored(s) for s in node.body))
-        head = []
-        for p, value in bound.items():
-            if renames[p] in stored or isinstance(value, gast.Tuple):
-                head.append(nodes.located(nodes.assign(renames[p], value), call))
-            else:
-                _substitute(node, renames[p], value)
-        inner = collect(self.parsed, node, self.namer)
-        returns = [n for n in gast.walk(node) if isinstance(n, gast.Return)]
-        for ret in returns:
-            if ret.value is None:
-                ret.value = nodes.located(nodes.const(None), ret)
-        if not isinstance(node.body[-1], gast.Return):
-            node.body.append(nodes.located(nodes.return_(nodes.const(None)), node.body[-1]))
-        node.name = f"_{closure.name}"  # with several returns, the result is `_<name>`
-        last = node.body[-1]
-        if len(returns) == 1 and last is returns[0] and not isinstance(last.value, gast.Name):
-            result = self.namer.temp(closure.name)
-            node.body[-1:] = [
-                nodes.located(nodes.assign(result, last.value), last),
-                nodes.located(nodes.return_(nodes.name(result)), last),
-            ]
-        visible = {**env, **inner.by_name}
-        node = self.normalize(node, frozenset(visible))
-        body = self.block(node.body[:-1], visible, (*stack, closure))
-        tail = []
-        if target is not None:
-            tail.append(nodes.located(nodes.assign(target, node.body[-1].value), call))
-        return [*head, *body, *tail]
-
-    def bind(self, call: gast.Call, closure: Closure) -> dict[str, gast.expr]:
-        """Parameter -> atom, in parameter order (defaults filled in)."""
-        if any(isinstance(a, gast.Starred) for a in call.args) or any(
-            k.arg is None for k in call.keywords
-        ):
-            raise self.parsed.error(
-                call,
-                f"star-unpacking (*seq, **mapping) into the nested function {closure.name!r}",
-                "pass the arguments one by one",
-            )
-        try:
-            bound = closure.signature.bind(*call.args, **{k.arg: k.value for k in call.keywords})
-        except TypeError as err:
-            raise self.parsed.error(
-                call,
-                f"this call to the nested function {closure.name!r} does not match its "
-                f"parameters: {err}",
-                "fix the arguments",
-            ) from None
-        out: dict[str, gast.expr] = {}
-        for p in closure.signature.parameters.values():
-            if p.name in bound.arguments:
-                value = bound.arguments[p.name]
-                if p.kind is p.VAR_POSITIONAL:
-                    value = nodes.tuple_(list(value))
-            elif p.kind is p.VAR_POSITIONAL:
-                value = nodes.tuple_([])
-            else:
-                value = closure.defaults[p.name]
-            out[p.name] = nodes.deepcopy(value)
-        return out
-
-
-def _closure_call(stmt: gast.stmt, env: dict[str, Closure]) -> gast.Call | None:
-    value = stmt.value if isinstance(stmt, (gast.Assign, gast.Expr)) else None
-    if (
-        isinstance(value, gast.Call)
-        and isinstance(value.func, gast.Name)
-        and value.func.id in env
-        and not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Subscript))
-    ):
-        return value
-    return None
-
-
-def _substitute(node: gast.AST, name: str, atom: gast.expr) -> None:
-    """Replace every read of `name` under `node` by a copy of `atom`."""
-
-    class Replace(gast.NodeTransformer):
-        def visit_Name(self, n: gast.Name) -> gast.expr:
-            if n.id == name and isinstance(n.ctx, gast.Load):
-                return nodes.located(nodes.deepcopy(atom), n)
-            return n
-
-    Replace().visit(node)
-
-
-def _rename(node: gast.AST, renames: dict[str, str]) -> None:
-    for n in gast.walk(node):
-        if isinstance(n, gast.Name) and n.id in renames:
-            n.id = renames[n.id]
-        elif isinstance(n, gast.FunctionDef) and n.name in renames:
-            n.name = renames[n.name]
