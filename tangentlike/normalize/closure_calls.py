@@ -79,10 +79,24 @@ class Inliner:
         stored = set().union(*(nodes.names_stored(s) for s in node.body))
         head = []
         for p, value in bound.items():
-            if renames[p] in stored or isinstance(value, gast.Tuple):
-                head.append(nodes.located(nodes.assign(renames[p], value), call))
+            name = renames[p]
+            if isinstance(value, dict):  # **kwargs: only passed on, `g(**kw)`
+                _spread_keywords(node, name, value)
+                if name in nodes.names_read(node) or name in stored:
+                    raise self.parsed.error(
+                        call,
+                        f"the **{p} of the nested function {closure.name!r} is used other "
+                        f"than passed on (g(**{p}))",
+                        "give the nested function named parameters",
+                    )
+            elif isinstance(value, gast.Tuple) and name not in stored:  # *args: items
+                _spread(node, name, value.elts)
+                if name in nodes.names_read(node):  # len(args), loops over it, ...
+                    head.append(nodes.located(nodes.assign(name, value), call))
+            elif name in stored or isinstance(value, gast.Tuple):
+                head.append(nodes.located(nodes.assign(name, value), call))
             else:
-                _substitute(node, renames[p], value)
+                _substitute(node, name, value)
         inner = collect(self.parsed, node, self.namer)
         returns = [n for n in gast.walk(node) if isinstance(n, gast.Return)]
         for ret in returns:
@@ -106,8 +120,11 @@ class Inliner:
             tail.append(nodes.located(nodes.assign(target, node.body[-1].value), call))
         return [*head, *body, *tail]
 
-    def bind(self, call: gast.Call, closure: Closure) -> dict[str, gast.expr]:
-        """Parameter -> atom, in parameter order (defaults filled in)."""
+    def bind(
+        self, call: gast.Call, closure: Closure
+    ) -> dict[str, gast.expr | dict[str, gast.expr]]:
+        """Parameter -> atom, in parameter order (defaults filled in); *args -> a tuple
+        of atoms, **kwargs -> {name: atom}."""
         if any(isinstance(a, gast.Starred) for a in call.args) or any(
             k.arg is None for k in call.keywords
         ):
@@ -125,17 +142,15 @@ class Inliner:
                 f"parameters: {err}",
                 "fix the arguments",
             ) from None
-        out: dict[str, gast.expr] = {}
+        out: dict[str, gast.expr | dict[str, gast.expr]] = {}
         for p in closure.signature.parameters.values():
-            if p.name in bound.arguments:
-                value = bound.arguments[p.name]
-                if p.kind is p.VAR_POSITIONAL:
-                    value = nodes.tuple_(list(value))
-            elif p.kind is p.VAR_POSITIONAL:
-                value = nodes.tuple_([])
+            value = bound.arguments.get(p.name)
+            if p.kind is p.VAR_POSITIONAL:
+                out[p.name] = nodes.tuple_([nodes.deepcopy(v) for v in value or ()])
+            elif p.kind is p.VAR_KEYWORD:
+                out[p.name] = {k: nodes.deepcopy(v) for k, v in (value or {}).items()}
             else:
-                value = closure.defaults[p.name]
-            out[p.name] = nodes.deepcopy(value)
+                out[p.name] = nodes.deepcopy(closure.defaults[p.name] if value is None else value)
         return out
 
 
@@ -161,6 +176,57 @@ def _substitute(node: gast.AST, name: str, atom: gast.expr) -> None:
             return n
 
     Replace().visit(node)
+
+
+def _spread(node: gast.AST, name: str, items: list[gast.expr]) -> None:
+    """`f(*name)` -> `f(item, ...)` and `name[k]` -> item k, for a *args parameter
+    bound to `items` and never rebound."""
+
+    def is_name(n: gast.AST) -> bool:
+        return isinstance(n, gast.Name) and n.id == name
+
+    class Spread(gast.NodeTransformer):
+        def visit_Call(self, n: gast.Call) -> gast.Call:
+            self.generic_visit(n)
+            args = []
+            for a in n.args:
+                if isinstance(a, gast.Starred) and is_name(a.value):
+                    args += [nodes.located(nodes.deepcopy(i), a) for i in items]
+                else:
+                    args.append(a)
+            n.args = args
+            return n
+
+        def visit_Subscript(self, n: gast.Subscript) -> gast.expr:
+            self.generic_visit(n)
+            k = n.slice
+            if (
+                is_name(n.value)
+                and isinstance(n.ctx, gast.Load)
+                and isinstance(k, gast.Constant)
+                and type(k.value) is int
+                and -len(items) <= k.value < len(items)
+            ):
+                return nodes.located(nodes.deepcopy(items[k.value]), n)
+            return n
+
+    Spread().visit(node)
+
+
+def _spread_keywords(node: gast.AST, name: str, items: dict[str, gast.expr]) -> None:
+    """`f(**name)` -> `f(key=item, ...)` for a **kwargs parameter bound to `items`."""
+    for n in gast.walk(node):
+        if isinstance(n, gast.Call):
+            keywords = []
+            for k in n.keywords:
+                if k.arg is None and isinstance(k.value, gast.Name) and k.value.id == name:
+                    keywords += [
+                        gast.keyword(arg=key, value=nodes.located(nodes.deepcopy(v), k.value))
+                        for key, v in items.items()
+                    ]
+                else:
+                    keywords.append(k)
+            n.keywords = keywords
 
 
 def _rename(node: gast.AST, renames: dict[str, str]) -> None:

@@ -248,10 +248,10 @@ def _closure(
             f"a decorated nested function ({name!r})",
             "define the decorated helper at module level",
         )
-    if a.kwarg is not None or a.posonlyargs:
+    if a.posonlyargs:
         raise parsed.error(
             node,
-            f"**kwargs or positional-only parameters in the nested function {name!r}",
+            f"positional-only parameters in the nested function {name!r}",
             "give the nested function plain parameters (with defaults if needed)",
         )
     if isinstance(node, gast.Lambda):
@@ -273,6 +273,8 @@ def _closure(
         if d is not None:
             with_default[p.id] = d
         params.append(kinds(p.id, kinds.KEYWORD_ONLY, default=_marker(p.id, with_default)))
+    if a.kwarg is not None:
+        params.append(kinds(a.kwarg.id, kinds.VAR_KEYWORD))
     for p, value in with_default.items():
         if isinstance(value, gast.Constant):
             defaults[p] = value

@@ -120,6 +120,13 @@ def closure_star_params(x, y):
     return np.sum(total(x, y) + total(y, x, scale=2.0))
 
 
+def closure_forwards_star_args(x, y):
+    def wrap(*vs, **options):
+        return takes_options(*vs, **options) * vs[0]
+
+    return np.sum(wrap(x, y, scale=2.0) + wrap(y, 3.0, b=x))
+
+
 def lambda_relu(x):
     act = lambda v: np.maximum(v, 0.0)  # noqa: E731
     return np.sum(act(x) * x)
@@ -320,6 +327,7 @@ CASES = [
     (closure_in_condition, lambda: (np.abs(_r(0).randn(3)),), (0,)),
     (closure_in_condition, lambda: (-np.abs(_r(0).randn(3)),), (0,)),
     (closure_star_params, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
+    (closure_forwards_star_args, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
     (lambda_relu, lambda: (_r(0).randn(5),), (0,)),
     (lambda_closes_over_active, lambda: (_r(0).randn(3), 0.3), (0, 1)),
     (lambda_with_default, lambda: (_r(0).randn(5),), (0,)),

@@ -44,7 +44,12 @@ UNSUPPORTED = [
         6,
         "outside the block",
     ),
-    ("nested def with **kwargs", ["def g(z, **kw):", "    return z", "return g(x)"], 3, "kwargs"),
+    (
+        "nested def reading its **kwargs",
+        ["def g(z, **kw):", "    return z * kw['a']", "return g(x, a=2.0)"],
+        5,
+        "passed on",
+    ),
     (
         "decorated nested def",
         ["@staticmethod", "def g(z):", "    return z", "return g(x)"],
