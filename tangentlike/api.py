@@ -23,7 +23,7 @@ from . import __version__
 from .compile import keys, loader
 from .compile.cache import DiskCache
 from .errors import NonScalarOutputError, UnknownClassError, WrtError
-from .parse.resolve import MISSING, user_class
+from .parse.resolve import MISSING, object_classes, user_class
 from .parse.source import peel_bound, unwrap
 from .pipeline import Guard, ModuleBuilder
 from .rules.registry import Registry, default_registry
@@ -200,12 +200,16 @@ def _build_bound(
     func, args, keywords = peel_bound(f)
     names, single = _wrt_names(f, wrt)
     params = list(inspect.signature(func).parameters)
-    types_ = tuple((p, type(v)) for p, v in zip(params, args, strict=False) if user_class(type(v)))
-    inner = _build(func, names[0] if single else names, mode, optimize, verbose, cache, types_)
+
+    def specialised() -> Callable:
+        # the classes of the bound objects and their attributes, checked at every call
+        types_ = tuple(t for p, v in zip(params, args, strict=False) for t in object_classes(p, v))
+        return _build(func, names[0] if single else names, mode, optimize, verbose, cache, types_)
 
     def df(*more, **more_keywords):
-        return inner(*args, *more, **{**keywords, **more_keywords})
+        return specialised()(*args, *more, **{**keywords, **more_keywords})
 
+    inner = specialised()
     functools.update_wrapper(df, inner, assigned=("__module__", "__name__", "__qualname__"))
     df.source, df.wrt, df.__wrapped__ = inner.source, inner.wrt, inner
     return df
@@ -227,9 +231,9 @@ def _specializing(
     def df(*args, **kwargs):
         primal = args[:-1] if mode == "vjp" else args
         bound = sig.bind_partial(*primal, **kwargs).arguments
-        types_ = tuple(
-            (p, type(v)) for p, v in bound.items() if p == error.param or user_class(type(v))
-        )
+        types_ = tuple(t for p, v in bound.items() for t in object_classes(p, v))
+        if error.param in bound and not user_class(type(bound[error.param])):
+            types_ += ((error.param, type(bound[error.param])),)
         if not types_:
             raise error
         built = _build(func, wrt, mode, optimize, verbose, cache, types_)

@@ -31,7 +31,7 @@ import gast
 import numpy as np
 
 from ..errors import UnknownClassError
-from ..parse.resolve import MISSING, Scope, primal_of, user_class
+from ..parse.resolve import MISSING, Scope, object_classes, primal_of, user_class
 from ..parse.source import ParsedFunction
 from ..syntax import nodes
 from ..syntax.names import Namer
@@ -59,6 +59,10 @@ class Methods(gast.NodeTransformer):
             peeled = self.peel(func, obj)
         elif obj is MISSING and isinstance(func, gast.Attribute):
             peeled = self.super_method(func) or self.method_of_known(func)
+        elif obj is not MISSING and user_class(type(obj)) and not inspect.isfunction(obj):
+            peeled = self.called_object(func, type(obj))  # a global `layer(x)`
+        elif obj is MISSING and isinstance(func, gast.Name):
+            peeled = self.called_parameter(func)
         if peeled is None:
             if inspect.isfunction(obj):
                 self.note(node)
@@ -117,6 +121,34 @@ class Methods(gast.NodeTransformer):
             return ref, [nodes.deepcopy(recv)], {}
         return self.function_ref(primal_of(obj), None), [], {}
 
+    def called_object(self, func: gast.expr, cls: type) -> tuple[gast.expr, list, dict] | None:
+        """`obj(x)` for an instance of a class defining `__call__` with `def`."""
+        call = primal_of(inspect.getattr_static(cls, "__call__", MISSING))
+        if not inspect.isfunction(call):
+            raise self.parsed.error(
+                func,
+                f"calling {dotted(func) or 'this object'}, a {cls.__qualname__}, whose class "
+                "defines no __call__ with `def`",
+                "call one of its methods, or define __call__ in its class",
+            )
+        return self.function_ref(call, cls), [nodes.deepcopy(func)], {}
+
+    def called_parameter(self, func: gast.Name) -> tuple[gast.expr, list, dict] | None:
+        """`layer(x)` where `layer` is a parameter: its class's `__call__`, once known."""
+        if func.id in self.known:
+            cls = self.known[func.id]
+            return self.called_object(func, cls) if user_class(cls) else None
+        if func.id in nodes.all_param_names(self.parsed.node):
+            raise UnknownClassError(
+                f"cannot tell what calling {func.id!r} runs: its class is not known "
+                f"(in {self.parsed.func.__qualname__})",
+                self.parsed.location(func),
+                hint="What to do: call a module-level function, or an object whose class "
+                "defines __call__.",
+                param=func.id,
+            )
+        return None
+
     def super_method(self, func: gast.Attribute) -> tuple[gast.expr, list, dict] | None:
         """`super().meth` in a method whose `self` has a known class: the next `meth` in
         that class's method resolution order after the class defining this method."""
@@ -152,8 +184,22 @@ class Methods(gast.NodeTransformer):
         )
 
     def method_of_known(self, func: gast.Attribute) -> tuple[gast.expr, list, dict] | None:
-        """`recv.meth` where recv is a parameter of known class."""
+        """`recv.meth` where recv (a parameter, or an attribute path from one) has a known
+        class; `self.layer(x)` where the attribute holds an object of known class."""
+        whole = dotted(func)
+        if whole in self.known and user_class(self.known[whole]):
+            return self.called_object(func, self.known[whole])
         recv = func.value
+        path = dotted(recv)
+        if path is not None and "." in path and path in self.known:
+            return self.method_on(func, recv, path)
+        if path is not None and "." in path and path.split(".")[0] in self.known:
+            raise self.parsed.error(
+                func,
+                f"cannot tell the class of {path} here (it is not an object attribute "
+                "when the gradient is built)",
+                "keep objects whose methods you call in attributes of the object",
+            )
         if not isinstance(recv, gast.Name):
             return None
         if recv.id not in self.known:
@@ -170,7 +216,12 @@ class Methods(gast.NodeTransformer):
                     param=recv.id,
                 )
             return None
-        cls = self.known[recv.id]
+        return self.method_on(func, recv, recv.id)
+
+    def method_on(
+        self, func: gast.Attribute, recv: gast.expr, path: str
+    ) -> tuple[gast.expr, list, dict] | None:
+        cls = self.known[path]
         static = primal_of(inspect.getattr_static(cls, func.attr, MISSING))
         found = primal_of(getattr(cls, func.attr, MISSING))
         if isinstance(static, staticmethod) and inspect.isfunction(found):
@@ -182,7 +233,7 @@ class Methods(gast.NodeTransformer):
         what = "not defined in the class" if static is MISSING else type(static).__name__
         raise self.parsed.error(
             func,
-            f"cannot tell which method {recv.id}.{func.attr}(...) calls: {cls.__qualname__}"
+            f"cannot tell which method {path}.{func.attr}(...) calls: {cls.__qualname__}"
             f".{func.attr} is {what}",
             "call a method defined with `def` in the class (or a staticmethod), or pass the "
             "function explicitly",
@@ -211,27 +262,44 @@ class Methods(gast.NodeTransformer):
         except TypeError:
             return
         for param, arg in bound.arguments.items():
-            if isinstance(arg, gast.Name) and arg.id in self.known:
-                cls = self.known[arg.id]
+            path = dotted(arg)
+            if path in self.known:  # the argument and its attributes, renamed for the callee
+                classes = [
+                    (param + p[len(path) :], t)
+                    for p, t in self.known.items()
+                    if p == path or p.startswith(path + ".")
+                ]
             else:
                 obj = self.scope.resolve(arg)
-                cls = type(obj)
-                if obj is MISSING or not user_class(cls):
+                if obj is MISSING:
                     continue
-            if not self.note_types(fn, param, cls):
-                raise self.parsed.error(
-                    call,
-                    f"{fn.__qualname__} is called with {param!r} of different classes in one "
-                    "gradient",
-                    "differentiate each variant separately, or call the methods explicitly "
-                    "(Class.method(obj, ...))",
-                )
+                classes = object_classes(param, obj)
+            for p, cls in classes:
+                if not self.note_types(fn, p, cls):
+                    raise self.parsed.error(
+                        call,
+                        f"{fn.__qualname__} is called with {p!r} of different classes in one "
+                        "gradient",
+                        "differentiate each variant separately, or call the methods "
+                        "explicitly (Class.method(obj, ...))",
+                    )
 
 
 def known_classes(fn: gast.FunctionDef, given: dict[str, type]) -> dict[str, type]:
-    """The given parameter classes, minus parameters the function rebinds."""
+    """The given classes of parameters (and of their attributes, `self.layer`), minus
+    parameters the function rebinds."""
     stored = set().union(*(nodes.names_stored(s) for s in fn.body)) if fn.body else set()
-    return {p: t for p, t in given.items() if p not in stored}
+    return {p: t for p, t in given.items() if p.split(".")[0] not in stored}
+
+
+def dotted(node: gast.expr) -> str | None:
+    """`self.encoder.dense` for a Name/Attribute chain; None for anything else."""
+    if isinstance(node, gast.Name):
+        return node.id
+    if isinstance(node, gast.Attribute):
+        base = dotted(node.value)
+        return None if base is None else f"{base}.{node.attr}"
+    return None
 
 
 def run(

@@ -75,3 +75,16 @@ def user_class(cls: type) -> bool:
         or module.startswith("numpy.")
         or issubclass(cls, (types.ModuleType, types.FunctionType, type))
     )
+
+
+def object_classes(path: str, value: object, depth: int = 3) -> list[tuple[str, type]]:
+    """(`path`, class) for a user object and, recursively, the user objects among its
+    attributes (`self.encoder.dense`): what decides which methods its code calls."""
+    cls = type(value)
+    if not user_class(cls):
+        return []
+    found = [(path, cls)]
+    if depth > 0:
+        for attr, inner in sorted(getattr(value, "__dict__", {}).items()):
+            found += object_classes(f"{path}.{attr}", inner, depth - 1)
+    return found

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import gast
 
 from ..errors import SourceLocation, SourceNotFoundError, UnsupportedSyntaxError
+from .resolve import user_class
 
 
 @dataclass(frozen=True)
@@ -60,8 +61,16 @@ def unwrap(func: Callable) -> Callable:
 
 
 def peel_bound(func: Callable) -> tuple[Callable, tuple, dict] | None:
-    """(plain function, leading arguments, keywords) behind a bound method or a
-    functools.partial (nested ones too); None for anything else."""
+    """(plain function, leading arguments, keywords) behind a bound method, a
+    functools.partial (nested ones too) or an object whose class defines `__call__`;
+    None for anything else."""
+    call = inspect.getattr_static(type(func), "__call__", None)
+    if (
+        user_class(type(func))
+        and inspect.isfunction(call)
+        and not hasattr(func, "__tangentlike_primal__")
+    ):
+        func = types.MethodType(call, func)
     if not isinstance(func, (functools.partial, types.MethodType)):
         return None
     args: tuple = ()

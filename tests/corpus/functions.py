@@ -225,6 +225,54 @@ def calls_decorated_method(model, x):
     return model.score(x) + model.loss(x)
 
 
+class Dense:
+    """A callable layer; composed into Encoder and Net below."""
+
+    def __init__(self, seed):
+        r = np.random.RandomState(seed)
+        self.W = r.randn(3, 3) * 0.5
+        self.b = r.randn(3)
+
+    def __call__(self, x):
+        return np.tanh(self.W @ x + self.b)
+
+
+class Encoder:
+    def __init__(self, seed):
+        self.dense = Dense(seed)
+        self.scale = 0.5
+
+    def forward(self, x):
+        return self.dense(x) * self.scale
+
+
+class Net:
+    def __init__(self, seed):
+        self.enc = Encoder(seed)
+        self.head = Dense(seed + 1)
+
+    def __call__(self, x):
+        h = self.enc.forward(x)
+        for _ in range(2):
+            h = self.head(h)
+        return np.sum(h**2)
+
+
+GLOBAL_LAYER = Dense(11)
+
+
+def calls_global_layer(x):
+    return np.sum(GLOBAL_LAYER(x) ** 2)
+
+
+def calls_layer_argument(layer, x):
+    return np.sum(layer(layer(x)))
+
+
+def calls_net(net, x):
+    return net(x) + np.sum(net.enc.dense(x))
+
+
 def method_of_argument(model, x):
     return model.loss(x) + np.sum(model.b * x)
 
@@ -340,6 +388,10 @@ CASES = [
     (helper_calls_method, lambda: (Deeper(3), _r(0).randn(3)), (1,)),
     (attributes_are_constants, lambda: (Model(4), _r(0).randn(3)), (1,)),
     (method_of_global, lambda: (_r(0).randn(3),), (0,)),
+    (calls_global_layer, lambda: (_r(0).randn(3),), (0,)),
+    (calls_layer_argument, lambda: (Dense(12), _r(0).randn(3)), (1,)),
+    (calls_net, lambda: (Net(13), _r(0).randn(3)), (1,)),
+    (Net(14), lambda: (_r(0).randn(3),), (0,)),
     (partial_keyword, lambda: (_r(0).randn(3), _r(1).randn(3, 3)), (0, 1)),
     (partial_positional, lambda: (_r(0).randn(3, 3), 0.7), (0, 1)),
     (calls_partials, lambda: (_r(0).randn(3), _r(1).randn(3, 3)), (0, 1)),

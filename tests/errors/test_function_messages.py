@@ -83,6 +83,16 @@ CASES = [
         "method call",
     ),
     (
+        "calling an object without __call__",
+        "class Box:\n    def __init__(self):\n        self.k = 2.0\n\n"
+        "def f(box, x):\n    return np.sum(box(x))\n",
+        "f",
+        1,
+        lambda: (None, np.ones(3)),
+        9,
+        "__call__",
+    ),
+    (
         "super() outside a method",
         "def f(x):\n    return np.sum(super().forward(x))\n",
         "f",
@@ -113,6 +123,8 @@ def test_refused_with_location_line_and_advice(tmp_path, case):
     args = make()
     if name == "f" and "class M" in source:
         args = (module.M(), *args[1:])
+    if "class Box" in source:
+        args = (module.Box(), *args[1:])
     if "class A" in source:
         args = (module.A(), module.B(), *args[2:])
     with pytest.raises(UnsupportedSyntaxError) as err:

@@ -15,7 +15,7 @@ import tangentlike as tl
 
 def _id(case):
     f = case[0]
-    name = getattr(f, "__qualname__", None) or f.func.__name__
+    name = getattr(f, "__qualname__", None) or getattr(f, "func", type(f)).__name__
     return f"{name}-{CASES.index(case)}"
 
 
