@@ -102,13 +102,13 @@ class ModuleBuilder:
         key = (func, active)
         if key in self.variants:
             return self.variants[key]
-        base = func.__name__
+        parsed = parse_function(func)
+        base = parsed.node.name  # a lambda's: the name it is assigned to, or lambda_
         suffix = "" if not any(k[0] is func for k in self.variants) else "_" + "_".join(active)
         found = reverse.Variant(
             self.reserve(f"_fwd_{base}{suffix}"), self.reserve(f"_bwd_{base}{suffix}"), active
         )
         self.variants[key] = found
-        parsed = parse_function(func)
         ctx, ret = self._prepare(parsed, active)
         seed = ctx.adjoint.get(ret) or ctx.namer.exact("b" + ret)
         fns = assemble.build(

@@ -117,6 +117,8 @@ def disk_key(func: Callable, options: tuple[str, ...], versions: tuple[str, ...]
         parts.append(f"{f.__module__}:{f.__qualname__}:{filename}:{f.__code__.co_firstlineno}")
         parts.append("".join(lines))
         parts.append(repr(f.__defaults__))
+        # two lambdas on one line share file, line and name; their code tells them apart
+        parts.append(hashlib.sha256(f.__code__.co_code).hexdigest() + repr(f.__code__.co_varnames))
         for name, value in sorted(_referenced(f).items()):
             parts.append(f"{name}={_describe(value)}")
     return cache_key(*parts)

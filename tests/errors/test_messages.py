@@ -159,10 +159,10 @@ def test_async_function_is_refused(tmp_path):
         tl.grad(module.f)
 
 
-def test_lambda_is_refused(tmp_path):
-    module = load_module(tmp_path, "f = lambda x: x * 2\n")
-    with pytest.raises(SourceNotFoundError, match="lambda"):
-        tl.grad(module.f)
+def test_an_ambiguous_lambda_is_refused(tmp_path):
+    module = load_module(tmp_path, "fs = (lambda x: x * 2, lambda x: x * 3)\n")
+    with pytest.raises(SourceNotFoundError, match="which lambda of line 1"):
+        tl.grad(module.fs[0])
 
 
 def test_builtin_without_source_says_how_to_register_a_rule():

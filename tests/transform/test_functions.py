@@ -46,3 +46,18 @@ def test_value_and_grad_returns_the_primal_value(case):
     args = make()
     value, _ = tl.value_and_grad(f, wrt=wrt)(*args)
     np.testing.assert_allclose(value, f(*args), rtol=1e-12)
+
+
+def test_a_lambda_can_be_differentiated(tmp_path):
+    from reference import load_module
+
+    module = load_module(
+        tmp_path,
+        "import numpy as np\n\nsquare_sum = lambda x, k=2.0: np.sum(x ** 2) * k\n"
+        "pair = (lambda x: np.sum(x), lambda x, y: np.sum(x * y))\n",
+    )
+    x = np.arange(3.0)
+    np.testing.assert_allclose(tl.grad(module.square_sum)(x), 4.0 * x)
+    assert "def dsquare_sum(x, k=2.0" in tl.grad(module.square_sum).source
+    np.testing.assert_allclose(tl.grad(module.pair[1], wrt=1)(x, x + 1.0), x)
+    np.testing.assert_allclose(tl.grad(lambda v: np.sum(np.sin(v)))(x), np.cos(x))
