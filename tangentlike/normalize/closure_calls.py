@@ -35,23 +35,35 @@ class Inliner:
     normalize: Normalize  # desugar, jumps, A-normal form (closure names may be called)
 
     def run(self, fn: gast.FunctionDef, closures: Closures) -> gast.FunctionDef:
-        fn.body = self.block(fn.body, closures.by_name, ())
+        fn.body = self.block(fn.body, closures.by_name, (), fn)
         return fn
 
     def block(
-        self, stmts: list[gast.stmt], env: dict[str, Closure], stack: tuple[Closure, ...]
+        self,
+        stmts: list[gast.stmt],
+        env: dict[str, Closure],
+        stack: tuple[Closure, ...],
+        tree: gast.AST,
     ) -> list[gast.stmt]:
+        """`tree`: the function these statements belong to (to count a target's uses)."""
         out: list[gast.stmt] = []
-        for stmt in stmts:
+        skip = 0
+        for i, stmt in enumerate(stmts):
+            if skip:
+                skip -= 1
+                continue
             call = _closure_call(stmt, env)
             if call is not None:
                 target = stmt.targets[0].id if isinstance(stmt, gast.Assign) else None
-                out.extend(self.expand(call, env[call.func.id], target, env, stack))
+                unpack = _unpacked(target, stmts[i + 1 :], tree) if target else []
+                code, used = self.expand(call, env[call.func.id], target, env, stack, unpack)
+                out.extend(code)
+                skip = len(unpack) if used else 0
                 continue
             for part in ("body", "orelse"):
                 inner = getattr(stmt, part, None)
                 if isinstance(inner, list):
-                    setattr(stmt, part, self.block(inner, env, stack))
+                    setattr(stmt, part, self.block(inner, env, stack, tree))
             out.append(stmt)
         return out
 
@@ -62,7 +74,10 @@ class Inliner:
         target: str | None,
         env: dict[str, Closure],
         stack: tuple[Closure, ...],
-    ) -> list[gast.stmt]:
+        unpack: list[str],
+    ) -> tuple[list[gast.stmt], bool]:
+        """The inlined call; True when it assigned `unpack` (the names the caller
+        unpacks the result into) item by item instead of building a tuple."""
         if closure in stack:
             chain = " -> ".join(c.name for c in (*stack, closure))
             raise self.parsed.error(
@@ -114,11 +129,20 @@ class Inliner:
             ]
         visible = {**env, **inner.by_name}
         node = self.normalize(node, frozenset(visible))
-        body = self.block(node.body[:-1], visible, (*stack, closure))
+        body = self.block(node.body[:-1], visible, (*stack, closure), node)
+        result = node.body[-1].value.id
+        items = _itemized(body, result, unpack, self.namer) if unpack else None
+        if items is not None:  # `a, s = g(...)`: no tuple of unlike values is built
+            body, parts = items
+            tail = [
+                nodes.located(nodes.assign(name, nodes.name(part)), call)
+                for name, part in zip(unpack, parts, strict=True)
+            ]
+            return [*head, *body, *tail], True
         tail = []
         if target is not None:
-            tail.append(nodes.located(nodes.assign(target, node.body[-1].value), call))
-        return [*head, *body, *tail]
+            tail.append(nodes.located(nodes.assign(target, nodes.name(result)), call))
+        return [*head, *body, *tail], False
 
     def bind(
         self, call: gast.Call, closure: Closure
@@ -152,6 +176,73 @@ class Inliner:
             else:
                 out[p.name] = nodes.deepcopy(closure.defaults[p.name] if value is None else value)
         return out
+
+
+def _unpacked(target: str, following: list[gast.stmt], tree: gast.AST) -> list[str]:
+    """[a, s] when `target` is read only by the statements `a = target[0]`,
+    `s = target[1]` that follow the call (tuple unpacking, as desugared)."""
+    names = []
+    for stmt in following:
+        value = stmt.value if isinstance(stmt, gast.Assign) else None
+        if not (
+            isinstance(value, gast.Subscript)
+            and isinstance(value.value, gast.Name)
+            and value.value.id == target
+            and isinstance(value.slice, gast.Constant)
+            and value.slice.value == len(names)
+            and isinstance(stmt.targets[0], gast.Name)
+        ):
+            break
+        names.append(stmt.targets[0].id)
+    reads = sum(
+        1
+        for n in gast.walk(tree)
+        if isinstance(n, gast.Name) and n.id == target and isinstance(n.ctx, gast.Load)
+    )
+    return names if names and reads == len(names) else []
+
+
+def _itemized(
+    body: list[gast.stmt], result: str, unpack: list[str], namer: Namer
+) -> tuple[list[gast.stmt], list[str]] | None:
+    """`result = (e0, e1)` (and `result = None`, from lowered returns) everywhere in
+    `body` become `_a1 = e0; _s1 = e1` (named after the unpacked `a, s`); None unless
+    every assignment to `result` is such a tuple of as many items."""
+    n = len(unpack)
+    sites = [
+        s
+        for s in gast.walk(gast.Module(body=body, type_ignores=[]))
+        if isinstance(s, gast.Assign)
+        and isinstance(s.targets[0], gast.Name)
+        and s.targets[0].id == result
+    ]
+    for s in sites:
+        tuple_ = isinstance(s.value, gast.Tuple) and len(s.value.elts) == n
+        none = isinstance(s.value, gast.Constant) and s.value.value is None
+        if not (tuple_ or none) or result in nodes.names_read(s.value):
+            return None
+    if not sites:
+        return None
+    parts = [namer.temp(name) for name in unpack]
+
+    def split(stmts: list[gast.stmt]) -> list[gast.stmt]:
+        out: list[gast.stmt] = []
+        for s in stmts:
+            if s in sites:
+                values = s.value.elts if isinstance(s.value, gast.Tuple) else [s.value] * n
+                out += [
+                    nodes.located(nodes.assign(p, nodes.deepcopy(v)), s)
+                    for p, v in zip(parts, values, strict=True)
+                ]
+                continue
+            for field in ("body", "orelse"):
+                inner = getattr(s, field, None)
+                if isinstance(inner, list):
+                    setattr(s, field, split(inner))
+            out.append(s)
+        return out
+
+    return split(body), parts
 
 
 def _closure_call(stmt: gast.stmt, env: dict[str, Closure]) -> gast.Call | None:

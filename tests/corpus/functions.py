@@ -353,6 +353,54 @@ def static_unpacking(X, w):
     return np.sum(z * z)
 
 
+class GatedRNN:
+    """Everything at once: a method with a nested def returning a tuple, called in a
+    while loop with break inside a for over zip, a lambda, a partial and super()."""
+
+    def __init__(self, seed):
+        r = np.random.RandomState(seed)
+        self.Wh = r.randn(3, 3) * 0.4
+        self.Wx = r.randn(3, 3) * 0.4
+        self.cell = Dense(seed + 1)
+
+    def gate(self, h):
+        return 1.0 / (1.0 + np.exp(-h))
+
+    def run(self, xs, ms, h, limit=4.0):
+        squash = lambda v: np.tanh(v) * 0.9  # noqa: E731
+
+        def step(h, x, m):
+            z = self.gate(self.Wh @ h + self.Wx @ x)
+            return squash(z * self.cell(h) + (1.0 - z) * h), np.sum(m * z)
+
+        total = 0.0
+        for x, m in zip(xs, ms):
+            k = 0
+            while k < 3:
+                h, score = step(h, x, m)
+                total = total + score
+                if np.sum(h * h) > limit:
+                    break
+                k = k + 1
+        return total + scaled_norm(h)
+
+
+def _norm(v, power):
+    return np.sum(v**2) ** (power / 2.0)
+
+
+scaled_norm = functools.partial(_norm, power=3.0)
+
+
+class LoudRNN(GatedRNN):
+    def gate(self, h):
+        return super().gate(h * 2.0)
+
+
+def train_step(model, xs, ms, h0):
+    return model.run(xs, ms, h0, limit=2.0)
+
+
 def _r(seed):
     return np.random.RandomState(seed)
 
@@ -392,6 +440,16 @@ CASES = [
     (calls_layer_argument, lambda: (Dense(12), _r(0).randn(3)), (1,)),
     (calls_net, lambda: (Net(13), _r(0).randn(3)), (1,)),
     (Net(14), lambda: (_r(0).randn(3),), (0,)),
+    (
+        GatedRNN(20).run,
+        lambda: (_r(0).randn(4, 3), _r(1).randn(4, 3), _r(2).randn(3)),
+        (0, 1, 2),
+    ),
+    (
+        train_step,
+        lambda: (LoudRNN(21), _r(0).randn(4, 3), _r(1).randn(4, 3), _r(2).randn(3) * 2.0),
+        (1, 2, 3),
+    ),
     (partial_keyword, lambda: (_r(0).randn(3), _r(1).randn(3, 3)), (0, 1)),
     (partial_positional, lambda: (_r(0).randn(3, 3), 0.7), (0, 1)),
     (calls_partials, lambda: (_r(0).randn(3), _r(1).randn(3, 3)), (0, 1)),
