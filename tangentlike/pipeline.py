@@ -9,6 +9,7 @@ compile/loader then make the module.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -129,6 +130,7 @@ class ModuleBuilder:
         fence.check(parsed)
         self.parsed.append(parsed)
         fn = nodes.deepcopy(parsed.node)
+        closures.partials_as_lambdas(fn, lambda f: self._is_partial(parsed, f))
         closures.check(parsed, fn)
         user_locals = closures.function_locals(fn)
         every_name = {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}
@@ -173,6 +175,11 @@ class ModuleBuilder:
         )
         reverse.plan(ctx)
         return ctx, fn.body[-1].value.id
+
+    def _is_partial(self, parsed: ParsedFunction, func: gast.expr) -> bool:
+        """Whether `func` names functools.partial where `parsed` is defined."""
+        scope = Scope(parsed.func, closures.function_locals(parsed.node), {})
+        return scope.resolve(func) is functools.partial
 
     def note_type(self, func: object, param: str, cls: type) -> bool:
         """Record that `param` of `func` holds a `cls`; False if another class was recorded."""

@@ -7,6 +7,9 @@
 assigned to a name. Anything else (a closure returned, stored, passed on,
 called before its definition, redefined) raises an error at its line.
 
+`partials_as_lambdas` turns `g = functools.partial(f, ...)` into a named lambda
+with partial's semantics, so local partials are nested functions too.
+
 `collect` guarantees: the function's body holds no FunctionDef and no named
 Lambda; each removed `def g(...)` or `g = lambda ...` is a Closure; default
 values are evaluated where the definition stood (into fresh names, as Python
@@ -17,7 +20,7 @@ Invalidates: every analysis.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import gast
@@ -111,6 +114,60 @@ def bound_inside(fn: FunctionNode) -> frozenset[str]:
 
 # ---------------------------------------------------------------------------
 # Collecting
+
+
+def partials_as_lambdas(fn: gast.FunctionDef, is_partial: Callable[[gast.expr], bool]) -> None:
+    """`g = functools.partial(f, a, k=v)` in the body becomes the named lambda
+    `g = lambda *args, _a0=a, k=v, **kw: f(_a0, *args, k=k, **kw)`: the bound values
+    are evaluated once, at definition, and keywords stay overridable, as with partial."""
+    taken = {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}
+
+    def fresh(base: str) -> str:
+        k = 0
+        while f"_{base}{k}" in taken:
+            k += 1
+        taken.add(f"_{base}{k}")
+        return f"_{base}{k}"
+
+    for stmt in gast.walk(fn):
+        call = stmt.value if isinstance(stmt, gast.Assign) else None
+        if not (
+            isinstance(call, gast.Call)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], gast.Name)
+            and call.args
+            and is_partial(call.func)
+            and not any(isinstance(a, gast.Starred) for a in call.args)
+            and all(k.arg is not None for k in call.keywords)
+        ):
+            continue
+        target, *bound = call.args
+        held = [fresh("a") for _ in bound]
+        rest, options = fresh("args"), fresh("kw")
+        kwonly = [*held, *(k.arg for k in call.keywords)]
+        args = gast.arguments(
+            args=[],
+            posonlyargs=[],
+            vararg=nodes.name(rest, store=True),
+            kwonlyargs=[nodes.name(n, store=True) for n in kwonly],
+            kw_defaults=[*bound, *(k.value for k in call.keywords)],
+            kwarg=nodes.name(options, store=True),
+            defaults=[],
+        )
+        for p in [args.vararg, *args.kwonlyargs, args.kwarg]:
+            p.ctx = gast.Param()
+        body = gast.Call(
+            func=target,
+            args=[
+                *(nodes.name(n) for n in held),
+                gast.Starred(value=nodes.name(rest), ctx=gast.Load()),
+            ],
+            keywords=[
+                *(gast.keyword(arg=k.arg, value=nodes.name(k.arg)) for k in call.keywords),
+                gast.keyword(arg=None, value=nodes.name(options)),
+            ],
+        )
+        stmt.value = nodes.located(gast.Lambda(args=args, body=body), call)
 
 
 def check(parsed: ParsedFunction, fn: gast.FunctionDef) -> None:

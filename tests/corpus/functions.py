@@ -301,6 +301,16 @@ partial_keyword = functools.partial(base, s=3.0)
 partial_positional = functools.partial(base, np.eye(3) * 0.5)
 
 
+def leaky(v, slope=0.01, scale=1.0):
+    return (np.maximum(v, 0.0) + np.minimum(v, 0.0) * slope) * scale
+
+
+def local_partials(x, s):
+    act = functools.partial(leaky, slope=0.2)
+    shifted = functools.partial(leaky, x * 0.5, scale=s)
+    return np.sum(act(x) + act(x * s, slope=0.3) + shifted())
+
+
 def calls_partials(x, W):
     return partial_keyword(x, W) + partial_positional(x * 2.0, s=2.0)
 
@@ -450,6 +460,7 @@ CASES = [
         lambda: (LoudRNN(21), _r(0).randn(4, 3), _r(1).randn(4, 3), _r(2).randn(3) * 2.0),
         (1, 2, 3),
     ),
+    (local_partials, lambda: (_r(0).randn(5), 1.3), (0, 1)),
     (partial_keyword, lambda: (_r(0).randn(3), _r(1).randn(3, 3)), (0, 1)),
     (partial_positional, lambda: (_r(0).randn(3, 3), 0.7), (0, 1)),
     (calls_partials, lambda: (_r(0).randn(3), _r(1).randn(3, 3)), (0, 1)),
