@@ -246,6 +246,7 @@ def _specializing(
         "of its object arguments (they decide which methods run); see .source after a call."
     )
     df.wrt = _wrt_names(func, wrt)[0]
+    df.built_per_call = (error.param,)  # the command-line tool cannot write it ahead
     return df
 
 

@@ -146,3 +146,17 @@ def test_tl_stop_gradient_is_the_escape_hatch_for_a_logging_helper(tmp_path):
     )
     assert tl.grad(module.f)(np.ones(3)).tolist() == [2.0, 2.0, 2.0]
     assert module.LOG == [3.0]  # ran once, in the forward sweep
+
+
+def test_the_command_line_tool_refuses_a_gradient_built_per_call(tmp_path, capsys, monkeypatch):
+    from tangentlike.cli import main
+
+    (tmp_path / "objs.py").write_text(
+        PRELUDE + "class M:\n    def loss(self, x):\n        return np.sum(x * x)\n\n"
+        "def f(m, x):\n    return m.loss(x)\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert main(["grad", "objs.py:f", "--wrt", "x", "-o", "out.py"]) == 2
+    assert "classes of its arguments m" in capsys.readouterr().err
+    assert not (tmp_path / "out.py").exists()
