@@ -25,7 +25,7 @@ from .emit.module import Generated, ModuleText, render
 from .normalize import anf, closure_calls, closures, desugar, jumps, methods
 from .optimize import dce, inline
 from .parse import fence
-from .parse.resolve import MISSING, Scope
+from .parse.resolve import MISSING, Scope, object_classes
 from .parse.source import ParsedFunction, parse_function
 from .rules.registry import Registry
 from .syntax import nodes
@@ -147,7 +147,7 @@ class ModuleBuilder:
         known = methods.known_classes(fn, given)
 
         def normalize(g: gast.FunctionDef, callables: frozenset[str]) -> gast.FunctionDef:
-            methods.run(g, parsed, scope, self.namespace, namer, known, self.note_type)
+            methods.run(g, parsed, scope, self.namespace, namer, known, self.note_type, self.watch)
             desugar.run(g, namer, scope)
             jumps.run(g, namer)
             own = parsed if g is fn else dataclasses.replace(parsed, node=g)  # names its result
@@ -180,6 +180,11 @@ class ModuleBuilder:
         """Whether `func` names functools.partial where `parsed` is defined."""
         scope = Scope(parsed.func, closures.function_locals(parsed.node), {})
         return scope.resolve(func) is functools.partial
+
+    def watch(self, obj: object) -> None:
+        """Rebuild if the classes of a global object's attributes change."""
+        classes = tuple(object_classes("", obj))
+        self.guards.append(Guard(_ClassesView(obj, classes), "classes", classes))
 
     def note_type(self, func: object, param: str, cls: type) -> bool:
         """Record that `param` of `func` holds a `cls`; False if another class was recorded."""
@@ -252,6 +257,17 @@ def _pure(ctx: reverse.Context, value: gast.expr, helpers: bool = False) -> bool
                 continue
             return False
     return True
+
+
+class _ClassesView(dict):
+    """Lets a Guard check that an object's attributes still have the classes they had."""
+
+    def __init__(self, obj: object, classes: tuple) -> None:
+        super().__init__()
+        self.obj, self.classes = obj, classes
+
+    def get(self, key: str, default: object = None) -> object:
+        return self.classes if tuple(object_classes("", self.obj)) == self.classes else default
 
 
 class _CellView(dict):

@@ -19,6 +19,7 @@ import sys
 import types
 from collections.abc import Callable
 
+from ..parse.resolve import object_classes, user_class
 from .cache import cache_key
 
 _LITERALS = (bool, int, float, complex, str, bytes, type(None))
@@ -84,6 +85,10 @@ def _describe(value: object) -> str:
         return repr(value)
     if isinstance(value, tuple) and all(isinstance(v, _LITERALS) for v in value):
         return repr(value)  # spelled out in generated code (`g(*T)`)
+    if user_class(type(value)):  # its attributes' classes decide which methods are called
+        return " ".join(
+            f"{p}:{c.__module__}.{c.__qualname__}" for p, c in object_classes("", value)
+        )
     if isinstance(value, functools.partial):  # its literal arguments are spelled out too
         bound = (*value.args, *value.keywords.items())
         return f"partial of {_describe(value.func)} with {[_describe(v) for v in bound]}"

@@ -48,6 +48,7 @@ class Methods(gast.NodeTransformer):
     namer: Namer
     known: dict[str, type]  # parameter -> the class its value is known to have
     note_types: Callable[[Callable, str, type], bool]  # False: a different class was noted
+    watch: Callable[[object], None]  # a global object whose attributes' classes we rely on
 
     def visit_Call(self, node: gast.Call) -> gast.expr:
         self.generic_visit(node)
@@ -274,6 +275,8 @@ class Methods(gast.NodeTransformer):
                 if obj is MISSING:
                     continue
                 classes = object_classes(param, obj)
+                if classes:
+                    self.watch(obj)
             for p, cls in classes:
                 if not self.note_types(fn, p, cls):
                     raise self.parsed.error(
@@ -310,6 +313,7 @@ def run(
     namer: Namer,
     known: dict[str, type],
     note_types: Callable[[Callable, str, type], bool],
+    watch: Callable[[object], None],
 ) -> gast.FunctionDef:
-    Methods(parsed, scope, namespace, namer, known, note_types).visit(fn)
+    Methods(parsed, scope, namespace, namer, known, note_types, watch).visit(fn)
     return fn

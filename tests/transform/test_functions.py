@@ -61,3 +61,50 @@ def test_a_lambda_can_be_differentiated(tmp_path):
     assert "def dsquare_sum(x, k=2.0" in tl.grad(module.square_sum).source
     np.testing.assert_allclose(tl.grad(module.pair[1], wrt=1)(x, x + 1.0), x)
     np.testing.assert_allclose(tl.grad(lambda v: np.sum(np.sin(v)))(x), np.cos(x))
+
+
+HOLDER = """
+import numpy as np
+
+class Scale:
+    def __call__(self, x):
+        return x * 2.0
+
+class Square:
+    def __call__(self, x):
+        return x * x
+
+class Holder:
+    def __init__(self):
+        self.op = Scale()
+
+    def run(self, x):
+        return np.sum(self.op(x))
+
+H = Holder()
+
+def f(x):
+    return H.run(x)
+"""
+
+
+def test_a_global_object_whose_attribute_changes_class_is_rebuilt(tmp_path):
+    from reference import load_module
+
+    module = load_module(tmp_path, HOLDER)
+    x = np.arange(3.0)
+    np.testing.assert_allclose(tl.grad(module.f)(x), [2.0, 2.0, 2.0])
+    module.H.op = module.Square()
+    np.testing.assert_allclose(tl.grad(module.f)(x), 2.0 * x)
+
+
+def test_a_bound_method_follows_its_object_attribute_classes(tmp_path):
+    from reference import load_module
+
+    module = load_module(tmp_path, HOLDER)
+    holder = module.Holder()
+    df = tl.grad(holder.run)
+    x = np.arange(3.0)
+    np.testing.assert_allclose(df(x), [2.0, 2.0, 2.0])
+    holder.op = module.Square()
+    np.testing.assert_allclose(df(x), 2.0 * x)
