@@ -221,8 +221,8 @@ def _itemized(
         none = isinstance(s.value, gast.Constant) and s.value.value is None
         if not (tuple_ or none) or result in nodes.names_read(s.value):
             return None
-    if not sites:
-        return None
+    if not sites or any(result in nodes.names_read(s) for s in body):
+        return None  # the body reads the tuple itself: keep it
     parts = [namer.temp(name) for name in unpack]
 
     def split(stmts: list[gast.stmt]) -> list[gast.stmt]:

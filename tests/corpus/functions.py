@@ -151,6 +151,18 @@ def closure_returns_tuple(x, w):
     return np.sum(a * b)
 
 
+def closure_returns_unlike_pair_early(x):
+    def g(v):
+        for _ in range(3):
+            if np.sum(v) > 1.0:
+                return v * 2.0, np.sum(v)
+            v = v + 1.0
+        return v, 0.5
+
+    a, s = g(x)
+    return np.sum(a) * s
+
+
 def combination(xs, ys, w):
     """A while with break inside a for over zip, calling a closure that returns a tuple."""
 
@@ -438,6 +450,8 @@ CASES = [
     (lambda_closes_over_active, lambda: (_r(0).randn(3), 0.3), (0, 1)),
     (lambda_with_default, lambda: (_r(0).randn(5),), (0,)),
     (closure_returns_tuple, lambda: (_r(0).randn(3), 0.8), (0, 1)),
+    (closure_returns_unlike_pair_early, lambda: (np.array([-3.0, 0.2, 0.1]),), (0,)),
+    (closure_returns_unlike_pair_early, lambda: (np.array([3.0, 0.2, 0.1]),), (0,)),
     (combination, lambda: (_r(0).randn(4, 3), _r(1).randn(4, 3), 1.3), (0, 1, 2)),
     (Model(1).loss, lambda: (_r(0).randn(3),), (0,)),
     (Deeper(1).loss, lambda: (_r(0).randn(3),), (0,)),
