@@ -25,7 +25,7 @@ from .emit.module import Generated, ModuleText, render
 from .normalize import anf, closure_calls, closures, desugar, jumps, methods
 from .optimize import dce, inline
 from .parse import fence
-from .parse.resolve import MISSING, Scope, object_classes
+from .parse.resolve import MISSING, Scope
 from .parse.source import ParsedFunction, parse_function
 from .rules.registry import Registry
 from .syntax import nodes
@@ -181,10 +181,11 @@ class ModuleBuilder:
         scope = Scope(parsed.func, closures.function_locals(parsed.node), {})
         return scope.resolve(func) is functools.partial
 
-    def watch(self, obj: object) -> None:
-        """Rebuild if the classes of a global object's attributes change."""
-        classes = tuple(object_classes("", obj))
-        self.guards.append(Guard(_ClassesView(obj, classes), "classes", classes))
+    def watch(self, obj: object, fingerprint: Callable[[object], object]) -> None:
+        """Rebuild if `fingerprint(obj)` changes (a global object's attributes' classes,
+        a global dict's keys)."""
+        value = fingerprint(obj)
+        self.guards.append(Guard(_Fingerprint(obj, fingerprint, value), "value", value))
 
     def note_type(self, func: object, param: str, cls: type) -> bool:
         """Record that `param` of `func` holds a `cls`; False if another class was recorded."""
@@ -259,15 +260,15 @@ def _pure(ctx: reverse.Context, value: gast.expr, helpers: bool = False) -> bool
     return True
 
 
-class _ClassesView(dict):
-    """Lets a Guard check that an object's attributes still have the classes they had."""
+class _Fingerprint(dict):
+    """Lets a Guard check that something about an object is still what it was."""
 
-    def __init__(self, obj: object, classes: tuple) -> None:
+    def __init__(self, obj: object, fingerprint: Callable[[object], object], value: object):
         super().__init__()
-        self.obj, self.classes = obj, classes
+        self.obj, self.fingerprint, self.value = obj, fingerprint, value
 
     def get(self, key: str, default: object = None) -> object:
-        return self.classes if tuple(object_classes("", self.obj)) == self.classes else default
+        return self.value if self.fingerprint(self.obj) == self.value else default
 
 
 class _CellView(dict):

@@ -89,6 +89,8 @@ def _describe(value: object) -> str:
         return " ".join(
             f"{p}:{c.__module__}.{c.__qualname__}" for p, c in object_classes("", value)
         )
+    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        return f"dict with keys {list(value)!r}"  # `g(**M)` is spelled out with them
     if isinstance(value, functools.partial):  # its literal arguments are spelled out too
         bound = (*value.args, *value.keywords.items())
         return f"partial of {_describe(value.func)} with {[_describe(v) for v in bound]}"

@@ -1,7 +1,8 @@
 """Calls of bound methods and functools.partial objects become calls of the plain
 function behind them, so that they are differentiated like any module-level helper;
 `*T` and `**M` of tuples and dicts known now (globals) are spelled out (a tuple's
-literal items as literals, a dict's values read from it when the call runs).
+literal items as literals, a dict's values read from it when the call runs; its
+keys are watched).
 
 `model.loss(x)` -> `Model.loss(model, x)` when the class of `model` is known: a
 global object, or a parameter whose class the caller fixed (`self` of a bound
@@ -48,7 +49,9 @@ class Methods(gast.NodeTransformer):
     namer: Namer
     known: dict[str, type]  # parameter -> the class its value is known to have
     note_types: Callable[[Callable, str, type], bool]  # False: a different class was noted
-    watch: Callable[[object], None]  # a global object whose attributes' classes we rely on
+    # a global object and what about it the generated code relies on (its attributes'
+    # classes, a dict's keys): the builder rebuilds when that changes
+    watch: Callable[[object, Callable[[object], object]], None]
 
     def visit_Call(self, node: gast.Call) -> gast.expr:
         self.generic_visit(node)
@@ -81,7 +84,7 @@ class Methods(gast.NodeTransformer):
         args = []
         for a in node.args:
             seq = self.scope.resolve(a.value) if isinstance(a, gast.Starred) else MISSING
-            if isinstance(seq, (tuple, list)):
+            if isinstance(seq, tuple):  # a list may change length: left to run time
                 args += [self.literal(v, a.value, i) for i, v in enumerate(seq)]
             else:
                 args.append(a)
@@ -89,6 +92,7 @@ class Methods(gast.NodeTransformer):
         for k in node.keywords:
             mapping = self.scope.resolve(k.value) if k.arg is None else MISSING
             if isinstance(mapping, dict) and all(isinstance(key, str) for key in mapping):
+                self.watch(mapping, keys_of)
                 keywords += [  # a dict may change after the build: read it at run time
                     gast.keyword(arg=key, value=nodes.subscript(k.value, nodes.const(key)))
                     for key in mapping
@@ -276,7 +280,7 @@ class Methods(gast.NodeTransformer):
                     continue
                 classes = object_classes(param, obj)
                 if classes:
-                    self.watch(obj)
+                    self.watch(obj, classes_of)
             for p, cls in classes:
                 if not self.note_types(fn, p, cls):
                     raise self.parsed.error(
@@ -286,6 +290,14 @@ class Methods(gast.NodeTransformer):
                         "differentiate each variant separately, or call the methods "
                         "explicitly (Class.method(obj, ...))",
                     )
+
+
+def keys_of(mapping: object) -> object:
+    return tuple(mapping)
+
+
+def classes_of(obj: object) -> object:
+    return tuple(object_classes("", obj))
 
 
 def known_classes(fn: gast.FunctionDef, given: dict[str, type]) -> dict[str, type]:
@@ -313,7 +325,7 @@ def run(
     namer: Namer,
     known: dict[str, type],
     note_types: Callable[[Callable, str, type], bool],
-    watch: Callable[[object], None],
+    watch: Callable[[object, Callable[[object], object]], None],
 ) -> gast.FunctionDef:
     Methods(parsed, scope, namespace, namer, known, note_types, watch).visit(fn)
     return fn

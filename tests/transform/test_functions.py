@@ -108,3 +108,28 @@ def test_a_bound_method_follows_its_object_attribute_classes(tmp_path):
     np.testing.assert_allclose(df(x), [2.0, 2.0, 2.0])
     holder.op = module.Square()
     np.testing.assert_allclose(df(x), 2.0 * x)
+
+
+def test_a_global_dict_spelled_out_as_keywords_is_watched(tmp_path):
+    from reference import load_module
+
+    module = load_module(
+        tmp_path,
+        """
+        import numpy as np
+
+        OPTIONS = {"scale": 2.0}
+
+        def g(x, scale=1.0, shift=0.0):
+            return np.sum(x * scale + shift * x * x)
+
+        def f(x):
+            return g(x, **OPTIONS)
+        """,
+    )
+    x = np.arange(3.0)
+    np.testing.assert_allclose(tl.grad(module.f)(x), [2.0, 2.0, 2.0])
+    module.OPTIONS["scale"] = 3.0  # values are read when the gradient runs
+    np.testing.assert_allclose(tl.grad(module.f)(x), [3.0, 3.0, 3.0])
+    module.OPTIONS["shift"] = 1.0  # a new key: rebuilt
+    np.testing.assert_allclose(tl.grad(module.f)(x), 3.0 + 2.0 * x)
