@@ -110,6 +110,7 @@ class Methods(gast.NodeTransformer):
         """(reference to the plain function, leading arguments, keywords) for `obj`,
         denoted by `expr` in the source."""
         if isinstance(obj, functools.partial):
+            self.watch(obj, literals_of)  # its literals are spelled out; keywords may change
             ref, args, keywords = self.peel(nodes.attribute(expr, "func"), obj.func)
             for i, value in enumerate(obj.args):
                 args.append(self.value(value, expr, "args", i))
@@ -290,6 +291,13 @@ class Methods(gast.NodeTransformer):
                         "differentiate each variant separately, or call the methods "
                         "explicitly (Class.method(obj, ...))",
                     )
+
+
+def literals_of(p: functools.partial) -> object:
+    def one(v: object) -> object:
+        return repr(v) if isinstance(v, _LITERALS) else id(v)
+
+    return tuple(map(one, p.args)), tuple((k, one(v)) for k, v in p.keywords.items())
 
 
 def keys_of(mapping: object) -> object:
