@@ -12,6 +12,7 @@ import inspect
 import logging
 import os
 import threading
+import types
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -471,7 +472,12 @@ class differentiable:
         return self.__wrapped__(*args, **kwargs)
 
     def __get__(self, obj, objtype=None):
-        return self if obj is None else functools.partial(self, obj)
+        if obj is None:
+            return self
+        # a method: model.loss(x) calls it, model.loss.grad(x) differentiates it
+        bound = differentiable(types.MethodType(self.__wrapped__, obj), wrt=self._wrt)
+        bound.__tangentlike_primal__ = types.MethodType(self.__wrapped__, obj)
+        return bound
 
     def grad(self, *args, **kwargs):
         return grad(self.__wrapped__, self._wrt)(*args, **kwargs)

@@ -64,6 +64,7 @@ def peel_bound(func: Callable) -> tuple[Callable, tuple, dict] | None:
     """(plain function, leading arguments, keywords) behind a bound method, a
     functools.partial (nested ones too) or an object whose class defines `__call__`;
     None for anything else."""
+    func = getattr(func, "__tangentlike_primal__", func)  # a tl.differentiable method
     call = inspect.getattr_static(type(func), "__call__", None)
     if (
         user_class(type(func))

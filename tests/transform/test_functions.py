@@ -133,3 +133,14 @@ def test_a_global_dict_spelled_out_as_keywords_is_watched(tmp_path):
     np.testing.assert_allclose(tl.grad(module.f)(x), [3.0, 3.0, 3.0])
     module.OPTIONS["shift"] = 1.0  # a new key: rebuilt
     np.testing.assert_allclose(tl.grad(module.f)(x), 3.0 + 2.0 * x)
+
+
+def test_a_differentiable_method_has_grad_on_its_object():
+    from corpus.functions import Residual2
+
+    model, x = Residual2(8), np.random.RandomState(0).randn(3)
+    expected = fd_gradient(model.score, [x], 0)
+    np.testing.assert_allclose(model.score.grad(x), expected, rtol=1e-5, atol=1e-6)
+    value, g = model.score.value_and_grad(x)
+    np.testing.assert_allclose(value, Residual2.score.__wrapped__(model, x))
+    np.testing.assert_allclose(g, expected, rtol=1e-5, atol=1e-6)
