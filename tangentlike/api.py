@@ -231,10 +231,15 @@ def _specializing(
 
     def df(*args, **kwargs):
         primal = args[:-1] if mode == "vjp" else args
-        bound = sig.bind_partial(*primal, **kwargs).arguments
+        arguments = sig.bind_partial(*primal, **kwargs)
+        arguments.apply_defaults()
+        bound = arguments.arguments
         types_ = tuple(t for p, v in bound.items() for t in object_classes(p, v))
-        if error.param in bound and not user_class(type(bound[error.param])):
-            types_ += ((error.param, type(bound[error.param])),)
+        value = bound.get(error.param, MISSING)
+        if value is not MISSING and not user_class(type(value)):
+            # a function passed in is specialised on (it decides what runs); else its class
+            called = callable(value) and not isinstance(value, type)
+            types_ += ((error.param, value if called else type(value)),)
         if not types_:
             raise error
         built = _build(func, wrt, mode, optimize, verbose, cache, types_)

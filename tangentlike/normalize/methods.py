@@ -47,7 +47,9 @@ class Methods(gast.NodeTransformer):
     scope: Scope
     namespace: Namespace
     namer: Namer
-    known: dict[str, type]  # parameter -> the class its value is known to have
+    # parameter (or attribute path) -> the class its value is known to have, or, for a
+    # function passed in, that function
+    known: dict[str, object]
     note_types: Callable[[Callable, str, type], bool]  # False: a different class was noted
     # a global object and what about it the generated code relies on (its attributes'
     # classes, a dict's keys): the builder rebuilds when that changes
@@ -140,10 +142,13 @@ class Methods(gast.NodeTransformer):
         return self.function_ref(call, cls), [nodes.deepcopy(func)], {}
 
     def called_parameter(self, func: gast.Name) -> tuple[gast.expr, list, dict] | None:
-        """`layer(x)` where `layer` is a parameter: its class's `__call__`, once known."""
+        """`layer(x)` where `layer` is a parameter: its class's `__call__`, once known;
+        `act(x)` where the gradient was specialised to the function `act` holds."""
         if func.id in self.known:
-            cls = self.known[func.id]
-            return self.called_object(func, cls) if user_class(cls) else None
+            known = self.known[func.id]
+            if not isinstance(known, type):  # a function passed in (np.tanh, a helper)
+                return self.function_ref(known, None, preferred=func.id), [], {}
+            return self.called_object(func, known) if user_class(known) else None
         if func.id in nodes.all_param_names(self.parsed.node):
             raise UnknownClassError(
                 f"cannot tell what calling {func.id!r} runs: its class is not known "
@@ -193,10 +198,14 @@ class Methods(gast.NodeTransformer):
         """`recv.meth` where recv (a parameter, or an attribute path from one) has a known
         class; `self.layer(x)` where the attribute holds an object of known class."""
         whole = dotted(func)
+        if whole in self.known and not isinstance(self.known[whole], type):
+            return None  # a function value has no methods we resolve
         if whole in self.known and user_class(self.known[whole]):
             return self.called_object(func, self.known[whole])
         recv = func.value
         path = dotted(recv)
+        if path in self.known and not isinstance(self.known[path], type):
+            return None
         if path is not None and "." in path and path in self.known:
             return self.method_on(func, recv, path)
         if path is not None and "." in path and path.split(".")[0] in self.known:
@@ -245,14 +254,16 @@ class Methods(gast.NodeTransformer):
             "function explicitly",
         )
 
-    def function_ref(self, fn: Callable, owner: object) -> gast.expr:
+    def function_ref(self, fn: Callable, owner: object, preferred: str = "") -> gast.expr:
         """`Class.meth` when the method is found on the (importable) class; else a name."""
         cls = owner if isinstance(owner, type) else type(owner) if owner is not None else None
-        if cls is not None and getattr(cls, fn.__name__, None) is fn:
-            name = self.namespace.bind(cls.__name__, cls, self.namer)
-            return nodes.attribute(nodes.name(name), fn.__name__)
-        preferred = getattr(fn, "__name__", "") or "function"
-        return nodes.name(self.namespace.bind(preferred, fn, self.namer))
+        name = getattr(fn, "__name__", "")
+        if cls is not None and name and getattr(cls, name, None) is fn:
+            bound = self.namespace.bind(cls.__name__, cls, self.namer)
+            return nodes.attribute(nodes.name(bound), name)
+        if not name.isidentifier():
+            name = preferred or "function"
+        return nodes.name(self.namespace.bind(name, fn, self.namer))
 
     def value(self, value: object, expr: gast.expr, field: str, key: object) -> gast.expr:
         """A bound value of a partial: a literal, or read from the partial at run time."""

@@ -69,6 +69,8 @@ def primal_of(obj: object) -> object:
 
 def user_class(cls: type) -> bool:
     """A class whose methods we read: not NumPy's, not a builtin, not a module or function."""
+    if not isinstance(cls, type):
+        return False
     module = getattr(cls, "__module__", "") or ""
     return not (
         module in ("builtins", "numpy")

@@ -423,6 +423,23 @@ def train_step(model, xs, ms, h0):
     return model.run(xs, ms, h0, limit=2.0)
 
 
+def applies(act, x):
+    """A function passed in: the gradient is specialised to it, per call."""
+    return np.sum(act(x) * x)
+
+
+def default_activation(x, act=np.tanh):
+    h = act(x)
+    return np.sum(act(h))
+
+
+def soft(v):
+    return np.log1p(np.exp(v))
+
+
+cube = lambda v: v * v * v  # noqa: E731
+
+
 def _r(seed):
     return np.random.RandomState(seed)
 
@@ -475,6 +492,11 @@ CASES = [
         (1, 2, 3),
     ),
     (local_partials, lambda: (_r(0).randn(5), 1.3), (0, 1)),
+    (applies, lambda: (np.tanh, _r(0).randn(3)), (1,)),
+    (applies, lambda: (soft, _r(0).randn(3)), (1,)),
+    (applies, lambda: (cube, _r(0).randn(3)), (1,)),
+    (applies, lambda: (Dense(30), _r(0).randn(3)), (1,)),
+    (default_activation, lambda: (_r(0).randn(3),), (0,)),
     (partial_keyword, lambda: (_r(0).randn(3), _r(1).randn(3, 3)), (0, 1)),
     (partial_positional, lambda: (_r(0).randn(3, 3), 0.7), (0, 1)),
     (calls_partials, lambda: (_r(0).randn(3), _r(1).randn(3, 3)), (0, 1)),
