@@ -20,11 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from . import __version__
+from . import __version__, specialize
 from .compile import keys, loader
 from .compile.cache import DiskCache
 from .errors import NonScalarOutputError, UnknownClassError, WrtError
-from .parse.resolve import MISSING, object_classes, user_class
+from .parse.resolve import MISSING
 from .parse.source import peel_bound, unwrap
 from .pipeline import Guard, ModuleBuilder
 from .rules.registry import Registry, default_registry
@@ -162,7 +162,8 @@ def _build(
     param_types: tuple[tuple[str, type], ...] = (),
 ) -> Callable:
     if peel_bound(f) is not None:
-        return _build_bound(f, wrt, mode, optimize, verbose, cache)
+        options = dict(mode=mode, optimize=optimize, verbose=verbose, cache=cache)
+        return specialize.bound(f, *_wrt_names(f, wrt), functools.partial(_build, **options))
     func = unwrap(f)
     key = (tuple(wrt) if isinstance(wrt, list) else wrt, mode, optimize, param_types)
     registry = default_registry()
@@ -185,75 +186,16 @@ def _build(
     except UnknownClassError as err:
         if param_types:
             raise
-        wrapper, guards = _specializing(func, wrt, mode, optimize, verbose, cache, err), []
+        build = functools.partial(
+            _build, mode=mode, optimize=optimize, verbose=verbose, cache=cache
+        )
+        wrapper = specialize.per_call(func, wrt, names, mode == "vjp", err, build)
+        guards = []
     with _lock:
         _cache.setdefault(func, {})[key] = _Entry(wrapper, guards, registry.version)
     if verbose:
         print(wrapper.source)
     return wrapper
-
-
-def _build_bound(
-    f: Callable, wrt: Wrt, mode: str, optimize: bool, verbose: int, cache: CacheOption
-) -> Callable:
-    """The gradient of a bound method or functools.partial: the gradient of the plain
-    function, specialised to the classes of the bound objects, called with them."""
-    func, args, keywords = peel_bound(f)
-    names, single = _wrt_names(f, wrt)
-    params = list(inspect.signature(func).parameters)
-
-    def specialised() -> Callable:
-        # the classes of the bound objects and their attributes, checked at every call
-        types_ = tuple(t for p, v in zip(params, args, strict=False) for t in object_classes(p, v))
-        return _build(func, names[0] if single else names, mode, optimize, verbose, cache, types_)
-
-    def df(*more, **more_keywords):
-        return specialised()(*args, *more, **{**keywords, **more_keywords})
-
-    inner = specialised()
-    functools.update_wrapper(df, inner, assigned=("__module__", "__name__", "__qualname__"))
-    df.source, df.wrt, df.__wrapped__ = inner.source, inner.wrt, inner
-    return df
-
-
-def _specializing(
-    func: Callable,
-    wrt: Wrt,
-    mode: str,
-    optimize: bool,
-    verbose: int,
-    cache: CacheOption,
-    error: UnknownClassError,
-) -> Callable:
-    """A gradient built at each call for the classes of the object arguments (cached per
-    class), for functions that call methods of their arguments."""
-    sig = inspect.signature(func)
-
-    def df(*args, **kwargs):
-        primal = args[:-1] if mode == "vjp" else args
-        arguments = sig.bind_partial(*primal, **kwargs)
-        arguments.apply_defaults()
-        bound = arguments.arguments
-        types_ = tuple(t for p, v in bound.items() for t in object_classes(p, v))
-        value = bound.get(error.param, MISSING)
-        if value is not MISSING and not user_class(type(value)):
-            # a function passed in is specialised on (it decides what runs); else its class
-            called = callable(value) and not isinstance(value, type)
-            types_ += ((error.param, value if called else type(value)),)
-        if not types_:
-            raise error
-        built = _build(func, wrt, mode, optimize, verbose, cache, types_)
-        df.source = built.source
-        return built(*args, **kwargs)
-
-    functools.update_wrapper(df, func, assigned=("__module__", "__doc__"), updated=())
-    df.source = (
-        f"# The gradient of {func.__qualname__} is generated at each call for the classes "
-        "of its object arguments (they decide which methods run); see .source after a call."
-    )
-    df.wrt = _wrt_names(func, wrt)[0]
-    df.built_per_call = (error.param,)  # the command-line tool cannot write it ahead
-    return df
 
 
 def _disk(cache: CacheOption) -> DiskCache | None:
