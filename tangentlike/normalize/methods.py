@@ -80,6 +80,24 @@ class Methods(gast.NodeTransformer):
         self.note(new)
         return nodes.located(new, node)
 
+    def visit_Attribute(self, node: gast.Attribute) -> gast.expr:
+        """`self.T` of a known user object is its attribute, not an array's transpose:
+        read it with getattr, which nothing maps to an array function."""
+        self.generic_visit(node)
+        known = self.known.get(dotted(node.value) or "")
+        if (
+            isinstance(node.ctx, gast.Load)
+            and isinstance(known, type)
+            and user_class(known)
+            and hasattr(np.ndarray, node.attr)
+        ):
+            read = nodes.call(
+                nodes.name(self.namespace.bind("getattr", getattr, self.namer)),
+                [node.value, nodes.const(node.attr)],
+            )
+            return nodes.located(read, node)
+        return node
+
     def spell_out(self, node: gast.Call) -> None:
         """`g(*T, **M)` with T a tuple/list and M a dict known now (globals): the items as
         arguments (literals spelled out, others read as T[i], M[key])."""

@@ -423,6 +423,20 @@ def train_step(model, xs, ms, h0):
     return model.run(xs, ms, h0, limit=2.0)
 
 
+class Simulation:
+    """Attributes named like array attributes (T, shape) are the object's own."""
+
+    def __init__(self):
+        self.T = 3
+        self.dt = 0.1
+        self.shape = 2.0
+
+    def run(self, x):
+        for _ in range(self.T):
+            x = x + self.dt * np.sin(x) * self.shape
+        return np.sum(x)
+
+
 def applies(act, x):
     """A function passed in: the gradient is specialised to it, per call."""
     return np.sum(act(x) * x)
@@ -492,6 +506,7 @@ CASES = [
         (1, 2, 3),
     ),
     (local_partials, lambda: (_r(0).randn(5), 1.3), (0, 1)),
+    (Simulation().run, lambda: (_r(0).randn(3),), (0,)),
     (applies, lambda: (np.tanh, _r(0).randn(3)), (1,)),
     (applies, lambda: (soft, _r(0).randn(3)), (1,)),
     (applies, lambda: (cube, _r(0).randn(3)), (1,)),
