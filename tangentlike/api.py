@@ -12,6 +12,7 @@ import inspect
 import logging
 import os
 import threading
+import types
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -19,13 +20,13 @@ from typing import Any
 
 import numpy as np
 
-from . import __version__
+from . import __version__, specialize
 from .checkpoint import Binomial, FixedInterval, Schedule
 from .compile import keys, loader
 from .compile.cache import DiskCache
-from .errors import NonScalarOutputError, WrtError
+from .errors import NonScalarOutputError, UnknownClassError, WrtError
 from .parse.resolve import MISSING
-from .parse.source import unwrap
+from .parse.source import peel_bound, unwrap
 from .pipeline import Guard, ModuleBuilder
 from .rules.registry import Registry, default_registry
 from .schedule import Tape
@@ -204,14 +205,32 @@ def _build(
     cache: CacheOption = True,
     checkpoint: Schedule | None = None,
     stats: bool = False,
+    param_types: tuple[tuple[str, type], ...] = (),
 ) -> Callable:
+    if peel_bound(f) is not None:
+        options = dict(
+            mode=mode,
+            optimize=optimize,
+            verbose=verbose,
+            cache=cache,
+            checkpoint=checkpoint,
+            stats=stats,
+        )
+        return specialize.bound(f, *_wrt_names(f, wrt), functools.partial(_build, **options))
     func = unwrap(f)
     if checkpoint is not None and not isinstance(checkpoint, (Binomial, FixedInterval)):
         raise TypeError(
             f"checkpoint= takes tl.Binomial(snapshots=k) or tl.FixedInterval(every=n), "
             f"not {checkpoint!r}"
         )
-    key = (tuple(wrt) if isinstance(wrt, list) else wrt, mode, optimize, checkpoint, bool(stats))
+    key = (
+        tuple(wrt) if isinstance(wrt, list) else wrt,
+        mode,
+        optimize,
+        checkpoint,
+        bool(stats),
+        param_types,
+    )
     registry = default_registry()
     per_func = _cache.get(func)
     entry = per_func.get(key) if per_func is not None else None
@@ -225,7 +244,24 @@ def _build(
         return entry.wrapper
     names, single = _wrt_names(func, wrt)
     options = Options(names, single, mode, optimize, checkpoint, bool(stats))
-    wrapper, guards = _compile(func, options, registry, _disk(cache))
+    # methods reached through a class are not among the disk key's dependencies
+    disk = None if param_types else _disk(cache)
+    try:
+        wrapper, guards = _compile(func, options, registry, disk, dict(param_types))
+    except UnknownClassError as err:
+        if param_types:
+            raise
+        build = functools.partial(
+            _build,
+            mode=mode,
+            optimize=optimize,
+            verbose=verbose,
+            cache=cache,
+            checkpoint=checkpoint,
+            stats=stats,
+        )
+        wrapper = specialize.per_call(func, wrt, names, mode == "vjp", err, build)
+        guards = []
     with _lock:
         _cache.setdefault(func, {})[key] = _Entry(wrapper, guards, registry.version)
     if verbose:
@@ -244,7 +280,11 @@ _ENTRY = "# Entry point: "
 
 
 def _compile(
-    func: Callable, options: Options, registry: Registry, disk: DiskCache | None = None
+    func: Callable,
+    options: Options,
+    registry: Registry,
+    disk: DiskCache | None = None,
+    param_types: dict[str, type] | None = None,
 ) -> tuple[Callable, list[Guard]]:
     """Build the gradient module, or load it from the disk cache when its key is there."""
     disk_key = None
@@ -277,6 +317,7 @@ def _compile(
         options.wrt,
         preserve_result=options.mode == "value_and_grad",
         scalar_output=options.mode != "vjp",
+        param_types=param_types,
     )
     settings = "".join(
         f", {what}"
@@ -303,7 +344,7 @@ def _guards_of(func: Callable) -> list[Guard]:
     """Guards over every name the dependencies of `func` read (for a module loaded from disk)."""
     guards = []
     for f in keys.dependencies(func):
-        for name in f.__code__.co_names:
+        for name in keys.names_of(f.__code__):  # nested functions too
             guards.append(Guard(f.__globals__, name, f.__globals__.get(name, MISSING)))
     return guards
 
@@ -312,8 +353,11 @@ def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> C
     sig = inspect.signature(func)
     params = list(sig.parameters.values())
     positions = {p.name: i for i, p in enumerate(params)}
-    generated_params = inspect.signature(generated).parameters.values()
-    seed_name = [p.name for p in generated_params if p.kind != p.KEYWORD_ONLY][-1]
+    seed_name = [  # the last parameter before **kwargs (and the measuring stack)
+        p.name
+        for p in inspect.signature(generated).parameters.values()
+        if p.kind is not p.VAR_KEYWORD
+    ][-2 if options.stats else -1]
     if options.stats:
         generated = _measured(generated, lambda stats: setattr(df, "stats", stats))
     wrt = options.wrt
@@ -474,7 +518,12 @@ class differentiable:
         return self.__wrapped__(*args, **kwargs)
 
     def __get__(self, obj, objtype=None):
-        return self if obj is None else functools.partial(self, obj)
+        if obj is None:
+            return self
+        # a method: model.loss(x) calls it, model.loss.grad(x) differentiates it
+        bound = differentiable(types.MethodType(self.__wrapped__, obj), wrt=self._wrt)
+        bound.__tangentlike_primal__ = types.MethodType(self.__wrapped__, obj)
+        return bound
 
     def grad(self, *args, **kwargs):
         return grad(self.__wrapped__, self._wrt)(*args, **kwargs)

@@ -359,6 +359,13 @@ def module_text(
 
 def check_standalone(text: str, df: Callable, target: Target) -> None:
     """Refuse text that needs the running program, tangentlike, or a made-up module name."""
+    if getattr(df, "built_per_call", ()):
+        raise CliError(
+            f"the gradient of {target.spec} depends on the classes of its arguments "
+            f"{', '.join(df.built_per_call)} (it calls their methods), known only when it is "
+            "called: no module can be written ahead of time; differentiate a function whose "
+            "objects are globals, or call their methods explicitly (Class.method(obj, ...))"
+        )
     external = sorted(getattr(df, "external", {}) or {})
     if external:
         these = "it" if len(external) == 1 else "them"

@@ -54,6 +54,15 @@ class UnsupportedSyntaxError(TangentlikeError):
     """The function uses Python syntax tangentlike cannot differentiate (yet)."""
 
 
+class UnknownClassError(UnsupportedSyntaxError):
+    """A method is called on a parameter whose class is not known when the gradient is
+    built; `grad` then builds on the first call, for the classes of the arguments."""
+
+    def __init__(self, message: str, location=None, hint: str = "", param: str = "") -> None:
+        self.param = param
+        super().__init__(message, location, hint)
+
+
 class UnknownFunctionError(TangentlikeError):
     """A differentiated value flows into a function with neither source nor derivative rule."""
 

@@ -8,6 +8,8 @@ compile/loader then make the module.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,12 +18,13 @@ import gast
 
 from . import runtime, schedule
 from .analyze import activity as activity_analysis
+from .analyze import calls
 from .analyze import flow as flow_analysis
 from .analyze import shapes as shape_analysis
 from .checkpoint import Schedule
 from .emit import codegen
 from .emit.module import Generated, ModuleText, render
-from .normalize import anf, checkpoints, desugar, jumps
+from .normalize import anf, checkpoints, closure_calls, closures, desugar, jumps, methods
 from .optimize import dce, inline
 from .parse import fence
 from .parse.resolve import MISSING, Scope
@@ -30,7 +33,7 @@ from .rules.registry import Registry
 from .syntax import nodes
 from .syntax.names import Namer
 from .syntax.namespace import Namespace
-from .transform import assemble, reverse
+from .transform import assemble, reverse, signature
 from .transform.context import Context, Variant
 
 log = logging.getLogger("tangentlike")
@@ -61,6 +64,8 @@ class ModuleBuilder:
     variants: dict[tuple[object, tuple[str, ...]], Variant] = field(default_factory=dict)
     parsed: list[ParsedFunction] = field(default_factory=list)
     guards: list[Guard] = field(default_factory=list)
+    # (function, parameter) -> the class of its value: `self` of a bound method, receivers
+    param_types: dict[tuple[object, str], type] = field(default_factory=dict)
 
     def reserve(self, preferred: str) -> str:
         marker = Generated(preferred)
@@ -75,8 +80,11 @@ class ModuleBuilder:
         *,
         preserve_result: bool,
         scalar_output: bool,
+        param_types: dict[str, type] | None = None,
     ) -> str:
         parsed = parse_function(func)
+        for param, cls in (param_types or {}).items():
+            self.note_type(parsed.func, param, cls)
         name = self.reserve("d" + parsed.node.name)
         ctx, ret = self._prepare(parsed, wrt, default_schedule=self.checkpoint)
         seed = ctx.adjoint.get(ret) or ctx.namer.exact("b" + ret)
@@ -92,6 +100,10 @@ class ModuleBuilder:
             if scalar_output
             else None,
         )
+        signature.carry(fns, parsed.node, split=False)
+        if self.stats:  # the caller passes a measuring stack, as the last keyword
+            fns[0].args.kwonlyargs.append(nodes.name(ctx.stack))
+            fns[0].args.kw_defaults.append(None)
         self._emit(fns, parsed, ctx)
         return name
 
@@ -99,13 +111,13 @@ class ModuleBuilder:
         key = (func, active)
         if key in self.variants:
             return self.variants[key]
-        base = func.__name__
+        parsed = parse_function(func)
+        base = parsed.node.name  # a lambda's: the name it is assigned to, or lambda_
         suffix = "" if not any(k[0] is func for k in self.variants) else "_" + "_".join(active)
         found = Variant(
             self.reserve(f"_fwd_{base}{suffix}"), self.reserve(f"_bwd_{base}{suffix}"), active
         )
         self.variants[key] = found
-        parsed = parse_function(func)
         ctx, ret = self._prepare(parsed, active)
         seed = ctx.adjoint.get(ret) or ctx.namer.exact("b" + ret)
         fns = assemble.build(
@@ -118,6 +130,7 @@ class ModuleBuilder:
             preserve_result=False,
             scalar_check=None,
         )
+        signature.carry(fns, parsed.node, split=True)
         self._emit(fns, parsed, ctx)
         return found
 
@@ -130,21 +143,41 @@ class ModuleBuilder:
         fence.check(parsed)
         self.parsed.append(parsed)
         fn = nodes.deepcopy(parsed.node)
-        user_locals = activity_analysis.local_names(fn)
+        closures.partials_as_lambdas(fn, lambda f: self._is_partial(parsed, f))
+        closures.check(parsed, fn)
+        user_locals = closures.function_locals(fn)
         every_name = {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}
         namer = Namer(reserved=every_name | set(self.namespace.objects), locals_=user_locals)
         stack, push, pop = (namer.exact(n) for n in ("_stack", "_push", "_pop"))
         scope = Scope(parsed.func, user_locals, self.namespace.objects)
+        nested = closures.collect(parsed, fn, namer)
         self._bind_free_names(fn, parsed, scope, namer, user_locals)
-        checkpoints.run(fn, parsed, scope, self.namespace, namer, default_schedule)
-        desugar.run(fn, namer, scope)
-        jumps.run(fn, namer)
+        for closure in nested.by_name.values():
+            inside = user_locals | closures.bound_inside(closure.node)
+            self._bind_free_names(closure.node, parsed, scope, namer, inside)
+
+        given = {p: t for (f, p), t in self.param_types.items() if f is parsed.func}
+        known = methods.known_classes(fn, given)
         checkpointed: dict[int, checkpoints.CheckpointedLoop] = {}
-        anf.run(fn, parsed, scope, self.registry, self.namespace, namer, checkpointed)
+
+        def normalize(g: gast.FunctionDef, callables: frozenset[str]) -> gast.FunctionDef:
+            own = parsed if g is fn else dataclasses.replace(parsed, node=g)  # names its result
+            schedule = default_schedule if g is fn else None
+            checkpoints.run(g, own, scope, self.namespace, namer, schedule)
+            methods.run(g, parsed, scope, self.namespace, namer, known, self.note_type, self.watch)
+            desugar.run(g, namer, scope)
+            jumps.run(g, namer)
+            return anf.run(
+                g, own, scope, self.registry, self.namespace, namer, callables, checkpointed
+            )
+
+        normalize(fn, nested.names)
+        closure_calls.Inliner(parsed, namer, scope, normalize).run(fn, nested)
         log.debug("A-normal form of %s:\n%s", parsed.node.name, codegen.function_source(fn, None))
         activity = activity_analysis.analyze(fn, wrt, scope, self.registry)
+        calls.check(parsed, fn, activity, scope, self.registry)
         blocks = frozenset(i for i, loop in checkpointed.items() if loop.kind == "region")
-        flow = flow_analysis.analyze(fn, nodes.param_names(fn), once=blocks)
+        flow = flow_analysis.analyze(fn, nodes.all_param_names(fn), once=blocks)
         ctx = Context(
             parsed=parsed,
             fn=fn,
@@ -164,6 +197,21 @@ class ModuleBuilder:
         )
         reverse.plan(ctx)
         return ctx, fn.body[-1].value.id
+
+    def _is_partial(self, parsed: ParsedFunction, func: gast.expr) -> bool:
+        """Whether `func` names functools.partial where `parsed` is defined."""
+        scope = Scope(parsed.func, closures.function_locals(parsed.node), {})
+        return scope.resolve(func) is functools.partial
+
+    def watch(self, obj: object, fingerprint: Callable[[object], object]) -> None:
+        """Rebuild if `fingerprint(obj)` changes (a global object's attributes' classes,
+        a global dict's keys)."""
+        value = fingerprint(obj)
+        self.guards.append(Guard(_Fingerprint(obj, fingerprint, value), "value", value))
+
+    def note_type(self, func: object, param: str, cls: type) -> bool:
+        """Record that `param` of `func` holds a `cls`; False if another class was recorded."""
+        return self.param_types.setdefault((func, param), cls) is cls
 
     def _bind_free_names(
         self,
@@ -232,6 +280,17 @@ def _pure(ctx: Context, value: gast.expr, helpers: bool = False) -> bool:
                 continue  # making a checkpoint schedule changes nothing else
             return False
     return True
+
+
+class _Fingerprint(dict):
+    """Lets a Guard check that something about an object is still what it was."""
+
+    def __init__(self, obj: object, fingerprint: Callable[[object], object], value: object):
+        super().__init__()
+        self.obj, self.fingerprint, self.value = obj, fingerprint, value
+
+    def get(self, key: str, default: object = None) -> object:
+        return self.value if self.fingerprint(self.obj) == self.value else default
 
 
 class _CellView(dict):

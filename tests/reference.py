@@ -61,7 +61,9 @@ def autograd_version(f):
     import autograd.numpy as anp
 
     globals_ = {**f.__globals__, "np": anp}
-    return types.FunctionType(f.__code__, globals_, f.__name__, f.__defaults__, f.__closure__)
+    g = types.FunctionType(f.__code__, globals_, f.__name__, f.__defaults__, f.__closure__)
+    g.__kwdefaults__ = f.__kwdefaults__
+    return g
 
 
 def autograd_grad(f, args, i):

@@ -58,6 +58,8 @@ def data_operands(value: gast.expr, scope: Scope, registry: Registry) -> list[st
                 out.append(e.id)
             elif isinstance(e, (gast.List, gast.Tuple)):
                 out.extend(names(e.elts))
+            elif isinstance(e, gast.Starred):  # g(*seq): seq flows into the call
+                out.extend(names([e.value]))
         return out
 
     if isinstance(value, gast.Name):

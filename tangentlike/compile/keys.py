@@ -19,6 +19,7 @@ import sys
 import types
 from collections.abc import Callable
 
+from ..parse.resolve import object_classes, user_class
 from .cache import cache_key
 
 _LITERALS = (bool, int, float, complex, str, bytes, type(None))
@@ -56,22 +57,43 @@ def _referenced(f: types.FunctionType) -> dict[str, object]:
             except ValueError:
                 continue
     modules = []
-    for name in code.co_names:
+    names = names_of(code)
+    for name in names:
         if name in f.__globals__:
             found[name] = f.__globals__[name]
             if isinstance(f.__globals__[name], types.ModuleType):
                 modules.append(f.__globals__[name])
     for module in modules:
-        for name in code.co_names:
+        for name in names:
             value = getattr(module, name, None)
             if inspect.isfunction(value):
                 found[f"{module.__name__}.{name}"] = value
     return found
 
 
+def names_of(code: types.CodeType) -> list[str]:
+    """The global and attribute names `code` and the functions nested in it read."""
+    names = list(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names += [n for n in names_of(const) if n not in names]
+    return names
+
+
 def _describe(value: object) -> str:
     if isinstance(value, _LITERALS):
         return repr(value)
+    if isinstance(value, tuple) and all(isinstance(v, _LITERALS) for v in value):
+        return repr(value)  # spelled out in generated code (`g(*T)`)
+    if user_class(type(value)):  # its attributes' classes decide which methods are called
+        return " ".join(
+            f"{p}:{c.__module__}.{c.__qualname__}" for p, c in object_classes("", value)
+        )
+    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        return f"dict with keys {list(value)!r}"  # `g(**M)` is spelled out with them
+    if isinstance(value, functools.partial):  # its literal arguments are spelled out too
+        bound = (*value.args, *value.keywords.items())
+        return f"partial of {_describe(value.func)} with {[_describe(v) for v in bound]}"
     if isinstance(value, types.ModuleType):
         return f"module {value.__name__}"
     if callable(value):
@@ -102,6 +124,8 @@ def disk_key(func: Callable, options: tuple[str, ...], versions: tuple[str, ...]
         parts.append(f"{f.__module__}:{f.__qualname__}:{filename}:{f.__code__.co_firstlineno}")
         parts.append("".join(lines))
         parts.append(repr(f.__defaults__))
+        # two lambdas on one line share file, line and name; their code tells them apart
+        parts.append(hashlib.sha256(f.__code__.co_code).hexdigest() + repr(f.__code__.co_varnames))
         for name, value in sorted(_referenced(f).items()):
             parts.append(f"{name}={_describe(value)}")
     return cache_key(*parts)

@@ -49,8 +49,10 @@ class Normalizer:
         registry: Registry,
         namespace: Namespace,
         namer: Namer,
+        callables: frozenset[str] = frozenset(),
     ) -> None:
         self.parsed = parsed
+        self.callables = callables  # local functions a later pass inlines (closures)
         self.scope = scope
         self.registry = registry
         self.namespace = namespace
@@ -366,6 +368,8 @@ class Normalizer:
         if getattr(callee, "__module__", None) == runtime.__name__:
             # tl.stop_gradient and friends: call the copy the generated module carries
             func = nodes.name(self.namespace.bind(callee.__name__, callee, self.namer))
+        elif isinstance(func, gast.Name) and func.id in self.callables:
+            pass  # `t = g(atoms)`, inlined by normalize.closure_calls
         elif callee is MISSING:
             if not isinstance(func, gast.Attribute):
                 raise self.unsupported(
@@ -387,6 +391,11 @@ class Normalizer:
         pre: Pre = []
         out_args = []
         for a in args:
+            if isinstance(a, gast.Starred):  # g(*seq): seq as an atom, unpacked at the call
+                p, atom = self.atom(a.value, hint)
+                pre.extend(p)
+                out_args.append(gast.Starred(value=atom, ctx=gast.Load()))
+                continue
             if isinstance(a, (gast.List, gast.Tuple)):
                 p, elts = self.atoms(a.elts, hint)
                 pre.extend(p)
@@ -395,15 +404,16 @@ class Normalizer:
                 p, atom = self.atom(a, hint)
                 pre.extend(p)
                 out_args.append(atom)
-        keywords = {}
+        keywords = []
         for kw in node.keywords:
             if isinstance(kw.value, (gast.List, gast.Tuple)):
                 p, elts = self.atoms(kw.value.elts, hint)
-                keywords[kw.arg] = type(kw.value)(elts=elts, ctx=gast.Load())
+                value = type(kw.value)(elts=elts, ctx=gast.Load())
             else:
-                p, keywords[kw.arg] = self.atom(kw.value, hint)
+                p, value = self.atom(kw.value, hint)
             pre.extend(p)
-        return pre, nodes.call(func, out_args, keywords)
+            keywords.append(gast.keyword(arg=kw.arg, value=value))  # arg None: **mapping
+        return pre, gast.Call(func=func, args=out_args, keywords=keywords)
 
     def unsupported(self, node: gast.AST, what: str, hint: str) -> UnsupportedSyntaxError:
         return self.parsed.error(node, f"{what} is not supported yet", hint)
@@ -421,10 +431,11 @@ def run(
     registry: Registry,
     namespace: Namespace,
     namer: Namer,
+    callables: frozenset[str] = frozenset(),
     checkpointed_loops: dict[int, checkpoints.CheckpointedLoop] | None = None,
 ) -> gast.FunctionDef:
     """Rewrite `fn` in place; the checkpointed loops found go into `checkpointed_loops`."""
-    normalizer = Normalizer(parsed, scope, registry, namespace, namer)
+    normalizer = Normalizer(parsed, scope, registry, namespace, namer, callables)
     fn.body = normalizer.block(fn.body)
     check(fn)
     if checkpointed_loops is not None:

@@ -9,8 +9,9 @@ Assumes: a generated function. Guarantees: a compiler temporary is inlined
 only when it is assigned once and read once in the whole function, that read
 is in the very next statement of the same block (so no operand can change in
 between), the next statement is a plain assignment, expression or return,
-the value is pure (operators and calls the caller vouches for), and the
-merged statement stays small (MAX_NODES expressions).
+the value is pure (operators and calls the caller vouches for), both come
+from the same source line (so every line keeps its `# grad of` comment), and
+the merged statement stays small (MAX_NODES expressions).
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ def run(fn: gast.FunctionDef, pure: Callable[[gast.expr], bool]) -> gast.Functio
                 name = candidate(out[-1])
                 if name is None or name not in nodes.names_read(stmt):
                     break
+                if getattr(out[-1], "lineno", None) != getattr(stmt, "lineno", None):
+                    break  # each source line keeps its own statements (and comment)
                 merged = _Replace(name, out[-1].value).visit(nodes.deepcopy(stmt))
                 if _size(merged) > MAX_NODES:
                     break

@@ -24,6 +24,8 @@ ALLOWED: tuple[type, ...] = (
     gast.Assert,
     gast.Break,
     gast.Continue,
+    gast.FunctionDef,  # nested: inlined at its calls (normalize.closures checks its uses)
+    gast.Lambda,
     gast.BinOp,
     gast.UnaryOp,
     gast.BoolOp,
@@ -62,8 +64,6 @@ REFUSED: dict[type, tuple[str, str]] = {
     gast.Nonlocal: ("`nonlocal`", "pass the value as an argument instead"),
     gast.Delete: ("`del`", "remove the `del` statement"),
     gast.ClassDef: ("a class definition", "define the class outside the function"),
-    gast.FunctionDef: ("a nested function definition", "define the helper at module level"),
-    gast.Lambda: ("`lambda`", "define the helper with `def` at module level and call it"),
     gast.ListComp: ("a list comprehension", "write the comprehension as a loop"),
     gast.SetComp: ("a set comprehension", "write the comprehension as a loop"),
     gast.DictComp: ("a dict comprehension", "write the comprehension as a loop"),
@@ -85,17 +85,9 @@ def _refuse(parsed: ParsedFunction, node: gast.AST, what: str, hint: str) -> Non
 def check(parsed: ParsedFunction) -> None:
     """Raise UnsupportedSyntaxError at the first construct the pipeline cannot handle."""
     fn = parsed.node
-    a = fn.args
-    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
-        _refuse(
-            parsed,
-            fn,
-            "*args, **kwargs, keyword-only or positional-only parameters",
-            "use plain positional parameters (with defaults if needed)",
-        )
     for stmt in fn.body:
         _check_stmt(parsed, stmt)
-    returns = [n for n in gast.walk(fn) if isinstance(n, gast.Return)]
+    returns = [n for n in _own_walk(fn) if isinstance(n, gast.Return)]
     for ret in returns:
         if ret.value is None:
             _refuse(parsed, ret, "a `return` without a value", "return the value to differentiate")
@@ -103,13 +95,31 @@ def check(parsed: ParsedFunction) -> None:
         _refuse(parsed, fn, "a function without `return`", "return the value to differentiate")
 
 
+def _own_walk(fn: gast.FunctionDef):
+    """The nodes of `fn`, not descending into nested functions."""
+    todo = list(gast.iter_child_nodes(fn))
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, (gast.FunctionDef, gast.Lambda)):
+            todo.extend(gast.iter_child_nodes(node))
+
+
 def _check_stmt(parsed: ParsedFunction, stmt: gast.stmt) -> None:
+    # g(*seq) passes through (analyze.calls checks what flows in it); [*a, b] does not
+    call_stars = {
+        id(a)
+        for n in gast.walk(stmt)
+        if isinstance(n, gast.Call)
+        for a in n.args
+        if isinstance(a, gast.Starred)
+    }
     for node in gast.walk(stmt):
         if isinstance(node, gast.With) and _may_be_checkpoint(node):
             continue  # normalize/checkpoints.py checks that it is tl.checkpoint()
         if isinstance(node, gast.withitem):
             continue
-        if isinstance(node, ALLOWED):
+        if isinstance(node, ALLOWED) or id(node) in call_stars:
             _check_detail(parsed, node)
             continue
         if isinstance(node, (gast.arguments, gast.comprehension, gast.match_case, gast.pattern)):
@@ -162,9 +172,3 @@ def _check_detail(parsed: ParsedFunction, node: gast.AST) -> None:
                 _refuse(parsed, t, "star-unpacking", "unpack the values one by one")
     if isinstance(node, gast.For) and not isinstance(node.target, (gast.Name, gast.Tuple)):
         _refuse(parsed, node.target, "this loop target", "loop over a plain variable")
-    if isinstance(node, gast.Call):
-        for kw in node.keywords:
-            if kw.arg is None:
-                _refuse(
-                    parsed, kw.value, "`**` unpacking in a call", "pass the keywords one by one"
-                )

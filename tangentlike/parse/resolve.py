@@ -8,6 +8,7 @@ the call to `grad`. It never mutates the tree.
 from __future__ import annotations
 
 import builtins
+import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -64,3 +65,28 @@ class Scope:
 def primal_of(obj: object) -> object:
     """The plain function behind a `tl.differentiable` wrapper; anything else unchanged."""
     return getattr(obj, "__tangentlike_primal__", obj)
+
+
+def user_class(cls: type) -> bool:
+    """A class whose methods we read: not NumPy's, not a builtin, not a module or function."""
+    if not isinstance(cls, type):
+        return False
+    module = getattr(cls, "__module__", "") or ""
+    return not (
+        module in ("builtins", "numpy")
+        or module.startswith("numpy.")
+        or issubclass(cls, (types.ModuleType, types.FunctionType, type))
+    )
+
+
+def object_classes(path: str, value: object, depth: int = 3) -> list[tuple[str, type]]:
+    """(`path`, class) for a user object and, recursively, the user objects among its
+    attributes (`self.encoder.dense`): what decides which methods its code calls."""
+    cls = type(value)
+    if not user_class(cls):
+        return []
+    found = [(path, cls)]
+    if depth > 0:
+        for attr, inner in sorted(getattr(value, "__dict__", {}).items()):
+            found += object_classes(f"{path}.{attr}", inner, depth - 1)
+    return found

@@ -7,16 +7,19 @@ are the lines of the original file, plus what is needed to point at them.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import linecache
 import os
 import textwrap
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import gast
 
 from ..errors import SourceLocation, SourceNotFoundError, UnsupportedSyntaxError
+from .resolve import user_class
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,63 @@ def unwrap(func: Callable) -> Callable:
     return inspect.unwrap(func)
 
 
+def peel_bound(func: Callable) -> tuple[Callable, tuple, dict] | None:
+    """(plain function, leading arguments, keywords) behind a bound method, a
+    functools.partial (nested ones too) or an object whose class defines `__call__`;
+    None for anything else."""
+    func = getattr(func, "__tangentlike_primal__", func)  # a tl.differentiable method
+    call = inspect.getattr_static(type(func), "__call__", None)
+    if (
+        user_class(type(func))
+        and inspect.isfunction(call)
+        and not hasattr(func, "__tangentlike_primal__")
+    ):
+        func = types.MethodType(call, func)
+    if not isinstance(func, (functools.partial, types.MethodType)):
+        return None
+    args: tuple = ()
+    keywords: dict = {}
+    while isinstance(func, (functools.partial, types.MethodType)):
+        if isinstance(func, functools.partial):
+            args, keywords = (*func.args, *args), {**func.keywords, **keywords}
+            func = func.func
+        else:
+            args, func = (func.__self__, *args), func.__func__
+    return unwrap(func), args, keywords
+
+
+def _lambda_def(func: Callable, tree: gast.Module, where: SourceLocation) -> gast.FunctionDef:
+    """`def <name>(params): return <body>` for the one lambda of `func`'s source line
+    with its parameters; named after the variable it is assigned to, else `lambda_`."""
+    code = func.__code__
+    params = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+    found = [
+        n
+        for n in gast.walk(tree)
+        if isinstance(n, gast.Lambda)
+        and n.lineno == code.co_firstlineno
+        and tuple(a.id for a in [*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs]) == params
+    ]
+    if len(found) != 1:
+        raise SourceNotFoundError(
+            f"cannot tell which lambda of line {code.co_firstlineno} to differentiate",
+            where,
+            hint="Write it as a `def` function.",
+        )
+    lam = found[0]
+    name = "lambda_"
+    for n in gast.walk(tree):
+        if isinstance(n, gast.Assign) and n.value is lam and isinstance(n.targets[0], gast.Name):
+            name = n.targets[0].id
+    body = [gast.copy_location(gast.Return(value=lam.body), lam.body)]
+    fn = gast.FunctionDef(
+        name=name, args=lam.args, body=body, decorator_list=[], returns=None, type_comment=None
+    )
+    if "type_params" in gast.FunctionDef._fields:
+        fn.type_params = []
+    return gast.copy_location(fn, lam)
+
+
 def parse_function(func: Callable) -> ParsedFunction:
     """Parse `func`'s source; raise SourceNotFoundError when Python cannot show it."""
     func = unwrap(func)
@@ -77,10 +137,20 @@ def parse_function(func: Callable) -> ParsedFunction:
     source = textwrap.dedent(raw)
     col_shift = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
     filename = inspect.getsourcefile(func) or func.__code__.co_filename
-    tree = gast.parse(source)
+    where = SourceLocation(filename, first_line, col_shift, lines[0] if lines else "")
+    try:
+        tree = gast.parse(source)
+    except SyntaxError:
+        raise SourceNotFoundError(
+            f"cannot read the source of {func.__qualname__}: its lines do not parse alone",
+            where,
+            hint="Write it as a `def` function.",
+        ) from None
     gast.increment_lineno(tree, first_line - 1)
     node = tree.body[0]
-    if not isinstance(node, gast.FunctionDef) or node.name != func.__name__:
+    if func.__name__ == "<lambda>":
+        node = _lambda_def(func, tree, where)
+    elif not isinstance(node, gast.FunctionDef) or node.name != func.__name__:
         raise SourceNotFoundError(
             f"cannot differentiate {func.__qualname__}: it is a lambda or its source "
             "is not a plain `def`",

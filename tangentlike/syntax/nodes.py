@@ -105,6 +105,13 @@ def param_names(fn: gast.FunctionDef) -> list[str]:
     return [p.id for p in [*a.posonlyargs, *a.args]]
 
 
+def all_param_names(fn: gast.FunctionDef) -> list[str]:
+    """Every parameter name: positional, *args, keyword-only, **kwargs."""
+    a = fn.args
+    rest = [p for p in (a.vararg, *a.kwonlyargs, a.kwarg) if p is not None]
+    return [*param_names(fn), *(p.id for p in rest)]
+
+
 _POSITIONS = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 
 

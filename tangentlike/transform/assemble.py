@@ -20,7 +20,7 @@ from .reverse import POP_MARK, Backward
 
 
 def saved_sites(ctx: Context, read_by_backward: set[str]) -> frozenset[int]:
-    params = set(nodes.param_names(ctx.fn))
+    params = set(nodes.all_param_names(ctx.fn))
     seen = _reads_after_pop(ctx)
     pushed = set()
     for site in ctx.flow.sites:
@@ -190,7 +190,7 @@ def _with(stmt: gast.stmt, **fields: object) -> gast.stmt:
 
 def read_by_backward(ctx: Context, code: list[gast.stmt]) -> set[str]:
     """Forward-sweep variables (the function's, and while-loop trip counts) `code` reads."""
-    primal = set(nodes.param_names(ctx.fn)) | {name for name, _ in ctx.counters.values()}
+    primal = set(nodes.all_param_names(ctx.fn)) | {name for name, _ in ctx.counters.values()}
     for stmt in ctx.fn.body:
         primal |= nodes.names_stored(stmt)
     read = set()
@@ -259,9 +259,6 @@ def build(
             nodes.return_(result),
         ]
         args = nodes.arguments([*params, seed], _defaults(fn, seed_default))
-        if ctx.stats:
-            args.kwonlyargs = [nodes.name(ctx.stack)]
-            args.kw_defaults = [None]
         return [nodes.function_def(name, args, body_out)]
 
     fwd_name, bwd_name = split

@@ -20,6 +20,7 @@ import gast
 
 from .. import runtime
 from ..analyze.activity import data_operands, user_function
+from ..analyze.calls import bind_call
 from ..checkpoint import is_checkpointed
 from ..errors import UnknownFunctionError
 from ..rules.template import BindError, bind_arguments, instantiate
@@ -63,12 +64,8 @@ def plan_call(ctx: Context, stmt: gast.Assign) -> None:
     callee = ctx.scope.resolve(call.func)
     if ctx.registry.lookup(callee) is not None or not user_function(callee, ctx.registry):
         return
-    import inspect
-
     try:
-        bound = inspect.signature(callee).bind(
-            *call.args, **{k.arg: k.value for k in call.keywords}
-        )
+        bound = bind_call(callee, call)  # with *seq/**mapping: the arguments before them
     except TypeError as err:
         raise ctx.error(
             call,
@@ -89,7 +86,7 @@ def check_item_write(ctx: Context, stmt: gast.Assign) -> None:
     an argument, an array it was copied from, or a view kept in another variable."""
     y = nodes.assigned_name(stmt)
     where = stmt.targets[0]
-    if y in nodes.param_names(ctx.fn):
+    if y in nodes.all_param_names(ctx.fn):
         raise ctx.error(
             where,
             f"writing into the argument {y!r} changes the caller's array",

@@ -105,8 +105,8 @@ def test_changed_callee_is_not_served_stale(m, tmp_path):
     x = np.array([0.1, 0.2])
     first = tl.grad(m.uses_helper)
     m.helper = lambda x: x  # rebinding a global the gradient depends on
-    with pytest.raises(tl.SourceNotFoundError):
-        tl.grad(m.uses_helper)
+    with_lambda = tl.grad(m.uses_helper)
+    assert with_lambda is not first and np.allclose(with_lambda(x), 2.0 * np.ones(2))
     m.helper = load_module(tmp_path, "def helper(x):\n    return x * x\n").helper
     second = tl.grad(m.uses_helper)
     assert second is not first

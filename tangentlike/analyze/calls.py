@@ -1,0 +1,146 @@
+"""How a call's arguments meet the callee's parameters when star-unpacking hides some.
+
+`g(x, *args, **kw)`: the positions before the first `*seq` and the named keywords
+are known; what `*seq` and `**mapping` fill is known only at run time. Such calls
+run as written; the gradient may flow only through the known arguments.
+
+Assumes: A-normal form and its activity. Guarantees: `check` raises, at the
+call's line, when a differentiated value would travel where its adjoint cannot
+follow: inside `*seq`/`**mapping`, after a `*seq` (its position is unknown), into
+a callee's own `*args`/`**kwargs`, or into a rule-backed function through
+star-unpacking. `bind_call` binds the known arguments only.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterator
+
+import gast
+
+from ..parse.resolve import Scope
+from ..parse.source import ParsedFunction
+from ..rules.registry import Registry
+from ..syntax import nodes
+from .activity import Activity, user_function
+
+
+def hides_arguments(call: gast.Call) -> bool:
+    return any(isinstance(a, gast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    )
+
+
+def bind_call(callee: Callable, call: gast.Call) -> inspect.BoundArguments:
+    """Bind the call's argument nodes to `callee`'s parameters (TypeError if they do
+    not fit); with star-unpacking, only the arguments before it and named keywords."""
+    keywords = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    signature = inspect.signature(callee)
+    if not hides_arguments(call):
+        return signature.bind(*call.args, **keywords)
+    known = []
+    for a in call.args:
+        if isinstance(a, gast.Starred):
+            break
+        known.append(a)
+    return signature.bind_partial(*known, **keywords)
+
+
+def check(
+    parsed: ParsedFunction,
+    fn: gast.FunctionDef,
+    activity: Activity,
+    scope: Scope,
+    registry: Registry,
+) -> None:
+    active = activity.active
+    for target, call in _calls(fn.body):
+        if target is None or target not in active:
+            _check_effects(parsed, call, activity, scope, registry)
+            continue
+        hidden = [a.value for a in call.args if isinstance(a, gast.Starred)]
+        hidden += [k.value for k in call.keywords if k.arg is None]
+        if any(nodes.names_read(h) & active for h in hidden):
+            raise parsed.error(
+                call,
+                "a differentiated value passed by star-unpacking (*seq or **mapping)",
+                "pass it as an explicit argument",
+            )
+        if not hides_arguments(call) and not _has_varargs(scope.resolve(call.func)):
+            continue
+        starred = False
+        for a in call.args:
+            starred = starred or isinstance(a, gast.Starred)
+            if starred and nodes.names_read(a) & active:
+                raise parsed.error(
+                    call,
+                    "a differentiated value passed after *seq (its position is unknown)",
+                    "pass it before the *seq, or by keyword",
+                )
+        callee = scope.resolve(call.func)
+        if registry.lookup(callee) is not None and hides_arguments(call):
+            raise parsed.error(
+                call,
+                f"star-unpacking into {getattr(callee, '__name__', 'this function')}, whose "
+                "derivative rule needs to see every argument",
+                "spell the arguments out",
+            )
+        if not user_function(callee, registry):
+            continue
+        try:
+            bound = bind_call(callee, call)
+        except TypeError:
+            continue  # the transform reports the mismatch
+        params = inspect.signature(callee).parameters
+        for name, value in bound.arguments.items():
+            kind = params[name].kind
+            if kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
+                continue
+            values = value.values() if isinstance(value, dict) else value
+            if any(nodes.names_read(v) & active for v in values):
+                raise parsed.error(
+                    call,
+                    f"a differentiated value passed into {callee.__qualname__}'s "
+                    f"{'*' if kind is inspect.Parameter.VAR_POSITIONAL else '**'}{name}",
+                    f"give {callee.__qualname__} a named parameter for it",
+                )
+
+
+def _check_effects(
+    parsed: ParsedFunction, call: gast.Call, activity: Activity, scope: Scope, registry: Registry
+) -> None:
+    """A call whose result carries no gradient must not be able to move a differentiated
+    value into an array the output depends on (`helper(out, x)` writing x into out)."""
+    callee = scope.resolve(call.func)
+    if registry.is_nondifferentiable(callee) or registry.lookup(callee) is not None:
+        return  # print, shapes, ...; rule-backed NumPy functions do not write their inputs
+    read = [n.id for n in gast.walk(call) if isinstance(n, gast.Name) and n is not call.func]
+    varied = [n for n in read if n in activity.varied]
+    useful = [n for n in read if n in activity.useful]
+    if varied and useful:
+        name = getattr(callee, "__qualname__", None) or getattr(callee, "__name__", "this call")
+        raise parsed.error(
+            call,
+            f"the result of {name}(...) is not used, but it receives the differentiated "
+            f"value {varied[0]!r} together with {useful[0]!r}, which the output depends on: "
+            "if it writes one into the other in place, the gradient cannot follow",
+            "use the function's return value (y = f(...)), or pass "
+            f"tl.stop_gradient({varied[0]}) if no gradient should flow",
+        )
+
+
+def _has_varargs(callee: object) -> bool:
+    if not inspect.isfunction(callee):
+        return False
+    kinds = {p.kind for p in inspect.signature(callee).parameters.values()}
+    return bool(kinds & {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD})
+
+
+def _calls(stmts: list[gast.stmt]) -> Iterator[tuple[str | None, gast.Call]]:
+    for stmt in stmts:
+        if isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.Call):
+            yield nodes.assigned_name(stmt), stmt.value
+        elif isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call):
+            yield None, stmt.value
+        for part in ("body", "orelse"):
+            yield from _calls(getattr(stmt, part, None) or [])

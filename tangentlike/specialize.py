@@ -1,0 +1,83 @@
+"""Gradients specialised to objects: bound methods, partials, callable objects, and
+functions that call methods of (or functions passed as) their arguments.
+
+The generated code resolves `self.forward(x)` statically, so it is built for the
+classes of the objects involved (and of their attributes, `self.encoder.dense`),
+and for the functions passed in. `bound` differentiates the plain function behind
+a bound method or partial and passes the bound values; `per_call` builds, at each
+call, for the classes of the arguments (each build cached by them, so a changed
+class gives a new build, never a stale one).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+
+from .errors import UnknownClassError
+from .parse.resolve import MISSING, object_classes, user_class
+from .parse.source import peel_bound
+
+# build(func, wrt, param_types=...) -> a gradient wrapper (api._build with the options bound)
+Build = Callable[..., Callable]
+
+
+def bound(f: Callable, names: tuple[str, ...], single: bool, build: Build) -> Callable:
+    """The gradient of a bound method, partial or callable object (wrt `names` of its
+    visible parameters): the gradient of the plain function, specialised to the
+    classes of the bound objects, called with them."""
+    func, args, keywords = peel_bound(f)
+    params = list(inspect.signature(func).parameters)
+
+    def specialised() -> Callable:
+        # the classes of the bound objects and their attributes, checked at every call
+        types_ = tuple(t for p, v in zip(params, args, strict=False) for t in object_classes(p, v))
+        return build(func, names[0] if single else names, param_types=types_)
+
+    def df(*more, **more_keywords):
+        return specialised()(*args, *more, **{**keywords, **more_keywords})
+
+    inner = specialised()
+    functools.update_wrapper(df, inner, assigned=("__module__", "__name__", "__qualname__"))
+    df.source, df.wrt, df.__wrapped__ = inner.source, inner.wrt, inner
+    return df
+
+
+def per_call(
+    func: Callable,
+    wrt: object,
+    names: tuple[str, ...],
+    seed_last: bool,
+    error: UnknownClassError,
+    build: Build,
+) -> Callable:
+    """A gradient built at each call for the classes of the object arguments (and the
+    functions passed in), for a function whose build needed them (`error` says which)."""
+    sig = inspect.signature(func)
+
+    def df(*args, **kwargs):
+        primal = args[:-1] if seed_last else args
+        arguments = sig.bind_partial(*primal, **kwargs)
+        arguments.apply_defaults()
+        given = arguments.arguments
+        types_ = tuple(t for p, v in given.items() for t in object_classes(p, v))
+        value = given.get(error.param, MISSING)
+        if value is not MISSING and not user_class(type(value)):
+            # a function passed in is specialised on (it decides what runs); else its class
+            called = callable(value) and not isinstance(value, type)
+            types_ += ((error.param, value if called else type(value)),)
+        if not types_:
+            raise error
+        built = build(func, wrt, param_types=types_)
+        df.source = built.source
+        return built(*args, **kwargs)
+
+    functools.update_wrapper(df, func, assigned=("__module__", "__doc__"), updated=())
+    df.source = (
+        f"# The gradient of {func.__qualname__} is generated at each call for the classes "
+        "of its object arguments (they decide which methods run); see .source after a call."
+    )
+    df.wrt = names
+    df.built_per_call = (error.param,)  # the command-line tool cannot write it ahead
+    return df
