@@ -40,15 +40,15 @@ def _reads_after_pop(ctx: Context) -> dict[int, set[str]]:
     """For each statement, the names the backward sweep may read after that statement's
     pop: what the adjoints of the statements that can run before it read (in a loop,
     the whole loop, as earlier passes run before)."""
-    reads = ctx.backward_reads
     seen: dict[int, set[str]] = {}
+    memo: dict[int, set[str]] = {}
 
     def every(stmt: gast.stmt) -> set[str]:
-        found = set(reads.get(id(stmt), ()))
-        for field in ("body", "orelse"):
-            for inner in getattr(stmt, field, None) or []:
-                found |= every(inner)
-        return found
+        """What the adjoint of `stmt` (with everything inside it) reads."""
+        if id(stmt) not in memo:
+            part = ctx.backward_parts.get(id(stmt), [])
+            memo[id(stmt)] = set().union(*map(nodes.names_read, part))
+        return memo[id(stmt)]
 
     def walk(stmts: list[gast.stmt], earlier: set[str]) -> set[str]:
         for stmt in stmts:

@@ -63,7 +63,7 @@ class Context:
     calls: dict[int, tuple[Variant, dict[str, gast.expr]]] = field(default_factory=dict)
     counters: dict[int, tuple[str, bool]] = field(default_factory=dict)
     pushed: frozenset[int] = frozenset()  # id() of the sites that push
-    backward_reads: dict[int, set[str]] = field(default_factory=dict)  # id(stmt) -> its adjoint's
+    backward_parts: dict[int, list[gast.stmt]] = field(default_factory=dict)  # id(stmt) -> code
     shapes: Shapes = field(default_factory=Shapes)  # which operands have the result's shape
     checkpointed: dict[int, CheckpointedLoop] = field(default_factory=dict)  # id(loop) ->
     stats: bool = False  # the stack is a measuring schedule.Tape

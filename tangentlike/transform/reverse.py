@@ -186,7 +186,7 @@ class Backward:
         code: list[gast.stmt] = []
         for stmt in reversed(stmts):
             part, defined = self.stmt(stmt, defined)
-            self.ctx.backward_reads[id(stmt)] = set().union(*map(nodes.names_read, part))
+            self.ctx.backward_parts[id(stmt)] = part
             code.extend(nodes.located(s, stmt) for s in part)
         return code, defined
 
