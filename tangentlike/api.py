@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from . import __version__
+from . import __version__, structure
 from .compile import keys, loader
 from .compile.cache import DiskCache
 from .errors import NonScalarOutputError, WrtError
@@ -300,7 +300,7 @@ def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> C
                 raise TypeError("vjp: pass the seed (the output's cotangent) last")
             *primal, seed = args
             check(tuple(primal), kwargs)
-            grads = generated(*primal, **kwargs, **{seed_name: seed})
+            grads = generated(*primal, **kwargs, **{seed_name: structure.copy(seed)})
             return finish(grads, tuple(primal), kwargs)
 
     functools.update_wrapper(df, func, assigned=("__module__", "__doc__"), updated=())
@@ -334,6 +334,10 @@ def _reraise_nonscalar(err: ValueError, func: Callable, args: tuple, kwargs: dic
 
 
 def _check_differentiable(value: Any, name: str, func: Callable) -> None:
+    if isinstance(value, structure.CONTAINERS):
+        for path, leaf in structure.leaves(value):
+            _check_differentiable(leaf, name + path, func)
+        return
     dtype = getattr(value, "dtype", None)
     if isinstance(value, (bool, int, np.integer, np.bool_)) or (
         dtype is not None and not np.issubdtype(dtype, np.inexact)
@@ -349,6 +353,8 @@ def _check_differentiable(value: Any, name: str, func: Callable) -> None:
 
 def _like(g: Any, like: Any, name: str) -> Any:
     """`g` with the type, shape and float dtype of the argument `like`."""
+    if isinstance(like, structure.CONTAINERS):
+        return structure.like(g, like, lambda leaf, arg: _like(leaf, arg, name))
     if isinstance(like, float):
         return float(g)
     if isinstance(like, np.ndarray):

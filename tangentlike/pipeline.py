@@ -1,7 +1,7 @@
 """The builder of one generated module; the only module that imports every stage.
 
 Per function (`ModuleBuilder._prepare`, then `entry`/`variant` and `_emit`), in order:
-parse -> fence -> desugar -> jumps -> anf -> activity, flow -> plan -> assemble
+parse -> fence -> comprehensions -> desugar -> jumps -> anf -> activity, flow -> plan -> assemble
 (forward and backward sweeps) -> dead code -> inline -> emit; `render` and
 compile/loader then make the module.
 """
@@ -19,7 +19,7 @@ from .analyze import activity as activity_analysis
 from .analyze import flow as flow_analysis
 from .emit import codegen
 from .emit.module import Generated, ModuleText, render
-from .normalize import anf, desugar, jumps
+from .normalize import anf, comprehensions, desugar, jumps
 from .optimize import dce, inline
 from .parse import fence
 from .parse.resolve import MISSING, Scope
@@ -126,6 +126,7 @@ class ModuleBuilder:
         stack, push, pop = (namer.exact(n) for n in ("_stack", "_push", "_pop"))
         scope = Scope(parsed.func, user_locals, self.namespace.objects)
         self._bind_free_names(fn, parsed, scope, namer, user_locals)
+        comprehensions.run(fn, parsed, namer, self.namespace, scope)
         desugar.run(fn, namer, scope)
         jumps.run(fn, namer)
         anf.run(fn, parsed, scope, self.registry, self.namespace, namer)

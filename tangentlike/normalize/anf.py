@@ -267,6 +267,10 @@ class Normalizer:
         if isinstance(node, (gast.Tuple, gast.List)):
             pre, elts = self.atoms(node.elts, hint)
             return pre, type(node)(elts=elts, ctx=gast.Load())
+        if isinstance(node, gast.Dict) and None not in node.keys:
+            pre, keys = self.atoms(node.keys, hint)
+            more, values = self.atoms(node.values, hint)
+            return [*pre, *more], gast.Dict(keys=keys, values=values)
         if isinstance(node, gast.IfExp):
             tmp = self.namer.temp(hint)
             return self.assign(tmp, node), nodes.name(tmp)
@@ -316,6 +320,15 @@ class Normalizer:
                     "call a function defined at module level (or register a rule for it)",
                 )
             method = self.registry.method_for(func.attr)
+            if method is None and func.attr in ("append", "extend") and hint == "call":
+                # `xs.append(v)` as a statement: a list mutation the transform follows
+                pre, base = self.atom(func.value, "t")
+                more, arg = self.atoms(args, hint)
+                if not isinstance(base, gast.Name) or node.keywords or len(args) != 1:
+                    raise self.unsupported(
+                        node, f".{func.attr}(...) of this form", f"write name.{func.attr}(value)"
+                    )
+                return [*pre, *more], nodes.call(nodes.attribute(base, func.attr), arg)
             if method is None:
                 raise self.unsupported(
                     node,

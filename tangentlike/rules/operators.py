@@ -89,6 +89,20 @@ def register(registry: Registry) -> None:
     def float_(result, x=0.0):
         d[x] = d[result]
 
+    @registry.adjoint(builtins.sum)
+    def sum_(result, iterable, start=0):
+        d[iterable] = runtime.unsum(d[result], iterable)
+        d[start] = runtime.unbroadcast(d[result], start)
+
+    # Helpers that normalize/comprehensions inserts.
+    @registry.adjoint(runtime.iterable)
+    def iterable_(result, x):
+        d[x] = d[result]
+
+    @registry.adjoint(runtime.dict_of)
+    def dict_of(result, keys, values):
+        d[values] = runtime.undict_of(d[result], keys)
+
     @registry.adjoint(builtins.abs)
     def abs_(result, x):
         d[x] = d[result] * __import__("numpy").sign(x)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import gast
 
 from .. import runtime
+from ..analyze import containers as container_analysis
 from ..analyze.activity import Activity, data_operands, user_function
 from ..analyze.flow import Flow
 from ..errors import UnknownFunctionError, UnsupportedSyntaxError
@@ -32,6 +33,7 @@ from ..rules.template import BindError, bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
+from . import containers
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,7 @@ class Context:
     calls: dict[int, tuple[Variant, dict[str, gast.expr]]] = field(default_factory=dict)
     counters: dict[int, tuple[str, bool]] = field(default_factory=dict)
     pushed: frozenset[int] = frozenset()  # id() of the sites that push
+    structured: frozenset[str] = frozenset()  # adjoint may be a list/dict (transform.containers)
 
     @property
     def active(self) -> frozenset[str]:
@@ -83,6 +86,10 @@ def plan(ctx: Context) -> None:
     """Name adjoints and while counters; choose split variants for active user calls."""
     for name in sorted(ctx.active):
         ctx.adjoint[name] = ctx.namer.exact("b" + name)
+    ctx.structured = container_analysis.structured(
+        ctx.fn, lambda call: user_function(ctx.scope.resolve(call.func), ctx.registry)
+    )
+    containers.check(ctx)
 
     def visit(stmts: list[gast.stmt], in_loop: bool) -> None:
         for stmt in stmts:
@@ -265,6 +272,8 @@ class Backward:
             return [nodes.if_(nodes.deepcopy(stmt.test), body or [gast.Pass()], orelse)], joined
         if isinstance(stmt, (gast.For, gast.While)):
             return self.loop(stmt, defined)
+        if container_analysis.mutation(stmt) is not None:
+            return containers.mutate(self, stmt, defined)
         return [], defined
 
     def item_write(self, stmt: gast.Assign, defined: frozenset[str]):
@@ -336,6 +345,9 @@ class Backward:
         return self.ctx.namespace.bind(name, getattr(builtins, name), self.ctx.namer)
 
     def zeros(self, name: str) -> gast.stmt:
+        if name in self.ctx.structured:
+            value = nodes.call(containers.helper(self, "zeros_of"), [nodes.name(name)])
+            return nodes.assign(self.ctx.adjoint[name], value)
         value = nodes.call(self.ctx.np("zeros_like"), [nodes.name(name)])
         return nodes.assign(self.ctx.adjoint[name], value)
 
@@ -358,13 +370,8 @@ class Backward:
             ctx.activity.varied
         ):
             return [], defined  # a literal or a global: nothing to propagate
-        if isinstance(value, (gast.Tuple, gast.List)):
-            code: list[gast.stmt] = []
-            for i, elt in enumerate(value.elts):
-                piece = nodes.subscript(nodes.name(bt), nodes.const(i))
-                more, defined = self.contribute(elt, piece, defined)
-                code.extend(more)
-            return code, defined
+        if isinstance(value, (gast.Tuple, gast.List, gast.Dict)):
+            return containers.literal(self, value, bt, defined)
         if id(stmt) in ctx.calls:
             return self.call_variant(stmt, defined)
         if isinstance(value, gast.BinOp):
@@ -392,6 +399,8 @@ class Backward:
                 )
             keywords = {k.arg: k.value for k in value.keywords}
             bindings = bind_arguments(rule, value.args, keywords)
+        elif isinstance(value, gast.Subscript) and value.value.id in ctx.structured:
+            return containers.read(self, value, bt, defined, _index_expr(value.slice))
         elif isinstance(value, gast.Subscript):
             helper = ctx.namespace.bind("unsubscript", runtime.unsubscript, ctx.namer)
             contribution = nodes.call(
@@ -465,6 +474,10 @@ class Backward:
 
     def accumulate(self, name: str, value: gast.expr, defined: frozenset[str], owned=False):
         b = self.ctx.adjoint[name]
+        if name in self.ctx.structured:  # may be a list or dict: `+` would concatenate
+            if b in defined:
+                value = nodes.call(containers.helper(self, "add"), [nodes.name(b), value])
+            return [nodes.assign(b, value)], (defined - {b + FRESH}) | {b}
         if b in defined:
             value = nodes.binop(nodes.name(b), gast.Add(), value)
         fresh = owned or self.allocates(value)

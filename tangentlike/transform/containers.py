@@ -1,0 +1,170 @@
+"""Backward code for lists, tuples and dicts: literals, reads by index or key, append.
+
+Assumes: A-normal form and `analyze.containers.structured` (the set `S` of
+variables whose adjoint may be a container). Guarantees, for the backward sweep
+that `transform.reverse.Backward` builds:
+  - a container's adjoint is a list (list or tuple) or dict of per-element
+    adjoints, None where zero; adjoints of names in S are added with
+    `add(...)`, never `+` (which would concatenate lists);
+  - `x[k]` with x in S sends its adjoint with `add_item`, in place for
+    containers (O(1) per read, so loops over long lists stay linear);
+  - a literal `t = [a, b]` / `(a, b)` / `{'k': a}` hands each element its part
+    of the adjoint of t, zeros for variables outside S;
+  - `xs.append(v)` pops the last element adjoint of xs into v and pops xs itself,
+    so reads of xs in the backward sweep see exactly the length they saw in the
+    forward sweep; `xs.extend(ys)` likewise for len(ys) elements.
+These functions take the Backward instance and return (statements, defined).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gast
+
+from .. import runtime
+from ..analyze import containers as container_analysis
+from ..analyze.containers import mutation
+from ..syntax import nodes
+
+
+def helper(backward: Any, name: str) -> gast.Name:
+    return helper_name(backward.ctx, name)
+
+
+def helper_name(ctx: Any, name: str) -> gast.Name:
+    """A reference to the runtime helper `name`, bound in the generated module."""
+    return nodes.name(ctx.namespace.bind(name, getattr(runtime, name), ctx.namer))
+
+
+def read(backward: Any, value: gast.Subscript, bt: str, defined: frozenset[str], index: gast.expr):
+    """`t = x[index]` with x in S: `bx = add_item(bx, x, index, bt)`."""
+    ctx = backward.ctx
+    x = value.value.id
+    if x not in ctx.active:
+        return [], defined
+    bx = ctx.adjoint[x]
+    current = nodes.name(bx) if bx in defined else nodes.const(None)
+    call = nodes.call(helper(backward, "add_item"), [current, nodes.name(x), index, nodes.name(bt)])
+    return [nodes.assign(bx, call)], (defined - {bx + "!"}) | {bx}
+
+
+def literal(backward: Any, value: gast.expr, bt: str, defined: frozenset[str]):
+    """`t = [a, b]`, `(a, b)` or `{k: a, ...}`: each element gets its part of bt."""
+    ctx = backward.ctx
+    if isinstance(value, gast.Dict):
+        pairs = list(zip(value.keys, value.values, strict=True))
+        if any(k is None for k, _ in pairs):
+            raise ctx.error(value, "`**` unpacking in a dict literal", "write the keys out")
+    else:
+        pairs = [(nodes.const(i), e) for i, e in enumerate(value.elts)]
+    code: list[gast.stmt] = []
+    for key, elt in pairs:
+        if not (isinstance(elt, gast.Name) and elt.id in ctx.active):
+            continue
+        piece = nodes.call(
+            helper(backward, "part"), [nodes.name(bt), nodes.deepcopy(key), nodes.name(elt.id)]
+        )
+        more, defined = backward.accumulate(elt.id, piece, defined)
+        code.extend(more)
+    return code, defined
+
+
+def mutate(backward: Any, stmt: gast.Expr, defined: frozenset[str]):
+    """The backward code of `xs.append(v)` / `xs.extend(ys)`."""
+    ctx = backward.ctx
+    xs, method, arg = mutation(stmt)
+    code: list[gast.stmt] = []
+    bxs = ctx.adjoint.get(xs)
+    live = bxs is not None and bxs in defined
+    receiver = isinstance(arg, gast.Name) and arg.id in ctx.active
+    if live and receiver:
+        piece = ctx.namer.temp("b" + arg.id.lstrip("_"))
+        target = nodes.tuple_([nodes.name(bxs, store=True), nodes.name(piece, store=True)], True)
+        if method == "append":
+            call = nodes.call(helper(backward, "unappend"), [nodes.name(bxs), nodes.name(arg.id)])
+        else:
+            count = nodes.call(nodes.name(backward.builtin("len")), [nodes.name(arg.id)])
+            call = nodes.call(helper(backward, "unextend"), [nodes.name(bxs), count])
+        code.append(nodes.assign(target, call))
+        more, defined = backward.accumulate(arg.id, nodes.name(piece), defined)
+        code.extend(more)
+    elif live:  # the appended value is constant: drop its element adjoint(s)
+        if method == "append":
+            drop = nodes.call(helper(backward, "unappend"), [nodes.name(bxs), nodes.const(None)])
+        else:
+            count = nodes.call(nodes.name(backward.builtin("len")), [nodes.deepcopy(arg)])
+            drop = nodes.call(helper(backward, "unextend"), [nodes.name(bxs), count])
+        code.append(nodes.expr_stmt(drop))
+    # put xs back as it was before the mutation, for the backward code that reads it
+    if method == "append":
+        restore = nodes.call(nodes.attribute(nodes.name(xs), "pop"), [])
+        code.append(nodes.expr_stmt(restore))
+    else:
+        count = nodes.call(nodes.name(backward.builtin("len")), [nodes.deepcopy(arg)])
+        start = nodes.binop(
+            nodes.call(nodes.name(backward.builtin("len")), [nodes.name(xs)]), gast.Sub(), count
+        )
+        cut = gast.Subscript(
+            value=nodes.name(xs),
+            slice=gast.Slice(lower=start, upper=None, step=None),
+            ctx=gast.Del(),
+        )
+        code.append(gast.Delete(targets=[cut]))
+    return code, defined
+
+
+def check(ctx: Any) -> None:
+    """Refuse container mutations whose gradient could not be followed exactly."""
+    params = set(nodes.param_names(ctx.fn))
+    grown = {}
+    for stmt in container_analysis.mutations(ctx.fn.body):
+        xs, method, _ = mutation(stmt)
+        if xs in params:
+            raise ctx.error(
+                stmt,
+                f"`{xs}.{method}(...)` changes the caller's list {xs!r}",
+                "build a new list in the function instead (`out = []`, then `out.append(...)`)",
+            )
+        grown.setdefault(xs, stmt)
+    literals: set[str] = set()
+    for stmt in _assignments(ctx.fn.body):
+        target, value = stmt.targets[0], stmt.value
+        if isinstance(target, gast.Subscript):
+            name = target.value.id
+            if name in grown or (name in literals and name in ctx.structured):
+                raise ctx.error(
+                    target,
+                    f"writing into the list or dict {name!r} by index or key",
+                    "build a new container instead: append to a list, or use a dict "
+                    "comprehension / literal",
+                )
+            continue
+        if isinstance(value, (gast.List, gast.Tuple, gast.Dict)):
+            literals.add(target.id)
+        if target.id in grown and not isinstance(value, gast.List):
+            raise ctx.error(
+                stmt,
+                f"{target.id!r} is appended to, but here it is bound to a value that may be "
+                "shared with another variable",
+                f"start it as a new list: {target.id} = [] (or a list literal)",
+            )
+        if isinstance(value, gast.Name) and value.id in grown and not _comprehension(value.id):
+            raise ctx.error(
+                stmt,
+                f"{target.id!r} refers to the list {value.id!r}, which is appended to",
+                f"take a copy where it is needed, or append to {value.id!r} only",
+            )
+
+
+def _assignments(stmts: list[gast.stmt]):
+    for stmt in stmts:
+        if isinstance(stmt, gast.Assign):
+            yield stmt
+        for field in ("body", "orelse"):
+            yield from _assignments(getattr(stmt, field, []) or [])
+
+
+def _comprehension(name: str) -> bool:
+    """A list normalize/comprehensions built: complete before anything reads it."""
+    return name.startswith("_comp") and name[len("_comp") :].isdigit()
