@@ -1,0 +1,227 @@
+"""Programs using lists, tuples and dicts; listed explicitly in CASES.
+
+Arguments may themselves be containers (a dict of parameters, a list of arrays):
+tests/transform/test_containers.py compares every gradient with central
+differences over each leaf and with autograd.
+"""
+
+import numpy as np
+
+
+def list_literal(x, y):
+    p = [x, y * 2.0, np.sin(x)]
+    return np.sum(p[0] * p[1]) + np.sum(p[2] * p[-1])
+
+
+def tuple_literal(x, y):
+    t = (x * y, y)
+    a = t[0]
+    return np.sum(a * t[1]) + np.sum(t[0])
+
+
+def dict_literal(x, y):
+    d = {"a": x, "b": np.exp(y), 3: x * y}
+    return np.sum(d["a"] * d["b"]) + np.sum(d[3] ** 2)
+
+
+def ragged_tuple(x):
+    p = (x, x[:2], np.sum(x))
+    return np.sum(p[1] * 3.0) + p[2] * p[0][0]
+
+
+def computed_index(xs, w):
+    total = 0.0
+    for i in range(len(xs)):
+        total = total + np.sum(np.tanh(xs[i] * w)) * (i + 1.0)
+    return total + np.sum(xs[len(xs) - 1])
+
+
+def computed_key(params, w):
+    total = 0.0
+    for name in ["b", "a", "b"]:
+        total = total + np.sum(params[name] * w)
+    return total
+
+
+def append_stack(x, w):
+    hs = []
+    h = x
+    for t in range(5):
+        h = np.tanh(h * w + 0.1 * t)
+        hs.append(h)
+    H = np.stack(hs)
+    return np.sum(H**2) + np.sum(hs[-1])
+
+
+def append_array_and_sum(x):
+    ys = []
+    for k in range(4):
+        ys.append(np.sin(x * (k + 1.0)))
+    return np.sum(np.array(ys) ** 2) + np.sum(sum(ys) * x)
+
+
+def append_under_if(x):
+    kept = []
+    for k in range(6):
+        v = x * (k - 2.5)
+        if np.sum(v) > 0:
+            kept.append(np.exp(-v * v))
+        else:
+            kept.append(v)
+    return np.sum(np.stack(kept)) + np.sum(kept[0] * kept[3])
+
+
+def append_reads_back(x):
+    hs = [x]
+    for t in range(4):
+        h = np.tanh(hs[-1] * 1.5 + hs[0] * 0.1)
+        hs.append(h)
+    return np.sum(hs[2] * hs[-1]) + float(len(hs))
+
+
+def extend_lists(x, y):
+    out = [x]
+    out.extend([y, x * y])
+    for k in range(2):
+        out.extend([out[-1] * 0.5])
+    return np.sum(np.stack(out) ** 2)
+
+
+def append_floats(a, b):
+    vals = []
+    for k in range(3):
+        vals.append(a * k + b * b)
+    return sum(vals) * vals[1]
+
+
+def list_comprehension(W, b, xs):
+    return np.sum(np.stack([np.tanh(W @ x + b) for x in xs]) ** 2)
+
+
+def generator_sum(vals):
+    return sum(np.sum(v**2) for v in vals)
+
+
+def comprehension_with_condition(x):
+    parts = [np.sin(x * k) for k in range(5) if k % 2 == 1]
+    return np.sum(np.stack(parts) * 2.0) + float(len(parts))
+
+
+def nested_comprehension(M, v):
+    rows = [[np.sum(M[i] * v) * j for j in range(3)] for i in range(M.shape[0])]
+    return sum(sum(r) ** 2 for r in rows)
+
+
+def dict_comprehension(params):
+    doubled = {k: params[k] * 2.0 for k in params}
+    return sum(np.sum(doubled[k] ** 2) for k in doubled)
+
+
+def comprehension_scoping(x):
+    k = x * 3.0
+    ys = [x * k for k in range(3)]  # this k does not leak
+    return np.sum(k * ys[2])
+
+
+def mlp_params(params, X, y):
+    h = np.tanh(X @ params["W1"] + params["b1"])
+    out = h @ params["W2"] + params["b2"]
+    return np.mean((out - y) ** 2) + 0.01 * np.sum(params["W1"] ** 2)
+
+
+def nested_params(params, x):
+    layers = params["layers"]
+    h = x
+    for W, b in layers:
+        h = np.tanh(h @ W + b)
+    return np.sum(h * params["scale"]) + params["extra"]["c"] * np.sum(x)
+
+
+def dict_items(params, x):
+    total = 0.0
+    for name, value in params.items():
+        total = total + np.sum(value * x)
+    for value in params.values():
+        total = total + np.sum(value) ** 2
+    return total
+
+
+def list_of_floats(xs, s):
+    total = 0.0
+    for v in xs:
+        total = total + v * v * s
+    return total
+
+
+def tuple_argument(pair):
+    a, b = pair
+    return np.sum(a * np.sin(b))
+
+
+def layer(params, h):
+    return np.tanh(h @ params["W"] + params["b"])
+
+
+def calls_with_params(params, x):
+    h = layer(params, x)
+    return np.sum(h**2)
+
+
+def _r(seed):
+    return np.random.RandomState(seed)
+
+
+def _params(seed=0):
+    r = _r(seed)
+    return {"W1": r.randn(3, 4) * 0.5, "b1": r.randn(4), "W2": r.randn(4, 2), "b2": r.randn(2)}
+
+
+def _nested(seed=0):
+    r = _r(seed)
+    return {
+        "layers": [(r.randn(3, 3) * 0.5, r.randn(3)), (r.randn(3, 2), r.randn(2))],
+        "scale": r.randn(2),
+        "extra": {"c": 0.7, "unused": r.randn(2)},
+    }
+
+
+# (function, arguments, positions to differentiate)
+CASES = [
+    (list_literal, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
+    (list_literal, lambda: (_r(0).randn(2, 3), _r(1).randn(3)), (0, 1)),
+    (tuple_literal, lambda: (_r(0).randn(4), _r(1).randn(4)), (0, 1)),
+    (dict_literal, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
+    (dict_literal, lambda: (0.3, -1.2), (0, 1)),
+    (ragged_tuple, lambda: (_r(0).randn(4),), (0,)),
+    (computed_index, lambda: ([_r(0).randn(3), _r(1).randn(2), _r(2).randn(3)], 0.7), (0, 1)),
+    (computed_index, lambda: (_r(0).randn(4, 3), _r(1).randn(3)), (0, 1)),
+    (computed_key, lambda: ({"a": _r(0).randn(3), "b": _r(1).randn(3)}, _r(2).randn(3)), (0, 1)),
+    (append_stack, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
+    (append_stack, lambda: (_r(0).randn(2, 3), 0.8), (0, 1)),
+    (append_array_and_sum, lambda: (_r(0).randn(3),), (0,)),
+    (append_under_if, lambda: (_r(0).randn(3) * 0.3,), (0,)),
+    (append_reads_back, lambda: (_r(0).randn(3),), (0,)),
+    (extend_lists, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
+    (append_floats, lambda: (0.4, -1.3), (0, 1)),
+    (list_comprehension, lambda: (_r(0).randn(4, 3), _r(1).randn(4), _r(2).randn(5, 3)), (0, 1, 2)),
+    (
+        list_comprehension,
+        lambda: (_r(0).randn(2, 3), _r(1).randn(2), [_r(2).randn(3), _r(3).randn(3)]),
+        (0, 1, 2),
+    ),
+    (generator_sum, lambda: ([_r(0).randn(3), _r(1).randn(2, 2), 0.5],), (0,)),
+    (comprehension_with_condition, lambda: (_r(0).randn(3),), (0,)),
+    (nested_comprehension, lambda: (_r(0).randn(3, 4), _r(1).randn(4)), (0, 1)),
+    (dict_comprehension, lambda: (_params(),), (0,)),
+    (comprehension_scoping, lambda: (_r(0).randn(3),), (0,)),
+    (mlp_params, lambda: (_params(), _r(5).randn(6, 3), _r(6).randn(6, 2)), (0, 1)),
+    (nested_params, lambda: (_nested(), _r(5).randn(3)), (0, 1)),
+    (dict_items, lambda: ({"a": _r(0).randn(3), "b": _r(1).randn(3)}, _r(2).randn(3)), (0, 1)),
+    (list_of_floats, lambda: ([0.5, -1.5, 2.0], 0.3), (0, 1)),
+    (tuple_argument, lambda: ((_r(0).randn(3), _r(1).randn(3)),), (0,)),
+    (
+        calls_with_params,
+        lambda: ({"W": _r(0).randn(3, 2), "b": _r(1).randn(2)}, _r(2).randn(3)),
+        (0, 1),
+    ),
+]
