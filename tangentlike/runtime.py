@@ -1030,3 +1030,60 @@ def iterable(x):
     """What a `for` loop over `x` visits, as something indexable: a dict's keys (a list),
     anything else unchanged."""
     return list(x) if isinstance(x, dict) else x
+
+
+def unadd(g, x, y):
+    """The adjoints of x and y in `x + y`: for two lists or tuples (concatenation) the
+    two parts of g; otherwise g undone of broadcasting against each. None is zero."""
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+        if g is None:
+            return None, None
+        g = list(g)
+        return g[: len(x)], g[len(x) :]
+
+    def undo(g, x):
+        shape = np.shape(x)
+        g = np.asarray(g)
+        extra = g.ndim - len(shape)
+        if extra > 0:
+            g = g.sum(axis=tuple(range(extra)))
+        axes = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
+        return g.sum(axis=axes, keepdims=True) if axes else g
+
+    if g is None:
+        return None, None
+    return undo(g, x), undo(g, y)
+
+
+def unmul(g, x, y):
+    """The adjoints of x and y in `x * y`: for a list or tuple times an int (repetition)
+    the sum of g's repeats for the sequence; otherwise the product rule, g undone of
+    broadcasting against each. None is zero."""
+    if isinstance(y, (list, tuple)):
+        gy, gx = unmul(g, y, x)
+        return gx, gy
+    if isinstance(x, (list, tuple)):
+        if g is None or len(x) == 0:
+            return None, None
+        g = list(g)
+        n = len(x)
+        total = g[:n]
+        for k in range(n, len(g), n):
+            total = [
+                a if b is None else b if a is None else a + b
+                for a, b in zip(total, g[k : k + n], strict=True)
+            ]
+        return total, None
+
+    def undo(g, x):
+        shape = np.shape(x)
+        g = np.asarray(g)
+        extra = g.ndim - len(shape)
+        if extra > 0:
+            g = g.sum(axis=tuple(range(extra)))
+        axes = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
+        return g.sum(axis=axes, keepdims=True) if axes else g
+
+    if g is None:
+        return None, None
+    return undo(g * y, x), undo(g * x, y)

@@ -61,6 +61,7 @@ def structured(fn: gast.FunctionDef, user_call: object = None) -> frozenset[str]
     """
     found: set[str] = set()
     copies: list[tuple[str, str]] = []
+    derived: list[tuple[str, str]] = []  # (result, operand): a container operand, a container
     for stmt in _statements(fn.body):
         found_mutation = mutation(stmt)
         if found_mutation is not None:
@@ -81,6 +82,11 @@ def structured(fn: gast.FunctionDef, user_call: object = None) -> frozenset[str]
             found.add(target.id)
         elif isinstance(value, gast.Name):
             copies.append((target.id, value.id))
+        elif isinstance(value, gast.BinOp) and isinstance(value.op, (gast.Add, gast.Mult)):
+            # `xs + ys` concatenates lists, `xs * 3` repeats one
+            for operand in (value.left, value.right):
+                if isinstance(operand, gast.Name):
+                    derived.append((target.id, operand.id))
         elif isinstance(value, gast.Call) and user_call is not None and user_call(value):
             found.add(target.id)
             found.update(a.id for a in value.args if isinstance(a, gast.Name))
@@ -91,6 +97,10 @@ def structured(fn: gast.FunctionDef, user_call: object = None) -> frozenset[str]
         for a, b in copies:
             if (a in found) != (b in found):
                 found.update((a, b))
+                changed = True
+        for result, operand in derived:  # both ways: a concatenation's parts are lists too
+            if (result in found) != (operand in found):
+                found.update((result, operand))
                 changed = True
     return frozenset(found & (_locals(fn)))
 

@@ -179,10 +179,8 @@ def build(
         b = ctx.adjoint.get(p)
         if b is not None and b in defined:
             grads.append(nodes.name(b))
-        elif p in ctx.structured:  # may be a list or dict: its zero adjoint is None
+        else:  # not reached: zeros, or None for a list or dict (any structure, even ragged)
             grads.append(nodes.call(containers.helper_name(ctx, "zeros_of"), [nodes.name(p)]))
-        else:
-            grads.append(nodes.call(ctx.np("zeros_like"), [nodes.name(p)]))
     grad_value = grads[0] if len(grads) == 1 else nodes.tuple_(grads)
 
     params = nodes.param_names(fn)

@@ -168,3 +168,56 @@ def _assignments(stmts: list[gast.stmt]):
 def _comprehension(name: str) -> bool:
     """A list normalize/comprehensions built: complete before anything reads it."""
     return name.startswith("_comp") and name[len("_comp") :].isdigit()
+
+
+def may_hold_container(ctx: Any, operand: gast.expr) -> bool:
+    """Whether an operand of `+` or `*` may be a list or tuple at run time."""
+    if not (isinstance(operand, gast.Name) and operand.id in ctx.structured):
+        return False
+    bindings = [
+        a.value
+        for a in _assignments(ctx.fn.body)
+        if isinstance(a.targets[0], gast.Name) and a.targets[0].id == operand.id
+    ]
+    if operand.id in nodes.param_names(ctx.fn) or not bindings:
+        return True
+    return not all(_makes_array(ctx, v) for v in bindings)
+
+
+def _makes_array(ctx: Any, value: gast.expr) -> bool:
+    if isinstance(value, gast.UnaryOp):
+        return True
+    if isinstance(value, gast.Call):
+        import numpy as np
+
+        callee = ctx.scope.resolve(value.func)
+        return isinstance(callee, np.ufunc) or ctx.registry.makes_new_array(callee)
+    return False
+
+
+def arithmetic(backward: Any, value: gast.BinOp, bt: str, defined: frozenset[str]):
+    """`t = x + y` / `x * y` where an operand may be a list: `unadd` / `unmul` decide at
+    run time between concatenation (repetition) and elementwise arithmetic."""
+    ctx = backward.ctx
+    name = "unadd" if isinstance(value.op, gast.Add) else "unmul"
+    operands = [value.left, value.right]
+    targets = [
+        ctx.namer.temp("b" + o.id.lstrip("_")) if _receives(ctx, o) else "_" for o in operands
+    ]
+    if targets == ["_", "_"]:
+        return [], defined
+    pair = nodes.tuple_([nodes.name(t, store=True) for t in targets], store=True)
+    call = nodes.call(
+        helper(backward, name),
+        [nodes.name(bt), nodes.deepcopy(operands[0]), nodes.deepcopy(operands[1])],
+    )
+    code: list[gast.stmt] = [nodes.assign(pair, call)]
+    for operand, temp in zip(operands, targets, strict=True):
+        if temp != "_":
+            more, defined = backward.accumulate(operand.id, nodes.name(temp), defined)
+            code.extend(more)
+    return code, defined
+
+
+def _receives(ctx: Any, operand: gast.expr) -> bool:
+    return isinstance(operand, gast.Name) and operand.id in ctx.active

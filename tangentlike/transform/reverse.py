@@ -374,6 +374,11 @@ class Backward:
             return containers.literal(self, value, bt, defined)
         if id(stmt) in ctx.calls:
             return self.call_variant(stmt, defined)
+        if isinstance(value, gast.BinOp) and (
+            isinstance(value.op, (gast.Add, gast.Mult))
+            and any(containers.may_hold_container(ctx, o) for o in (value.left, value.right))
+        ):
+            return containers.arithmetic(self, value, bt, defined)
         if isinstance(value, gast.BinOp):
             rule = ctx.registry.lookup(type(value.op))
             bindings = {"x": value.left, "y": value.right}

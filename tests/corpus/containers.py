@@ -167,6 +167,58 @@ def calls_with_params(params, x):
     return np.sum(h**2)
 
 
+def concatenate_lists(x):
+    xs = [x]
+    for k in range(3):
+        xs = xs + [np.sin(xs[-1])]  # noqa: RUF005 (concatenation is the construct tested)
+    return np.sum(np.stack(xs)) + np.sum(xs[1] * xs[3])
+
+
+def repeat_list(x, y):
+    ys = [x, y] * 3
+    zs = 2 * [y]
+    return np.sum(ys[0] * ys[5] * ys[2]) + np.sum(zs[1])
+
+
+def concatenate_arguments(xs, ys):
+    both = xs + ys
+    return np.sum(both[0] * both[-1]) + np.sum(np.stack(both))
+
+
+def rows_of_rows(x):
+    rows = []
+    for i in range(3):
+        row = []
+        for j in range(2):
+            row.append(x * (i + j + 1.0))
+        rows.append(np.stack(row))
+    return np.sum(np.stack(rows) ** 2)
+
+
+def pairs_of_slices(xs, w):
+    total = 0.0
+    for a, b in zip(xs, xs[1:]):
+        total = total + np.sum(a * b * w)
+    return total
+
+
+def append_in_while(x):
+    hs = []
+    h = x
+    while np.sum(h * h) > 0.1:
+        h = h * 0.5
+        hs.append(h)
+    return sum(np.sum(v) for v in hs)
+
+
+def append_argument_items(xs):
+    out = []
+    for v in xs:
+        out.append(v * 2.0)
+    out.append(xs[0])
+    return np.sum(np.stack(out))
+
+
 def _r(seed):
     return np.random.RandomState(seed)
 
@@ -219,6 +271,18 @@ CASES = [
     (dict_items, lambda: ({"a": _r(0).randn(3), "b": _r(1).randn(3)}, _r(2).randn(3)), (0, 1)),
     (list_of_floats, lambda: ([0.5, -1.5, 2.0], 0.3), (0, 1)),
     (tuple_argument, lambda: ((_r(0).randn(3), _r(1).randn(3)),), (0,)),
+    (concatenate_lists, lambda: (_r(0).randn(3),), (0,)),
+    (repeat_list, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
+    (concatenate_arguments, lambda: ([_r(0).randn(2)], [_r(1).randn(2), _r(2).randn(2)]), (0, 1)),
+    (rows_of_rows, lambda: (_r(0).randn(3),), (0,)),
+    (
+        pairs_of_slices,
+        lambda: ([_r(0).randn(3), _r(1).randn(3), _r(2).randn(3)], _r(3).randn(3)),
+        (0, 1),
+    ),
+    (pairs_of_slices, lambda: (_r(0).randn(4, 3), _r(3).randn(3)), (0, 1)),
+    (append_in_while, lambda: (_r(0).randn(3),), (0,)),
+    (append_argument_items, lambda: (_r(0).randn(3, 2),), (0,)),
     (
         calls_with_params,
         lambda: ({"W": _r(0).randn(3, 2), "b": _r(1).randn(2)}, _r(2).randn(3)),
