@@ -267,7 +267,11 @@ class Normalizer:
         if isinstance(node, (gast.Tuple, gast.List)):
             pre, elts = self.atoms(node.elts, hint)
             return pre, type(node)(elts=elts, ctx=gast.Load())
-        if isinstance(node, gast.Dict) and None not in node.keys:
+        if isinstance(node, gast.Dict):
+            if None in node.keys:
+                raise self.unsupported(
+                    node, "`**` unpacking in a dict literal", "write the keys out"
+                )
             pre, keys = self.atoms(node.keys, hint)
             more, values = self.atoms(node.values, hint)
             return [*pre, *more], gast.Dict(keys=keys, values=values)

@@ -52,13 +52,20 @@ def read(backward: Any, value: gast.Subscript, bt: str, defined: frozenset[str],
 def literal(backward: Any, value: gast.expr, bt: str, defined: frozenset[str]):
     """`t = [a, b]`, `(a, b)` or `{k: a, ...}`: each element gets its part of bt."""
     ctx = backward.ctx
+    code: list[gast.stmt] = []
     if isinstance(value, gast.Dict):
         pairs = list(zip(value.keys, value.values, strict=True))
-        if any(k is None for k, _ in pairs):
-            raise ctx.error(value, "`**` unpacking in a dict literal", "write the keys out")
+        constant = [k.value for k in value.keys if isinstance(k, gast.Constant)]
+        if len(constant) < len(pairs) or len(set(constant)) < len(constant):
+            # keys that may repeat: only the last of equal keys is kept, and gets the adjoint
+            parts = ctx.namer.temp("b" + bt.lstrip("b_") + "_items")
+            keys = gast.List(elts=[nodes.deepcopy(k) for k in value.keys], ctx=gast.Load())
+            split = nodes.call(helper(backward, "undict_of"), [nodes.name(bt), keys])
+            code.append(nodes.assign(parts, split))
+            bt = parts
+            pairs = [(nodes.const(i), e) for i, e in enumerate(value.values)]
     else:
         pairs = [(nodes.const(i), e) for i, e in enumerate(value.elts)]
-    code: list[gast.stmt] = []
     for key, elt in pairs:
         if not (isinstance(elt, gast.Name) and elt.id in ctx.active):
             continue
@@ -135,7 +142,7 @@ def check(ctx: Any) -> None:
             if name in grown or (name in literals and name in ctx.structured):
                 raise ctx.error(
                     target,
-                    f"writing into the list or dict {name!r} by index or key",
+                    f"writing into the list or dict {name!r} by index or key is not supported",
                     "build a new container instead: append to a list, or use a dict "
                     "comprehension / literal",
                 )

@@ -24,6 +24,11 @@ def dict_literal(x, y):
     return np.sum(d["a"] * d["b"]) + np.sum(d[3] ** 2)
 
 
+def dict_repeated_keys(x, y, key):
+    d = {"a": x, "a": y * 2.0, key: x * 3.0}  # noqa: F601 (the repeated key is the test)
+    return np.sum(d["a"] * np.sin(d["a"]))
+
+
 def ragged_tuple(x):
     p = (x, x[:2], np.sum(x))
     return np.sum(p[1] * 3.0) + p[2] * p[0][0]
@@ -244,6 +249,8 @@ CASES = [
     (tuple_literal, lambda: (_r(0).randn(4), _r(1).randn(4)), (0, 1)),
     (dict_literal, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
     (dict_literal, lambda: (0.3, -1.2), (0, 1)),
+    (dict_repeated_keys, lambda: (_r(0).randn(3), _r(1).randn(3), "b"), (0, 1)),
+    (dict_repeated_keys, lambda: (_r(0).randn(3), _r(1).randn(3), "a"), (0, 1)),
     (ragged_tuple, lambda: (_r(0).randn(4),), (0,)),
     (computed_index, lambda: ([_r(0).randn(3), _r(1).randn(2), _r(2).randn(3)], 0.7), (0, 1)),
     (computed_index, lambda: (_r(0).randn(4, 3), _r(1).randn(3)), (0, 1)),
