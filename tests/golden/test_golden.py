@@ -21,6 +21,7 @@ CASES = {
     "mlp_loss": ("loss", ("W1", "W2")),
     "loop_overwrite": ("rnn", ("w", "h")),
     "if_else": ("piecewise", (0, 1)),
+    "params_rnn": ("loss", ("params",)),
 }
 
 
