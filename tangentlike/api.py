@@ -336,6 +336,13 @@ def _reraise_nonscalar(err: ValueError, func: Callable, args: tuple, kwargs: dic
 def _check_differentiable(value: Any, name: str, func: Callable) -> None:
     if isinstance(value, structure.CONTAINERS):
         for path, leaf in structure.leaves(value):
+            if not isinstance(leaf, (float, complex, int, np.ndarray, np.generic)):
+                raise WrtError(
+                    f"cannot differentiate {func.__qualname__} with respect to "
+                    f"{name + path!r}: it is a {type(leaf).__name__}, not a number or array",
+                    hint="Keep configuration values out of the differentiated argument "
+                    "(pass them as another argument).",
+                )
             _check_differentiable(leaf, name + path, func)
         return
     dtype = getattr(value, "dtype", None)

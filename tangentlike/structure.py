@@ -30,19 +30,34 @@ def leaves(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
 
 
 def like(g: Any, arg: Any, leaf: Callable[[Any, Any], Any]) -> Any:
-    """`g` in the structure of the container `arg`; `leaf(g, x)` shapes one leaf."""
+    """`g` in the structure of the container `arg`; `leaf(g, x)` shapes one leaf.
+    No two leaves of the result share memory (adjoints may be shared inside)."""
+    seen: set[int] = set()
+
+    def distinct(g: Any, x: Any) -> Any:
+        out = leaf(g, x)
+        if isinstance(out, np.ndarray):
+            if id(out) in seen:
+                out = out.copy()
+            seen.add(id(out))
+        return out
+
+    return _like(g, arg, distinct)
+
+
+def _like(g: Any, arg: Any, leaf: Callable[[Any, Any], Any]) -> Any:
     if g is None or (isinstance(g, np.ndarray) and g.dtype == object and g.ndim == 0):
         g = None  # zero: `np.zeros_like` of a container is a 0-d object array of 0
     if isinstance(arg, dict):
         if g is not None and not isinstance(g, dict):
             raise TypeError(f"tangentlike: internal error, adjoint {type(g)} for a dict")
-        return {k: like(None if g is None else g.get(k), v, leaf) for k, v in arg.items()}
+        return {k: _like(None if g is None else g.get(k), v, leaf) for k, v in arg.items()}
     if isinstance(arg, (list, tuple)):
         if g is not None and len(g) != len(arg):
             raise TypeError(
                 f"tangentlike: internal error, adjoint of length {len(g)} for {len(arg)} items"
             )
-        items = [like(None if g is None else g[i], v, leaf) for i, v in enumerate(arg)]
+        items = [_like(None if g is None else g[i], v, leaf) for i, v in enumerate(arg)]
         return type(arg)(items) if type(arg) in (list, tuple) else type(arg)(*items)
     if g is None:
         g = np.zeros(np.shape(arg))

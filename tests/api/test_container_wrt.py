@@ -138,3 +138,17 @@ def test_mutating_an_argument_list_is_refused(tmp_path):
     with pytest.raises(UnsupportedSyntaxError, match="caller's list") as err:
         tl.grad(m.f)([np.ones(2)])
     assert ":2:" in str(err.value) and "xs.append(xs[0] * 2.0)" in str(err.value)
+
+
+def test_gradient_leaves_never_share_memory(tmp_path):
+    m = load_module(
+        tmp_path, "import numpy as np\n\ndef f(p):\n    return np.sum(p['a'] + p['b'])\n"
+    )
+    g = tl.grad(m.f)({"a": np.ones(3), "b": np.ones(3)})
+    g["a"] *= 2.0
+    np.testing.assert_array_equal(g["b"], np.ones(3))
+
+
+def test_a_string_leaf_is_named_in_the_error(module):
+    with pytest.raises(WrtError, match=r"params\['name'\]\": it is a str"):
+        tl.grad(module.loss)({**_params(), "name": "layer"}, np.ones((2, 3)))
