@@ -4,7 +4,8 @@ Assumes: A-normal form. Guarantees: `structured(fn)` holds every local whose
 adjoint may be a container adjoint (a list or dict of per-element adjoints, None
 for zero): names bound to list, tuple or dict literals, names read by subscript
 (`x[k]` may pick from a list or dict), lists grown by `append`/`extend`, names
-passed to or returned from user functions, closed under plain copies `a = b`.
+passed to or returned from user functions, results of functions that return
+lists (np.split), closed under plain copies `a = b`.
 Every other variable's adjoint is an array or a float. `mutations(stmts)` lists
 the `xs.append(v)` / `xs.extend(ys)` statements, the only mutations of containers
 A-normal form keeps.
@@ -12,7 +13,7 @@ A-normal form keeps.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import gast
 
@@ -53,11 +54,16 @@ def _statements(stmts: list[gast.stmt]) -> Iterator[gast.stmt]:
             yield from _statements(getattr(stmt, field, []) or [])
 
 
-def structured(fn: gast.FunctionDef, user_call: object = None) -> frozenset[str]:
+def structured(
+    fn: gast.FunctionDef,
+    user_call: Callable[[gast.Call], bool] | None = None,
+    sequence_call: Callable[[gast.Call], bool] | None = None,
+) -> frozenset[str]:
     """Locals whose adjoint may be a container adjoint (see the module docstring).
 
     `user_call(call)` says whether a call goes to a user function (differentiated
-    through its source), whose arguments and results may be containers.
+    through its source), whose arguments and results may be containers;
+    `sequence_call(call)` whether it returns a list of arrays (np.split).
     """
     found: set[str] = set()
     copies: list[tuple[str, str]] = []
@@ -87,6 +93,8 @@ def structured(fn: gast.FunctionDef, user_call: object = None) -> frozenset[str]
             for operand in (value.left, value.right):
                 if isinstance(operand, gast.Name):
                     derived.append((target.id, operand.id))
+        elif isinstance(value, gast.Call) and sequence_call is not None and sequence_call(value):
+            found.add(target.id)
         elif isinstance(value, gast.Call) and user_call is not None and user_call(value):
             found.add(target.id)
             found.update(a.id for a in value.args if isinstance(a, gast.Name))

@@ -235,9 +235,13 @@ ARRAY_MAKERS = [
     np.diag,
 ]
 
+# Return a list of arrays: the adjoint of the result is a list (analyze/containers).
+SEQUENCE_MAKERS = [np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit]
+
 
 def register(registry: Registry) -> None:
     registry.array_makers(ARRAY_MAKERS)
+    registry.sequence_makers(SEQUENCE_MAKERS)
     for func, expr in UNARY.items():
         registry.expressions(func, ("x",), {"x": expr}, unbroadcast=False, globals_=_GLOBALS)
     for func, (dx, dy) in BINARY.items():

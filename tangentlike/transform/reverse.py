@@ -87,7 +87,9 @@ def plan(ctx: Context) -> None:
     for name in sorted(ctx.active):
         ctx.adjoint[name] = ctx.namer.exact("b" + name)
     ctx.structured = container_analysis.structured(
-        ctx.fn, lambda call: user_function(ctx.scope.resolve(call.func), ctx.registry)
+        ctx.fn,
+        lambda call: user_function(ctx.scope.resolve(call.func), ctx.registry),
+        lambda call: ctx.registry.makes_sequence(ctx.scope.resolve(call.func)),
     )
     containers.check(ctx)
 

@@ -224,6 +224,11 @@ def append_argument_items(xs):
     return np.sum(np.stack(out))
 
 
+def split_used_twice(x):
+    parts = np.split(x, 3)
+    return np.sum(np.stack(parts) ** 2) + np.sum(sum(parts) * 2.0) + np.sum(parts[1])
+
+
 def _r(seed):
     return np.random.RandomState(seed)
 
@@ -278,6 +283,8 @@ CASES = [
     (dict_items, lambda: ({"a": _r(0).randn(3), "b": _r(1).randn(3)}, _r(2).randn(3)), (0, 1)),
     (list_of_floats, lambda: ([0.5, -1.5, 2.0], 0.3), (0, 1)),
     (tuple_argument, lambda: ((_r(0).randn(3), _r(1).randn(3)),), (0,)),
+    (split_used_twice, lambda: (_r(0).randn(6),), (0,)),
+    (split_used_twice, lambda: (_r(0).randn(3, 2),), (0,)),
     (concatenate_lists, lambda: (_r(0).randn(3),), (0,)),
     (repeat_list, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
     (concatenate_arguments, lambda: ([_r(0).randn(2)], [_r(1).randn(2), _r(2).randn(2)]), (0, 1)),
