@@ -5,7 +5,7 @@ adjoint may be a container adjoint (a list or dict of per-element adjoints, None
 for zero): names bound to list, tuple or dict literals, names read by subscript
 (`x[k]` may pick from a list or dict), lists grown by `append`/`extend`, names
 passed to or returned from user functions, results of functions that return
-lists (np.split), closed under plain copies `a = b`.
+lists (np.split), names passed as a list to np.stack or sum, closed under plain copies `a = b`.
 Every other variable's adjoint is an array or a float. `mutations(stmts)` lists
 the `xs.append(v)` / `xs.extend(ys)` statements, the only mutations of containers
 A-normal form keeps.
@@ -58,12 +58,14 @@ def structured(
     fn: gast.FunctionDef,
     user_call: Callable[[gast.Call], bool] | None = None,
     sequence_call: Callable[[gast.Call], bool] | None = None,
+    sequence_args: Callable[[gast.Call], list[str]] | None = None,
 ) -> frozenset[str]:
     """Locals whose adjoint may be a container adjoint (see the module docstring).
 
     `user_call(call)` says whether a call goes to a user function (differentiated
     through its source), whose arguments and results may be containers;
-    `sequence_call(call)` whether it returns a list of arrays (np.split).
+    `sequence_call(call)` whether it returns a list of arrays (np.split);
+    `sequence_args(call)` the names it takes as lists whose adjoint is a list (np.stack).
     """
     found: set[str] = set()
     copies: list[tuple[str, str]] = []
@@ -95,6 +97,8 @@ def structured(
                     derived.append((target.id, operand.id))
         elif isinstance(value, gast.Call) and sequence_call is not None and sequence_call(value):
             found.add(target.id)
+        if isinstance(value, gast.Call) and sequence_args is not None:
+            found.update(sequence_args(value))
         elif isinstance(value, gast.Call) and user_call is not None and user_call(value):
             found.add(target.id)
             found.update(a.id for a in value.args if isinstance(a, gast.Name))

@@ -79,6 +79,7 @@ def register(registry: Registry) -> None:
     registry.nondifferentiable(NONDIFFERENTIABLE, "comparison, bitwise or integer operator")
     registry.nondifferentiable(BUILTINS_NONDIFFERENTIABLE, "integer, boolean or bookkeeping")
     registry.nondifferentiable([runtime.stop_gradient], "blocks the gradient on purpose")
+    registry.sequence_params({builtins.sum: ("iterable",)})
 
     @registry.adjoint(gast.MatMult)
     def matmul(result, x, y):

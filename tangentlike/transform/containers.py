@@ -25,6 +25,7 @@ import gast
 from .. import runtime
 from ..analyze import containers as container_analysis
 from ..analyze.containers import mutation
+from ..rules.template import BindError, bind_arguments
 from ..syntax import nodes
 
 
@@ -228,3 +229,17 @@ def arithmetic(backward: Any, value: gast.BinOp, bt: str, defined: frozenset[str
 
 def _receives(ctx: Any, operand: gast.expr) -> bool:
     return isinstance(operand, gast.Name) and operand.id in ctx.active
+
+
+def sequence_arguments(ctx: Any, call: gast.Call) -> list[str]:
+    """Names a rule-backed call takes whole as a list whose adjoint is a list."""
+    callee = ctx.scope.resolve(call.func)
+    params = ctx.registry.sequence_params_of(callee)
+    rule = ctx.registry.lookup(callee) if params else None
+    if rule is None:
+        return []
+    try:
+        bound = bind_arguments(rule, call.args, {k.arg: k.value for k in call.keywords})
+    except BindError:
+        return []
+    return [bound[p].id for p in params if isinstance(bound.get(p), gast.Name)]

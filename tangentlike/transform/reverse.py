@@ -90,6 +90,7 @@ def plan(ctx: Context) -> None:
         ctx.fn,
         lambda call: user_function(ctx.scope.resolve(call.func), ctx.registry),
         lambda call: ctx.registry.makes_sequence(ctx.scope.resolve(call.func)),
+        lambda call: containers.sequence_arguments(ctx, call),
     )
     containers.check(ctx)
 

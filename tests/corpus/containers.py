@@ -229,6 +229,10 @@ def split_used_twice(x):
     return np.sum(np.stack(parts) ** 2) + np.sum(sum(parts) * 2.0) + np.sum(parts[1])
 
 
+def list_argument_used_whole_twice(xs, w):
+    return np.sum(np.stack(xs) ** 2) + np.sum(sum(xs) * w) + np.sum(np.concatenate(xs))
+
+
 def _r(seed):
     return np.random.RandomState(seed)
 
@@ -285,6 +289,12 @@ CASES = [
     (tuple_argument, lambda: ((_r(0).randn(3), _r(1).randn(3)),), (0,)),
     (split_used_twice, lambda: (_r(0).randn(6),), (0,)),
     (split_used_twice, lambda: (_r(0).randn(3, 2),), (0,)),
+    (
+        list_argument_used_whole_twice,
+        lambda: ([_r(0).randn(3), _r(1).randn(3)], _r(2).randn(3)),
+        (0, 1),
+    ),
+    (list_argument_used_whole_twice, lambda: (_r(0).randn(2, 3), _r(2).randn(3)), (0, 1)),
     (concatenate_lists, lambda: (_r(0).randn(3),), (0,)),
     (repeat_list, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
     (concatenate_arguments, lambda: ([_r(0).randn(2)], [_r(1).randn(2), _r(2).randn(2)]), (0, 1)),
