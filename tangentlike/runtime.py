@@ -149,9 +149,15 @@ def prod_others(a, axis):
 
 
 def unarray(g, obj):
-    """The adjoint of `np.array(obj)`: g in the structure of obj (a list, tuple or array)."""
+    """The adjoint of `np.array(obj)`: g shaped like obj, an array even for a list of
+    same-shape values (so two such adjoints add, never concatenate); for a ragged
+    list, a list of per-element adjoints."""
     if isinstance(obj, (list, tuple)):
-        return [unarray(g[i], item) for i, item in enumerate(obj)]
+        try:
+            shape = np.shape(obj)
+        except ValueError:  # ragged
+            return [unarray(g[i], item) for i, item in enumerate(obj)]
+        return np.reshape(g, shape)
     return np.reshape(g, np.shape(obj))
 
 
@@ -923,7 +929,7 @@ def add_item(b, x, index, g):
         b[index] = plus(b.get(index), g)
         return b
     if isinstance(x, (list, tuple)):
-        b = [None] * len(x) if b is None else b
+        b = [None] * len(x) if b is None else list(b) if isinstance(b, np.ndarray) else b
         if isinstance(index, slice):
             positions = range(len(x))[index]
             for k, piece in zip(positions, g):  # noqa: B905 (g is the slice's adjoint)
@@ -975,6 +981,8 @@ def part(b, key, like):
 def unappend(b, value):
     """The adjoint of `xs.append(value)`: (b without its last element, that element's
     adjoint, zeros like `value` when it is zero). Shortens the list `b` in place."""
+    if isinstance(b, np.ndarray):  # a stacked adjoint (np.array of the list): rows
+        b = list(b)
     g = None if b is None else b.pop()
     if g is None and not isinstance(value, (list, tuple, dict)):
         dtype = np.result_type(value)
@@ -989,6 +997,8 @@ def unextend(b, n):
     elements, their adjoints as a list, or None when all are zero). Shortens b in place."""
     if b is None:
         return None, None
+    if isinstance(b, np.ndarray):  # a stacked adjoint (np.array of the list): rows
+        b = list(b)
     tail = b[len(b) - n :]
     del b[len(b) - n :]
     return b, tail

@@ -233,6 +233,13 @@ def list_argument_used_whole_twice(xs, w):
     return np.sum(np.stack(xs) ** 2) + np.sum(sum(xs) * w) + np.sum(np.concatenate(xs))
 
 
+def array_of_list_twice(xs):
+    ys = []
+    for v in xs:
+        ys.append(v * 2.0)
+    return np.sum(np.array(xs) ** 2) + np.sum(np.array(xs)) + np.sum(np.array(ys) * ys[0])
+
+
 def _r(seed):
     return np.random.RandomState(seed)
 
@@ -295,6 +302,8 @@ CASES = [
         (0, 1),
     ),
     (list_argument_used_whole_twice, lambda: (_r(0).randn(2, 3), _r(2).randn(3)), (0, 1)),
+    (array_of_list_twice, lambda: ([_r(0).randn(3), _r(1).randn(3)],), (0,)),
+    (array_of_list_twice, lambda: ([0.5, -1.5, 2.0],), (0,)),
     (concatenate_lists, lambda: (_r(0).randn(3),), (0,)),
     (repeat_list, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
     (concatenate_arguments, lambda: ([_r(0).randn(2)], [_r(1).randn(2), _r(2).randn(2)]), (0, 1)),

@@ -36,7 +36,7 @@ def add_item(b, x, index, g):
         b[index] = plus(b.get(index), g)
         return b
     if isinstance(x, (list, tuple)):
-        b = [None] * len(x) if b is None else b
+        b = [None] * len(x) if b is None else list(b) if isinstance(b, np.ndarray) else b
         if isinstance(index, slice):
             positions = range(len(x))[index]
             for k, piece in zip(positions, g):  # noqa: B905 (g is the slice's adjoint)
@@ -112,6 +112,8 @@ def matmul_vjp_b(g, a, b):
 def unappend(b, value):
     """The adjoint of `xs.append(value)`: (b without its last element, that element's
     adjoint, zeros like `value` when it is zero). Shortens the list `b` in place."""
+    if isinstance(b, np.ndarray):  # a stacked adjoint (np.array of the list): rows
+        b = list(b)
     g = None if b is None else b.pop()
     if g is None and not isinstance(value, (list, tuple, dict)):
         dtype = np.result_type(value)
