@@ -18,6 +18,7 @@ These functions take the Backward instance and return (statements, defined).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import gast
@@ -78,8 +79,9 @@ def literal(backward: Any, value: gast.expr, bt: str, defined: frozenset[str]):
     return code, defined
 
 
-def mutate(backward: Any, stmt: gast.Expr, defined: frozenset[str]):
-    """The backward code of `xs.append(v)` / `xs.extend(ys)`."""
+def mutate(backward: Any, stmt: gast.Expr, defined: frozenset[str], marker: Callable):
+    """The backward code of `xs.append(v)` / `xs.extend(ys)`. Putting xs back is wrapped
+    in `marker` (a pop marker): kept only when the backward sweep reads xs."""
     ctx = backward.ctx
     xs, method, arg = mutation(stmt)
     code: list[gast.stmt] = []
@@ -107,7 +109,7 @@ def mutate(backward: Any, stmt: gast.Expr, defined: frozenset[str]):
     # put xs back as it was before the mutation, for the backward code that reads it
     if method == "append":
         restore = nodes.call(nodes.attribute(nodes.name(xs), "pop"), [])
-        code.append(nodes.expr_stmt(restore))
+        code.append(marker(stmt, nodes.expr_stmt(restore)))
     else:
         count = nodes.call(nodes.name(backward.builtin("len")), [nodes.deepcopy(arg)])
         start = nodes.binop(
@@ -118,8 +120,15 @@ def mutate(backward: Any, stmt: gast.Expr, defined: frozenset[str]):
             slice=gast.Slice(lower=start, upper=None, step=None),
             ctx=gast.Del(),
         )
-        code.append(gast.Delete(targets=[cut]))
+        code.append(marker(stmt, gast.Delete(targets=[cut])))
     return code, defined
+
+
+def restored(ctx: Any, reads: set[str]) -> frozenset[int]:
+    """The mutations whose list the backward sweep reads: they are undone there."""
+    return frozenset(
+        id(stmt) for stmt in container_analysis.mutations(ctx.fn.body) if mutation(stmt)[0] in reads
+    )
 
 
 def check(ctx: Any) -> None:

@@ -276,7 +276,7 @@ class Backward:
         if isinstance(stmt, (gast.For, gast.While)):
             return self.loop(stmt, defined)
         if container_analysis.mutation(stmt) is not None:
-            return containers.mutate(self, stmt, defined)
+            return containers.mutate(self, stmt, defined, pop_marker)
         return [], defined
 
     def item_write(self, stmt: gast.Assign, defined: frozenset[str]):

@@ -253,7 +253,6 @@ def dloss(params, xs, bloss=1.0):
         # grad of params_rnn.py:9  hs.append(h)
         bhs, _bh1 = unappend(bhs, h)
         bh = bh + _bh1
-        hs.pop()
         # grad of params_rnn.py:8  h = np.tanh(params["W"] @ h + params["U"] @ x + params["b"])
         bh *= 1.0 - h * h
         b_h9 = bh
