@@ -159,6 +159,13 @@ def check(ctx: Any) -> None:
             continue
         if isinstance(value, (gast.List, gast.Tuple, gast.Dict)):
             literals.add(target.id)
+        if target.id in grown and isinstance(value, gast.Subscript):
+            raise ctx.error(
+                grown[target.id],
+                "appending to a list held inside another list or dict is not supported",
+                "grow a local list (`trace = []`, `trace.append(...)`) and put it into the "
+                "container once it is complete",
+            )
         if target.id in grown and not isinstance(value, gast.List):
             raise ctx.error(
                 stmt,

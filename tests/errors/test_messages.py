@@ -41,6 +41,13 @@ UNSUPPORTED = [
         "by index or key",
     ),
     (
+        "append to a list inside a dict",
+        ["d = {'t': []}", "d['t'].append(x)", "return d['t'][0]"],
+        4,
+        "inside another list or dict",
+    ),
+    ("append to an element list", ["rows = [[]]", "rows[0].append(x)", "return x"], 4, "inside"),
+    (
         "alias of a grown list",
         ["ys = []", "zs = ys", "ys.append(x)", "return zs[0]"],
         4,
