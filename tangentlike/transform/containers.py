@@ -144,12 +144,18 @@ def check(ctx: Any) -> None:
                 "build a new list in the function instead (`out = []`, then `out.append(...)`)",
             )
         grown.setdefault(xs, stmt)
-    literals: set[str] = set()
+    literals = {
+        s.targets[0].id
+        for s in _assignments(ctx.fn.body)
+        if isinstance(s.value, (gast.List, gast.Tuple, gast.Dict))
+    }
     for stmt in _assignments(ctx.fn.body):
         target, value = stmt.targets[0], stmt.value
         if isinstance(target, gast.Subscript):
             name = target.value.id
-            if name in grown or (name in literals and name in ctx.structured):
+            if name in params:
+                continue  # reverse.check_item_write: writing into an argument
+            if name in grown or name in literals or may_hold_container(ctx, target.value):
                 raise ctx.error(
                     target,
                     f"writing into the list or dict {name!r} by index or key is not supported",
@@ -157,8 +163,6 @@ def check(ctx: Any) -> None:
                     "comprehension / literal",
                 )
             continue
-        if isinstance(value, (gast.List, gast.Tuple, gast.Dict)):
-            literals.add(target.id)
         if target.id in grown and isinstance(value, gast.Subscript):
             raise ctx.error(
                 grown[target.id],

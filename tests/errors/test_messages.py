@@ -46,6 +46,12 @@ UNSUPPORTED = [
         4,
         "inside another list or dict",
     ),
+    (
+        "write into a dict comprehension's dict",
+        ["d = {k: x for k in 'ab'}", "d['c'] = x", "return d['c']"],
+        4,
+        "by index or key",
+    ),
     ("append to an element list", ["rows = [[]]", "rows[0].append(x)", "return x"], 4, "inside"),
     (
         "alias of a grown list",
