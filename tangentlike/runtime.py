@@ -1097,3 +1097,19 @@ def unmul(g, x, y):
     if g is None:
         return None, None
     return undo(g * y, x), undo(g * x, y)
+
+
+def gradient_like(b, x):
+    """The adjoint `b` completed to the structure of `x`: every key and position of a
+    dict, list or tuple (nested), float zeros where `b` holds none (None is zero)."""
+    if isinstance(x, dict):
+        return {k: gradient_like(None if b is None else b.get(k), v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        items = [gradient_like(None if b is None else b[i], v) for i, v in enumerate(x)]
+        return items if isinstance(x, list) else tuple(items)
+    if b is not None:
+        return b
+    dtype = np.result_type(x)
+    if not np.issubdtype(dtype, np.inexact):
+        dtype = np.float64
+    return np.zeros(np.shape(x), dtype=dtype)

@@ -177,7 +177,13 @@ def build(
     grads = []
     for p in wrt:
         b = ctx.adjoint.get(p)
-        if b is not None and b in defined:
+        reached = b is not None and b in defined
+        if split is None and (p in ctx.structured or not reached):
+            # the caller's gradient: the argument's full structure, zeros where unreached
+            value = nodes.name(b) if reached else nodes.const(None)
+            helper = containers.helper_name(ctx, "gradient_like")
+            grads.append(nodes.call(helper, [value, nodes.name(p)]))
+        elif reached:
             grads.append(nodes.name(b))
         else:  # not reached: zeros, or None for a list or dict (any structure, even ragged)
             grads.append(nodes.call(containers.helper_name(ctx, "zeros_of"), [nodes.name(p)]))

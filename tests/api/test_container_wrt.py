@@ -152,3 +152,16 @@ def test_gradient_leaves_never_share_memory(tmp_path):
 def test_a_string_leaf_is_named_in_the_error(module):
     with pytest.raises(WrtError, match=r"params\['name'\]\": it is a str"):
         tl.grad(module.loss)({**_params(), "name": "layer"}, np.ones((2, 3)))
+
+
+def test_the_generated_module_alone_returns_the_full_structure(module):
+    """What the CLI writes (df.source) needs no wrapper: every key, in order, zeros where
+    unreached."""
+    df = tl.grad(module.loss)
+    namespace: dict = {"__name__": "written"}
+    exec(compile(df.source, "written.py", "exec"), namespace)
+    params = _params()
+    g = namespace[df.__name__](params, np.ones((2, 3)))
+    assert list(g) == list(params)
+    np.testing.assert_array_equal(g["unused"], np.zeros(5))
+    np.testing.assert_allclose(g["W1"], df(params, np.ones((2, 3)))["W1"])

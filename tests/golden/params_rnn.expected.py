@@ -61,6 +61,22 @@ def add_item(b, x, index, g):
     return out if b is None else b + out
 
 
+def gradient_like(b, x):
+    """The adjoint `b` completed to the structure of `x`: every key and position of a
+    dict, list or tuple (nested), float zeros where `b` holds none (None is zero)."""
+    if isinstance(x, dict):
+        return {k: gradient_like(None if b is None else b.get(k), v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        items = [gradient_like(None if b is None else b[i], v) for i, v in enumerate(x)]
+        return items if isinstance(x, list) else tuple(items)
+    if b is not None:
+        return b
+    dtype = np.result_type(x)
+    if not np.issubdtype(dtype, np.inexact):
+        dtype = np.float64
+    return np.zeros(np.shape(x), dtype=dtype)
+
+
 def iterable(x):
     """What a `for` loop over `x` visits, as something indexable: a dict's keys (a list),
     anything else unchanged."""
@@ -274,4 +290,4 @@ def dloss(params, xs, bloss=1.0):
         _h3 = _pop()
         # grad of params_rnn.py:7  for x in xs:
         x = _pop()
-    return bparams
+    return gradient_like(bparams, params)
