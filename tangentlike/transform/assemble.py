@@ -169,7 +169,8 @@ def build(
     defined0 = frozenset({ctx.adjoint[ret]}) if ret in ctx.active else frozenset()
     marked, defined = Backward(ctx).block(body, defined0)
     reads = read_by_backward(ctx, resolve_pops(marked, frozenset()))
-    ctx.pushed = saved_sites(ctx, reads) | containers.restored(ctx, reads)
+    undone, lists = containers.restored(ctx, reads)  # list appends undone backward
+    ctx.pushed = saved_sites(ctx, reads | lists) | undone
     bwd_code = resolve_pops(marked, ctx.pushed)
     reads = read_by_backward(ctx, bwd_code)
     fwd_code = Forward(ctx).block(body)
