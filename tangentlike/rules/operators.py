@@ -79,7 +79,8 @@ def register(registry: Registry) -> None:
     registry.nondifferentiable(NONDIFFERENTIABLE, "comparison, bitwise or integer operator")
     registry.nondifferentiable(BUILTINS_NONDIFFERENTIABLE, "integer, boolean or bookkeeping")
     registry.nondifferentiable([runtime.stop_gradient], "blocks the gradient on purpose")
-    registry.sequence_params({builtins.sum: ("iterable",)})
+    # iterable(xs) is xs itself: when xs is a list, so is its adjoint
+    registry.sequence_params({builtins.sum: ("iterable",), runtime.iterable: ("x",)})
 
     @registry.adjoint(gast.MatMult)
     def matmul(result, x, y):

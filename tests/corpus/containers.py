@@ -240,6 +240,16 @@ def array_of_list_twice(xs):
     return np.sum(np.array(xs) ** 2) + np.sum(np.array(xs)) + np.sum(np.array(ys) * ys[0])
 
 
+def two_loops_over_pairs(pairs, w):
+    acc = []
+    for a, b in pairs:
+        acc.append(a * w + b)
+    total = np.sum(np.stack(acc) ** 2)
+    for a, b in pairs:
+        total = total + np.sum(a * b)
+    return total
+
+
 def _r(seed):
     return np.random.RandomState(seed)
 
@@ -304,6 +314,12 @@ CASES = [
     (list_argument_used_whole_twice, lambda: (_r(0).randn(2, 3), _r(2).randn(3)), (0, 1)),
     (array_of_list_twice, lambda: ([_r(0).randn(3), _r(1).randn(3)],), (0,)),
     (array_of_list_twice, lambda: ([0.5, -1.5, 2.0],), (0,)),
+    (
+        two_loops_over_pairs,
+        lambda: ([(_r(k).randn(3), _r(k + 9).randn(3)) for k in range(3)], _r(5).randn(3)),
+        (0, 1),
+    ),
+    (two_loops_over_pairs, lambda: (_r(0).randn(4, 2, 3), _r(5).randn(3)), (0, 1)),
     (concatenate_lists, lambda: (_r(0).randn(3),), (0,)),
     (repeat_list, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
     (concatenate_arguments, lambda: ([_r(0).randn(2)], [_r(1).randn(2), _r(2).randn(2)]), (0, 1)),
