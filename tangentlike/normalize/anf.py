@@ -21,6 +21,7 @@ Invalidates: every analysis.
 from __future__ import annotations
 
 import builtins
+import inspect
 
 import gast
 
@@ -345,8 +346,11 @@ class Normalizer:
             func = self.namespace.ref(method.dotted, self.namer)
         pre: Pre = []
         out_args = []
+        # a user function gets list and tuple arguments as names (its gradient for them
+        # comes back as one list adjoint); rules take literals inline (np.stack([a, b]))
+        inline = not (inspect.isfunction(callee) and self.registry.lookup(callee) is None)
         for a in args:
-            if isinstance(a, (gast.List, gast.Tuple)):
+            if isinstance(a, (gast.List, gast.Tuple)) and inline:
                 p, elts = self.atoms(a.elts, hint)
                 pre.extend(p)
                 out_args.append(type(a)(elts=elts, ctx=gast.Load()))
@@ -356,7 +360,7 @@ class Normalizer:
                 out_args.append(atom)
         keywords = {}
         for kw in node.keywords:
-            if isinstance(kw.value, (gast.List, gast.Tuple)):
+            if isinstance(kw.value, (gast.List, gast.Tuple)) and inline:
                 p, elts = self.atoms(kw.value.elts, hint)
                 keywords[kw.arg] = type(kw.value)(elts=elts, ctx=gast.Load())
             else:

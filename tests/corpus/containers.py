@@ -250,6 +250,39 @@ def two_loops_over_pairs(pairs, w):
     return total
 
 
+def scale_all(ps, v):
+    out = []
+    for p in ps:
+        out.append(p * v)
+    return out
+
+
+def list_literal_to_a_helper(x, y):
+    ys = scale_all([x, y, x * y], x)
+    pair = scale_all((y, 2.0), y)
+    return np.sum(np.stack(ys) ** 2) + np.sum(ys[1]) + np.sum(pair[0] * pair[1])
+
+
+def break_after_appends(x):
+    hs = []
+    h = x
+    for t in range(10):
+        h = np.tanh(h * 1.3 + 0.2)
+        if np.sum(h) > 1.5:
+            break
+        hs.append(h)
+    return np.sum(np.stack(hs)) + np.sum(h)
+
+
+def return_inside_growing_loop(x):
+    hs = [x]
+    for t in range(6):
+        hs.append(np.sin(hs[-1]) * 1.1)
+        if np.sum(hs[-1]) < -0.5:
+            return np.sum(hs[-1] * hs[0])
+    return np.sum(np.stack(hs))
+
+
 def _r(seed):
     return np.random.RandomState(seed)
 
@@ -320,6 +353,10 @@ CASES = [
         (0, 1),
     ),
     (two_loops_over_pairs, lambda: (_r(0).randn(4, 2, 3), _r(5).randn(3)), (0, 1)),
+    (list_literal_to_a_helper, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
+    (break_after_appends, lambda: (_r(0).randn(3) * 0.01,), (0,)),
+    (return_inside_growing_loop, lambda: (_r(0).randn(3),), (0,)),
+    (return_inside_growing_loop, lambda: (-np.ones(3),), (0,)),
     (concatenate_lists, lambda: (_r(0).randn(3),), (0,)),
     (repeat_list, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
     (concatenate_arguments, lambda: ([_r(0).randn(2)], [_r(1).randn(2), _r(2).randn(2)]), (0, 1)),
