@@ -100,3 +100,53 @@ def test_random_container_program_matches_autograd(tmp_path_factory, source, see
     reference = autograd_version(module.f)
     np.testing.assert_allclose(gx, autograd.grad(reference, 0)(x, y), rtol=1e-7, atol=1e-9)
     np.testing.assert_allclose(gy, autograd.grad(reference, 1)(x, y), rtol=1e-7, atol=1e-9)
+
+
+ARGUMENT_STATEMENTS = [
+    "v{n} = np.tanh(params['W'] @ {a}) * params['s']",
+    "v{n} = sum(np.sin(params[k] * {a}) for k in ['b', 'c'])",
+    "v{n} = {a} * xs[{i}][0]",
+    "acc{n} = []\nfor a, b in xs:\n    acc{n}.append(a * {a} + b)\n"
+    "v{n} = np.sum(np.stack(acc{n}), axis=0)",
+    "d{n} = {{k: params[k] * 2.0 for k in params if k != 'W'}}\nv{n} = {a} * d{n}['b'] + d{n}['s']",
+    "v{n} = {a}\nfor name, val in params.items():\n    if name != 'W':\n"
+    "        v{n} = v{n} + np.sum(val) * 0.1",
+    "p{n} = (params['b'], [{a}, xs[0][1]])\nv{n} = p{n}[0] * p{n}[1][1] + p{n}[1][0]",
+    "v{n} = np.exp(-{a} * {a})",
+]
+
+
+@st.composite
+def argument_programs(draw):
+    arrays, lines = ["x"], []
+    for n in range(draw(st.integers(2, 6))):
+        template = draw(st.sampled_from(ARGUMENT_STATEMENTS))
+        index = draw(st.sampled_from(["0", "-1", "len(xs) - 1"]))
+        lines.append(template.format(n=n, a=draw(st.sampled_from(arrays)), i=index))
+        arrays.append(f"v{n}")
+    body = "\n".join(lines) + f"\nreturn np.sum({arrays[-1]} ** 2) + np.sum({arrays[-2]})"
+    indented = "\n".join("    " + line for line in body.splitlines())
+    return f"import numpy as np\n\n\ndef f(params, xs, x):\n{indented}\n"
+
+
+def _leaves(g):
+    if isinstance(g, dict):
+        return [leaf for k in sorted(g) for leaf in _leaves(g[k])]
+    if isinstance(g, (list, tuple)):
+        return [leaf for item in g for leaf in _leaves(item)]
+    return [g]
+
+
+@given(source=argument_programs(), seed=st.integers(0, 2**16))
+def test_random_program_over_container_arguments_matches_autograd(tmp_path_factory, source, seed):
+    module = load_module(tmp_path_factory.mktemp("args"), source, name=f"args_{next(_ids)}")
+    r = np.random.RandomState(seed)
+    params = {"W": r.randn(3, 3) * 0.5, "b": r.randn(3), "c": r.randn(3), "s": 0.7}
+    xs = [(r.randn(3), r.randn(3)) for _ in range(3)]
+    args = (params, xs, r.randn(3))
+    grads = tl.grad(module.f, wrt=(0, 1, 2))(*args)
+    reference = autograd_version(module.f)
+    for i, g in enumerate(grads):
+        expected = autograd.grad(reference, i)(*args)
+        for a, b in zip(_leaves(g), _leaves(expected), strict=True):
+            np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-9)
