@@ -13,7 +13,7 @@ from __future__ import annotations
 import gast
 
 from ..syntax import nodes
-from . import containers
+from . import container_checks, containers
 from .reverse import POP_MARK, Backward, Context
 
 
@@ -169,7 +169,7 @@ def build(
     defined0 = frozenset({ctx.adjoint[ret]}) if ret in ctx.active else frozenset()
     marked, defined = Backward(ctx).block(body, defined0)
     reads = read_by_backward(ctx, resolve_pops(marked, frozenset()))
-    undone, lists = containers.restored(ctx, reads)  # list appends undone backward
+    undone, lists = container_checks.restored(ctx, reads)  # list appends undone backward
     ctx.pushed = saved_sites(ctx, reads | lists) | undone
     bwd_code = resolve_pops(marked, ctx.pushed)
     reads = read_by_backward(ctx, bwd_code)

@@ -33,7 +33,7 @@ from ..rules.template import BindError, bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
-from . import containers
+from . import container_checks, containers
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ def plan(ctx: Context) -> None:
         lambda call: ctx.registry.makes_sequence(ctx.scope.resolve(call.func)),
         lambda call: containers.sequence_arguments(ctx, call),
     )
-    containers.check(ctx)
+    container_checks.check(ctx)
 
     def visit(stmts: list[gast.stmt], in_loop: bool) -> None:
         for stmt in stmts:
