@@ -1113,3 +1113,14 @@ def gradient_like(b, x):
     if not np.issubdtype(dtype, np.inexact):
         dtype = np.float64
     return np.zeros(np.shape(x), dtype=dtype)
+
+
+def unsequence(g, x):
+    """The adjoint of `x` in `list(x)` / `tuple(x)`: g itself for a list or tuple x, the
+    stacked rows for an array x (zeros where g holds None), None for a dict (keys)."""
+    if isinstance(x, dict) or g is None:
+        return None
+    if isinstance(x, (list, tuple)):
+        return g
+    rows = [np.zeros(np.shape(r)) if p is None else p for p, r in zip(g, x, strict=True)]
+    return np.reshape(np.asarray(rows), np.shape(x))

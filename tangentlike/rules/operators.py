@@ -80,7 +80,15 @@ def register(registry: Registry) -> None:
     registry.nondifferentiable(BUILTINS_NONDIFFERENTIABLE, "integer, boolean or bookkeeping")
     registry.nondifferentiable([runtime.stop_gradient], "blocks the gradient on purpose")
     # iterable(xs) is xs itself: when xs is a list, so is its adjoint
-    registry.sequence_params({builtins.sum: ("iterable",), runtime.iterable: ("x",)})
+    registry.sequence_params(
+        {
+            builtins.sum: ("iterable",),
+            builtins.list: ("iterable",),
+            builtins.tuple: ("iterable",),
+            runtime.iterable: ("x",),
+        }
+    )
+    registry.sequence_makers([builtins.list, builtins.tuple])
 
     @registry.adjoint(gast.MatMult)
     def matmul(result, x, y):
@@ -95,6 +103,14 @@ def register(registry: Registry) -> None:
     def sum_(result, iterable, start=0):
         d[iterable] = runtime.unsum(d[result], iterable)
         d[start] = runtime.unbroadcast(d[result], start)
+
+    @registry.adjoint(builtins.list)
+    def list_(result, iterable=()):
+        d[iterable] = runtime.unsequence(d[result], iterable)
+
+    @registry.adjoint(builtins.tuple)
+    def tuple_(result, iterable=()):
+        d[iterable] = runtime.unsequence(d[result], iterable)
 
     # Helpers that normalize/comprehensions inserts.
     @registry.adjoint(runtime.iterable)

@@ -106,6 +106,7 @@ def check(ctx: Any) -> None:
         if (
             target.id in grown
             and not isinstance(value, (gast.List, gast.BinOp))
+            and not _new_list(ctx, value)
             and not _handed_over(ctx, value)
         ):
             raise ctx.error(
@@ -180,3 +181,8 @@ def _sequences(ctx: Any) -> dict[str, str]:
         ):
             out[stmt.targets[0].id] = value.args[0].id
     return out
+
+
+def _new_list(ctx: Any, value: gast.expr) -> bool:
+    """`list(...)`: a new list object, shared with nothing."""
+    return isinstance(value, gast.Call) and ctx.scope.resolve(value.func) is list

@@ -283,6 +283,13 @@ def return_inside_growing_loop(x):
     return np.sum(np.stack(hs))
 
 
+def rows_as_a_list(X, w):
+    rows = list(X)
+    rows.append(w * 2.0)
+    t = tuple(rows)
+    return np.sum(np.stack(rows) ** 2) + np.sum(t[0] * w)
+
+
 def _r(seed):
     return np.random.RandomState(seed)
 
@@ -357,6 +364,8 @@ CASES = [
     (break_after_appends, lambda: (_r(0).randn(3) * 0.01,), (0,)),
     (return_inside_growing_loop, lambda: (_r(0).randn(3),), (0,)),
     (return_inside_growing_loop, lambda: (-np.ones(3),), (0,)),
+    (rows_as_a_list, lambda: (_r(0).randn(3, 2), _r(1).randn(2)), (0, 1)),
+    (rows_as_a_list, lambda: ([_r(0).randn(2), _r(2).randn(2)], _r(1).randn(2)), (0, 1)),
     (concatenate_lists, lambda: (_r(0).randn(3),), (0,)),
     (repeat_list, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
     (concatenate_arguments, lambda: ([_r(0).randn(2)], [_r(1).randn(2), _r(2).randn(2)]), (0, 1)),

@@ -536,5 +536,7 @@ CASES: list[Case] = [
     Case("sum([x, x * y], y)", {"x": V, "y": V}),
     Case("sum([x, x * 2.0], 1.5)", {"x": M}),
     Case("np.stack([v * 2.0 for v in x])", {"x": M}),  # iterable(x): rows
+    Case("np.stack(list(x)) * np.stack(tuple([x, y]))[1]", {"x": M, "y": M}),
+    Case("sum(list(x))", {"x": M}),
     Case("np.stack([{i: v * (i + 1.0) for i in range(3)}[2] for v in x])", {"x": M}),
 ]
