@@ -6,9 +6,10 @@ Guarantees (checked by `check`), every statement of the body is one of:
   - `name = value` where value is an atom, or one operation on atoms: BinOp,
     UnaryOp, Compare (one operator), BoolOp, Call (a global function; list or
     tuple literals of atoms allowed as arguments), Attribute read of a local,
-    Subscript (index of atoms and slices of atoms), Tuple or List of atoms,
+    Subscript (index of atoms and slices of atoms), Tuple, List or Dict of atoms,
     and the target is never one of the operation's operands;
   - `call(...)` as a statement (side effects, no value), `assert atom`;
+  - `name.append(atom)` / `name.extend(atom)`, the only mutations of a list;
   - `if name: ... else: ...`;
   - `for name in name: ...` where the iterable is a range object;
   - `while name: ...` whose body ends by recomputing the test name;
