@@ -67,6 +67,8 @@ def gradient_like(b, x):
     if isinstance(x, dict):
         return {k: gradient_like(None if b is None else b.get(k), v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
+        if b is not None and len(b) != len(x):
+            raise ValueError(f"tangentlike: a gradient of length {len(b)} for {len(x)} items")
         items = [gradient_like(None if b is None else b[i], v) for i, v in enumerate(x)]
         return items if isinstance(x, list) else tuple(items)
     if b is not None:
