@@ -407,7 +407,11 @@ class Backward:
                 )
             keywords = {k.arg: k.value for k in value.keywords}
             bindings = bind_arguments(rule, value.args, keywords)
-        elif isinstance(value, gast.Subscript) and value.value.id in ctx.structured:
+        elif (
+            isinstance(value, gast.Subscript)
+            and isinstance(value.value, gast.Name)
+            and value.value.id in ctx.structured
+        ):
             return containers.read(self, value, bt, defined, _index_expr(value.slice))
         elif isinstance(value, gast.Subscript):
             helper = ctx.namespace.bind("unsubscript", runtime.unsubscript, ctx.namer)
