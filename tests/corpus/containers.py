@@ -384,3 +384,12 @@ CASES = [
         (0, 1),
     ),
 ]
+
+
+# Helpers for tests/properties/test_random_containers.py (called from generated programs).
+def pair_and_dict(a, b):
+    return (a * b, {"s": np.sum(a), "t": b})
+
+
+def squares_of_values(d):
+    return sum(np.sum(d[k] ** 2) for k in d)

@@ -150,3 +150,53 @@ def test_random_program_over_container_arguments_matches_autograd(tmp_path_facto
         expected = autograd.grad(reference, i)(*args)
         for a, b in zip(_leaves(g), _leaves(expected), strict=True):
             np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-9)
+
+
+MIXED_STATEMENTS = [
+    # a helper that appends, given a ragged list literal
+    "L{n} = scale_all([{a}, {b}[:2], np.sum({a})], {s})\nv{n} = np.sum(L{n}[1]) * {b} + L{n}[2]",
+    # a helper returning a tuple holding a dict
+    "a{n}, d{n} = pair_and_dict({a}, {b})\nv{n} = a{n} * d{n}['s'] + d{n}['t']",
+    # a helper taking a ragged dict literal
+    "v{n} = squares_of_values({{'a': {a}, 'b': {b}[1:]}}) * {a}",
+    "R{n} = [{a}, {b}[:1], np.sum({a})]\nv{n} = R{n}[0] * R{n}[1] + R{n}[2]",
+    # a while loop that appends slices
+    "h{n} = {a}\nhs{n} = []\nwhile np.sum(h{n} * h{n}) > 0.05 and len(hs{n}) < 6:\n"
+    "    h{n} = h{n} * 0.6\n    hs{n}.append(h{n}[:2])\n"
+    "v{n} = np.sum(sum(hs{n}) * 1.0) if hs{n} else 0.0\nv{n} = v{n} + {b}",
+    # nested dicts, lists and tuples
+    "N{n} = {{'in': {{'w': {a}}}, 'l': [{b}, ({a}, 2.0)]}}\n"
+    "v{n} = N{n}['in']['w'] * N{n}['l'][1][0] * N{n}['l'][1][1] + N{n}['l'][0]",
+    "v{n} = np.sum(np.stack([np.tanh(r * {a}) for r in [{a}, {b}] if np.sum(r) > -50]), axis=0)",
+    "v{n} = np.sin({a}) * {b}",
+]
+
+
+@st.composite
+def mixed_programs(draw):
+    arrays, lines = ["x", "y"], []
+    for n in range(draw(st.integers(2, 6))):
+        template = draw(st.sampled_from(MIXED_STATEMENTS))
+        a, b = draw(st.sampled_from(arrays)), draw(st.sampled_from(arrays))
+        scale = draw(st.sampled_from(["0.5", "np.sum(x)"]))
+        lines.append(template.format(n=n, a=a, b=b, s=scale))
+        arrays.append(f"v{n}")
+    body = "\n".join(lines) + f"\nreturn np.sum({arrays[-1]} ** 2) + np.sum({arrays[-2]})"
+    indented = "\n".join("    " + line for line in body.splitlines())
+    return (
+        "import numpy as np\n\nfrom corpus.containers import pair_and_dict, scale_all, "
+        f"squares_of_values\n\n\ndef f(x, y):\n{indented}\n"
+    )
+
+
+@given(source=mixed_programs(), seed=st.integers(0, 2**16))
+def test_random_program_with_helpers_and_ragged_containers_matches_autograd(
+    tmp_path_factory, source, seed
+):
+    module = load_module(tmp_path_factory.mktemp("mixed"), source, name=f"mixed_{next(_ids)}")
+    rng = np.random.RandomState(seed)
+    x, y = rng.uniform(-0.8, 0.8, 3), rng.uniform(-0.8, 0.8, 3)
+    gx, gy = tl.grad(module.f, wrt=(0, 1))(x, y)
+    reference = autograd_version(module.f)
+    np.testing.assert_allclose(gx, autograd.grad(reference, 0)(x, y), rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(gy, autograd.grad(reference, 1)(x, y), rtol=1e-7, atol=1e-9)
