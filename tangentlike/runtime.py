@@ -955,8 +955,9 @@ def add_item(b, x, index, g):
 
 
 def zeros_of(x):
-    """The zero adjoint of `x`: None for a list, tuple or dict, float zeros otherwise."""
-    if isinstance(x, (list, tuple, dict)):
+    """The zero adjoint of `x`: None for a list, tuple or dict (or a str, None: keys
+    and labels carry no gradient), float zeros otherwise."""
+    if isinstance(x, (list, tuple, dict, str, bytes)) or x is None:
         return None
     dtype = np.result_type(x)
     if not np.issubdtype(dtype, np.inexact):
@@ -970,7 +971,7 @@ def part(b, key, like):
     value = None if b is None else b.get(key) if isinstance(b, dict) else b[key]
     if value is not None:
         return value
-    if isinstance(like, (list, tuple, dict)):
+    if isinstance(like, (list, tuple, dict, str, bytes)) or like is None:
         return None
     dtype = np.result_type(like)
     if not np.issubdtype(dtype, np.inexact):
@@ -984,7 +985,7 @@ def unappend(b, value):
     if isinstance(b, np.ndarray):  # a stacked adjoint (np.array of the list): rows
         b = list(b)
     g = None if b is None else b.pop()
-    if g is None and not isinstance(value, (list, tuple, dict)):
+    if g is None and not (isinstance(value, (list, tuple, dict, str, bytes)) or value is None):
         dtype = np.result_type(value)
         if not np.issubdtype(dtype, np.inexact):
             dtype = np.float64
@@ -1122,7 +1123,7 @@ def unsequence(g, x):
     stacked rows for an array x (zeros where g holds None), None for a dict (keys)."""
     if isinstance(x, dict) or g is None:
         return None
-    if isinstance(x, (list, tuple)):
+    if isinstance(x, (list, tuple)) or isinstance(g, np.ndarray):
         return g
     rows = [np.zeros(np.shape(r)) if p is None else p for p, r in zip(g, x, strict=True)]
     return np.reshape(np.asarray(rows), np.shape(x))

@@ -18,6 +18,9 @@ than a call (range, enumerate, a comprehension's list...) iterates
 `for` over `d.keys()`, `d.values()` or `d.items()` becomes a loop over the keys
 that reads `d[key]`.
 
+Outside a `for`, `d.keys()`, `d.values()` and `d.items()` become the lists
+`[k for k in d]`, `[d[k] for k in d]`, `[(k, d[k]) for k in d]`.
+
 The comprehension runs before the rest of its statement (which is the same for
 the side-effect-free code that is differentiated). A comprehension that would
 not run exactly once per statement (in a `while` condition, in a branch of
@@ -68,12 +71,12 @@ class _Lowering:
             stmt.orelse = self.block(stmt.orelse)
             return [stmt]
         pre: list[gast.stmt] = []
+        if isinstance(stmt, gast.For):  # first: `for v in d.values()` reads d[key]
+            pre_loop, stmt = self.loop_over(stmt)
+            pre.extend(pre_loop)
         for field in ("value", "test", "iter", "msg", "target", "targets"):
             if getattr(stmt, field, None) is not None:
                 setattr(stmt, field, self.expr(getattr(stmt, field), pre))
-        if isinstance(stmt, gast.For):
-            pre_loop, stmt = self.loop_over(stmt)
-            pre.extend(pre_loop)
         for field in ("body", "orelse"):
             if isinstance(getattr(stmt, field, None), list):
                 setattr(stmt, field, self.block(getattr(stmt, field)))
@@ -117,7 +120,7 @@ class _Lowering:
     def wrap(self, it: gast.expr) -> gast.expr:
         if isinstance(it, gast.Name) and it.id in self.made:
             return it
-        if isinstance(it, (gast.List, gast.Tuple, gast.Constant)) or (
+        if isinstance(it, (gast.List, gast.Tuple, gast.Constant, *COMPREHENSIONS)) or (
             isinstance(it, gast.Call) and self.scope.resolve(it.func) in _LOWERED
         ):
             return it
@@ -151,6 +154,9 @@ class _Lowering:
             return node
         if isinstance(node, COMPREHENSIONS):
             return self.comprehension(node, pre)
+        view = _dict_view(node)
+        if view is not None:  # d.values() outside a for: the list [d[k] for k in d]
+            return self.comprehension(view, pre)
         for field in node._fields:
             child = getattr(node, field, None)
             if isinstance(child, (gast.AST, list)) and not isinstance(child, gast.expr_context):
@@ -193,9 +199,9 @@ class _Lowering:
                 target=gen.target, iter=gen.iter, body=body, orelse=[], type_comment=None
             )
             loop = nodes.located(loop, node)
+            extra, loop = self.loop_over(loop)
             iter_pre: list[gast.stmt] = []
             loop.iter = self.expr(loop.iter, iter_pre)
-            extra, loop = self.loop_over(loop)
             body = [*iter_pre, *extra, loop]
         starts = [
             nodes.located(nodes.assign(r, gast.List(elts=[], ctx=gast.Load())), node)
@@ -224,3 +230,28 @@ def run(
     fn.body = _Lowering(parsed, namer, namespace, scope).block(fn.body)
     assert not any(isinstance(n, COMPREHENSIONS) for n in gast.walk(fn))
     return fn
+
+
+def _dict_view(node: gast.AST) -> gast.ListComp | None:
+    """`d.keys()`, `d.values()`, `d.items()` of a named dict as the equivalent list
+    comprehension, else None."""
+    if not (
+        isinstance(node, gast.Call)
+        and isinstance(node.func, gast.Attribute)
+        and node.func.attr in ("keys", "values", "items")
+        and isinstance(node.func.value, gast.Name)
+        and not node.args
+        and not node.keywords
+    ):
+        return None
+    mapping, key = node.func.value.id, "key"
+    value = nodes.subscript(nodes.name(mapping), nodes.name(key))
+    elt = {
+        "keys": nodes.name(key),
+        "values": value,
+        "items": nodes.tuple_([nodes.name(key), value]),
+    }[node.func.attr]
+    generator = gast.comprehension(
+        target=nodes.name(key, store=True), iter=nodes.name(mapping), ifs=[], is_async=0
+    )
+    return nodes.located(gast.ListComp(elt=elt, generators=[generator]), node)

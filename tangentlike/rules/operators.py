@@ -66,8 +66,6 @@ BUILTINS_NONDIFFERENTIABLE = [
     builtins.type,
     builtins.id,
     builtins.hash,
-    builtins.enumerate,
-    builtins.zip,
 ]
 
 
@@ -115,7 +113,7 @@ def register(registry: Registry) -> None:
     # Helpers that normalize/comprehensions inserts.
     @registry.adjoint(runtime.iterable)
     def iterable_(result, x):
-        d[x] = d[result]
+        d[x] = runtime.unsequence(d[result], x)  # a dict's keys carry no gradient
 
     @registry.adjoint(runtime.dict_of)
     def dict_of(result, keys, values):

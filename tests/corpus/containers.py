@@ -290,6 +290,15 @@ def rows_as_a_list(X, w):
     return np.sum(np.stack(rows) ** 2) + np.sum(t[0] * w)
 
 
+def dict_views_anywhere(params, x):
+    total = sum(np.sum(v**2) for v in params.values())
+    s = sum(params.values())
+    pairs = [(k, v) for k, v in zip(params.keys(), params.values())]
+    for k, v in params.items():
+        total = total + np.sum(v * x) * len(k)
+    return total + np.sum(s * x) + np.sum(pairs[0][1])
+
+
 def _r(seed):
     return np.random.RandomState(seed)
 
@@ -366,6 +375,11 @@ CASES = [
     (return_inside_growing_loop, lambda: (-np.ones(3),), (0,)),
     (rows_as_a_list, lambda: (_r(0).randn(3, 2), _r(1).randn(2)), (0, 1)),
     (rows_as_a_list, lambda: ([_r(0).randn(2), _r(2).randn(2)], _r(1).randn(2)), (0, 1)),
+    (
+        dict_views_anywhere,
+        lambda: ({"a": _r(0).randn(3), "bb": _r(1).randn(3)}, _r(2).randn(3)),
+        (0, 1),
+    ),
     (concatenate_lists, lambda: (_r(0).randn(3),), (0,)),
     (repeat_list, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
     (concatenate_arguments, lambda: ([_r(0).randn(2)], [_r(1).randn(2), _r(2).randn(2)]), (0, 1)),

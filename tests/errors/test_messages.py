@@ -264,3 +264,13 @@ def test_indexing_a_ragged_tuple_of_active_values_is_no_longer_an_error(tmp_path
         "import numpy as np\n\ndef f(x):\n    p = (x, x[:2])\n    u = p[1]\n    return np.sum(u)\n",
     )
     np.testing.assert_allclose(tl.grad(module.f)(np.ones(3)), [1.0, 1.0, 0.0])
+
+
+def test_zip_as_a_value_of_differentiated_values_is_refused(tmp_path):
+    # zip(...) outside a for header: its pairs would carry gradients, and zip has no rule
+    module = load_module(
+        tmp_path, "def f(x):\n    ps = list(zip(x, x * 2.0))\n    return ps[0][1]\n"
+    )
+    with pytest.raises(UnknownFunctionError, match="zip") as err:
+        tl.grad(module.f)(np.ones(3))
+    assert ":2:" in str(err.value) and "list(zip(x, x * 2.0))" in str(err.value)
