@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from . import __version__, specialize
+from . import __version__, specialize, structure
 from .checkpoint import Binomial, FixedInterval, Schedule
 from .compile import keys, loader
 from .compile.cache import DiskCache
@@ -412,7 +412,7 @@ def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> C
                 raise TypeError("vjp: pass the seed (the output's cotangent) last")
             *primal, seed = args
             check(tuple(primal), kwargs)
-            grads = generated(*primal, **kwargs, **{seed_name: seed})
+            grads = generated(*primal, **kwargs, **{seed_name: structure.copy(seed)})
             return finish(grads, tuple(primal), kwargs)
 
     functools.update_wrapper(df, func, assigned=("__module__", "__doc__"), updated=())
@@ -463,6 +463,17 @@ def _reraise_nonscalar(err: ValueError, func: Callable, args: tuple, kwargs: dic
 
 
 def _check_differentiable(value: Any, name: str, func: Callable) -> None:
+    if isinstance(value, structure.CONTAINERS):
+        for path, leaf in structure.leaves(value):
+            if not isinstance(leaf, (float, complex, int, np.ndarray, np.generic)):
+                raise WrtError(
+                    f"cannot differentiate {func.__qualname__} with respect to "
+                    f"{name + path!r}: it is a {type(leaf).__name__}, not a number or array",
+                    hint="Keep configuration values out of the differentiated argument "
+                    "(pass them as another argument).",
+                )
+            _check_differentiable(leaf, name + path, func)
+        return
     dtype = getattr(value, "dtype", None)
     if isinstance(value, (bool, int, np.integer, np.bool_)) or (
         dtype is not None and not np.issubdtype(dtype, np.inexact)
@@ -478,6 +489,8 @@ def _check_differentiable(value: Any, name: str, func: Callable) -> None:
 
 def _like(g: Any, like: Any, name: str) -> Any:
     """`g` with the type, shape and float dtype of the argument `like`."""
+    if isinstance(like, structure.CONTAINERS):
+        return structure.like(g, like, lambda leaf, arg: _like(leaf, arg, name))
     if isinstance(like, float):
         return float(g)
     if isinstance(like, np.ndarray):

@@ -1,7 +1,7 @@
 """The builder of one generated module; the only module that imports every stage.
 
 Per function (`ModuleBuilder._prepare`, then `entry`/`variant` and `_emit`), in order:
-parse -> fence -> desugar -> jumps -> anf -> activity, flow -> plan -> assemble
+parse -> fence -> comprehensions -> desugar -> jumps -> anf -> activity, flow -> plan -> assemble
 (forward and backward sweeps) -> dead code -> inline -> emit; `render` and
 compile/loader then make the module.
 """
@@ -24,7 +24,16 @@ from .analyze import shapes as shape_analysis
 from .checkpoint import Schedule
 from .emit import codegen
 from .emit.module import Generated, ModuleText, render
-from .normalize import anf, checkpoints, closure_calls, closures, desugar, jumps, methods
+from .normalize import (
+    anf,
+    checkpoints,
+    closure_calls,
+    closures,
+    comprehensions,
+    desugar,
+    jumps,
+    methods,
+)
 from .optimize import dce, inline
 from .parse import fence
 from .parse.resolve import MISSING, Scope
@@ -164,6 +173,7 @@ class ModuleBuilder:
             own = parsed if g is fn else dataclasses.replace(parsed, node=g)  # names its result
             schedule = default_schedule if g is fn else None
             checkpoints.run(g, own, scope, self.namespace, namer, schedule)
+            comprehensions.run(g, own, namer, self.namespace, scope)
             methods.run(g, parsed, scope, self.namespace, namer, known, self.note_type, self.watch)
             desugar.run(g, namer, scope)
             jumps.run(g, namer)

@@ -18,6 +18,7 @@ from ..parse.resolve import MISSING, Scope
 from ..rules.registry import Registry
 from ..rules.template import BindError, bind_arguments
 from ..syntax import nodes
+from . import containers
 
 # Attribute reads that never carry a gradient.
 SHAPE_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype", "itemsize", "nbytes"})
@@ -76,6 +77,8 @@ def data_operands(value: gast.expr, scope: Scope, registry: Registry) -> list[st
         return names(value.values)
     if isinstance(value, (gast.Tuple, gast.List)):
         return names(value.elts)
+    if isinstance(value, gast.Dict):
+        return names(value.values)
     if isinstance(value, gast.Subscript):
         return names([value.value])
     if isinstance(value, gast.Call):
@@ -108,6 +111,10 @@ def analyze(
         )
         for a in assignments(fn.body)
     ]
+    # `xs.append(v)`: the new xs depends on v and on the old xs
+    for stmt in containers.mutations(fn.body):
+        xs, _, arg = containers.mutation(stmt)
+        flows.append((xs, [*data_operands(arg, scope, registry), xs]))
     varied = set(wrt)
     changed = True
     while changed:

@@ -22,6 +22,7 @@ from ..parse.resolve import Scope
 from ..parse.source import ParsedFunction
 from ..rules.registry import Registry
 from ..syntax import nodes
+from . import containers
 from .activity import Activity, user_function
 
 
@@ -54,9 +55,11 @@ def check(
     registry: Registry,
 ) -> None:
     active = activity.active
+    read = nodes.names_read(fn)
     for target, call in _calls(fn.body):
         if target is None or target not in active:
-            _check_effects(parsed, call, activity, scope, registry)
+            if target is None or target not in read:  # a call made for its effects
+                _check_effects(parsed, call, activity, scope, registry)
             continue
         hidden = [a.value for a in call.args if isinstance(a, gast.Starred)]
         hidden += [k.value for k in call.keywords if k.arg is None]
@@ -140,7 +143,11 @@ def _calls(stmts: list[gast.stmt]) -> Iterator[tuple[str | None, gast.Call]]:
     for stmt in stmts:
         if isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.Call):
             yield nodes.assigned_name(stmt), stmt.value
-        elif isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call):
+        elif (
+            isinstance(stmt, gast.Expr)
+            and isinstance(stmt.value, gast.Call)
+            and containers.mutation(stmt) is None  # xs.append(v): transform/containers.py
+        ):
             yield None, stmt.value
         for part in ("body", "orelse"):
             yield from _calls(getattr(stmt, part, None) or [])

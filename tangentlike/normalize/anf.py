@@ -6,9 +6,10 @@ Guarantees (checked by `check`), every statement of the body is one of:
   - `name = value` where value is an atom, or one operation on atoms: BinOp,
     UnaryOp, Compare (one operator), BoolOp, Call (a global function; list or
     tuple literals of atoms allowed as arguments), Attribute read of a local,
-    Subscript (index of atoms and slices of atoms), Tuple or List of atoms,
+    Subscript (index of atoms and slices of atoms), Tuple, List or Dict of atoms,
     and the target is never one of the operation's operands;
   - `call(...)` as a statement (side effects, no value), `assert atom`;
+  - `name.append(atom)` / `name.extend(atom)`, the only mutations of a list;
   - `if name: ... else: ...`;
   - `for name in name: ...` where the iterable is a range object;
   - `while name: ...` whose body ends by recomputing the test name;
@@ -21,6 +22,7 @@ Invalidates: every analysis.
 from __future__ import annotations
 
 import builtins
+import inspect
 
 import gast
 
@@ -327,6 +329,14 @@ class Normalizer:
         if isinstance(node, (gast.Tuple, gast.List)):
             pre, elts = self.atoms(node.elts, hint)
             return pre, type(node)(elts=elts, ctx=gast.Load())
+        if isinstance(node, gast.Dict):
+            if None in node.keys:
+                raise self.unsupported(
+                    node, "`**` unpacking in a dict literal", "write the keys out"
+                )
+            pre, keys = self.atoms(node.keys, hint)
+            more, values = self.atoms(node.values, hint)
+            return [*pre, *more], gast.Dict(keys=keys, values=values)
         if isinstance(node, gast.IfExp):
             tmp = self.namer.temp(hint)
             return self.assign(tmp, node), nodes.name(tmp)
@@ -378,6 +388,15 @@ class Normalizer:
                     "call a function defined at module level (or register a rule for it)",
                 )
             method = self.registry.method_for(func.attr)
+            if method is None and func.attr in ("append", "extend") and hint == "call":
+                # `xs.append(v)` as a statement: a list mutation the transform follows
+                pre, base = self.atom(func.value, "t")
+                more, arg = self.atoms(args, hint)
+                if not isinstance(base, gast.Name) or node.keywords or len(args) != 1:
+                    raise self.unsupported(
+                        node, f".{func.attr}(...) of this form", f"write name.{func.attr}(value)"
+                    )
+                return [*pre, *more], nodes.call(nodes.attribute(base, func.attr), arg)
             if method is None:
                 raise self.unsupported(
                     node,
@@ -390,13 +409,16 @@ class Normalizer:
             func = self.namespace.ref(method.dotted, self.namer)
         pre: Pre = []
         out_args = []
+        # a user function gets list and tuple arguments as names (its gradient for them
+        # comes back as one list adjoint); rules take literals inline (np.stack([a, b]))
+        inline = not (inspect.isfunction(callee) and self.registry.lookup(callee) is None)
         for a in args:
             if isinstance(a, gast.Starred):  # g(*seq): seq as an atom, unpacked at the call
                 p, atom = self.atom(a.value, hint)
                 pre.extend(p)
                 out_args.append(gast.Starred(value=atom, ctx=gast.Load()))
                 continue
-            if isinstance(a, (gast.List, gast.Tuple)):
+            if isinstance(a, (gast.List, gast.Tuple)) and inline:
                 p, elts = self.atoms(a.elts, hint)
                 pre.extend(p)
                 out_args.append(type(a)(elts=elts, ctx=gast.Load()))
@@ -406,7 +428,7 @@ class Normalizer:
                 out_args.append(atom)
         keywords = []
         for kw in node.keywords:
-            if isinstance(kw.value, (gast.List, gast.Tuple)):
+            if isinstance(kw.value, (gast.List, gast.Tuple)) and inline:
                 p, elts = self.atoms(kw.value.elts, hint)
                 value = type(kw.value)(elts=elts, ctx=gast.Load())
             else:

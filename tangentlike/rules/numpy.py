@@ -235,9 +235,23 @@ ARRAY_MAKERS = [
     np.diag,
 ]
 
+# Return a list of arrays: the adjoint of the result is a list (analyze/containers).
+SEQUENCE_MAKERS = [np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit]
+# Take a list of arrays and give its adjoint as a list.
+SEQUENCE_PARAMS = {
+    np.stack: ("arrays",),
+    np.concatenate: ("arrays",),
+    np.hstack: ("tup",),
+    np.vstack: ("tup",),
+    np.dstack: ("tup",),
+    np.column_stack: ("tup",),
+}
+
 
 def register(registry: Registry) -> None:
     registry.array_makers(ARRAY_MAKERS)
+    registry.sequence_makers(SEQUENCE_MAKERS)
+    registry.sequence_params(SEQUENCE_PARAMS)
     for func, expr in UNARY.items():
         registry.expressions(func, ("x",), {"x": expr}, unbroadcast=False, globals_=_GLOBALS)
     for func, (dx, dy) in BINARY.items():

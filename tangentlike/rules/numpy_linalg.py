@@ -84,6 +84,8 @@ def register(registry: Registry) -> None:
     def matrix_power(result, a, n):
         d[a] = runtime.matrix_power_vjp(d[result], a, n)
 
+    registry.sequence_params({np.linalg.multi_dot: ("arrays",)})
+
     @adjoint(np.linalg.multi_dot)
     def multi_dot(result, arrays):
         d[arrays] = runtime.multi_dot_vjp(d[result], arrays)

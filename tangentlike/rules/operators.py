@@ -66,8 +66,6 @@ BUILTINS_NONDIFFERENTIABLE = [
     builtins.type,
     builtins.id,
     builtins.hash,
-    builtins.enumerate,
-    builtins.zip,
 ]
 
 
@@ -79,6 +77,16 @@ def register(registry: Registry) -> None:
     registry.nondifferentiable(NONDIFFERENTIABLE, "comparison, bitwise or integer operator")
     registry.nondifferentiable(BUILTINS_NONDIFFERENTIABLE, "integer, boolean or bookkeeping")
     registry.nondifferentiable([runtime.stop_gradient], "blocks the gradient on purpose")
+    # iterable(xs) is xs itself: when xs is a list, so is its adjoint
+    registry.sequence_params(
+        {
+            builtins.sum: ("iterable",),
+            builtins.list: ("iterable",),
+            builtins.tuple: ("iterable",),
+            runtime.iterable: ("x",),
+        }
+    )
+    registry.sequence_makers([builtins.list, builtins.tuple])
 
     @registry.adjoint(gast.MatMult)
     def matmul(result, x, y):
@@ -88,6 +96,28 @@ def register(registry: Registry) -> None:
     @registry.adjoint(builtins.float)
     def float_(result, x=0.0):
         d[x] = d[result]
+
+    @registry.adjoint(builtins.sum)
+    def sum_(result, iterable, start=0):
+        d[iterable] = runtime.unsum(d[result], iterable)
+        d[start] = runtime.unbroadcast(d[result], start)
+
+    @registry.adjoint(builtins.list)
+    def list_(result, iterable=()):
+        d[iterable] = runtime.unsequence(d[result], iterable)
+
+    @registry.adjoint(builtins.tuple)
+    def tuple_(result, iterable=()):
+        d[iterable] = runtime.unsequence(d[result], iterable)
+
+    # Helpers that normalize/comprehensions inserts.
+    @registry.adjoint(runtime.iterable)
+    def iterable_(result, x):
+        d[x] = runtime.unsequence(d[result], x)  # a dict's keys carry no gradient
+
+    @registry.adjoint(runtime.dict_of)
+    def dict_of(result, keys, values):
+        d[values] = runtime.undict_of(d[result], keys)
 
     @registry.adjoint(builtins.abs)
     def abs_(result, x):

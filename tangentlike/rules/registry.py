@@ -32,6 +32,8 @@ class Registry:
         self._attributes: dict[str, str] = {}
         self._deferred: dict[str, Callable[[Registry], None]] = {}
         self._array_makers: set[object] = set()
+        self._sequence_makers: set[object] = set()
+        self._sequence_params: dict[object, tuple[str, ...]] = {}
         self._builtins: Callable[[Registry], None] | None = None
         self.version = 0
 
@@ -51,6 +53,30 @@ class Registry:
         """Functions that always return a new array (never a view of an argument)."""
         self._ready()
         self._array_makers.update(primals)
+
+    def sequence_makers(self, primals: Iterable[object]) -> None:
+        """Functions that return a list or tuple of arrays (their adjoint is a list)."""
+        self._ready()
+        self._sequence_makers.update(primals)
+
+    def makes_sequence(self, primal: object) -> bool:
+        self._ready()
+        try:
+            return primal in self._sequence_makers
+        except TypeError:
+            return False
+
+    def sequence_params(self, params: dict[object, tuple[str, ...]]) -> None:
+        """Parameters that take a list of arrays, whose adjoint the rule gives as a list."""
+        self._ready()
+        self._sequence_params.update(params)
+
+    def sequence_params_of(self, primal: object) -> tuple[str, ...]:
+        self._ready()
+        try:
+            return self._sequence_params.get(primal, ())
+        except TypeError:
+            return ()
 
     def makes_new_array(self, primal: object) -> bool:
         self._ready()
@@ -193,6 +219,8 @@ class Registry:
         other._attributes = dict(self._attributes)
         other._deferred = dict(self._deferred)
         other._array_makers = set(self._array_makers)
+        other._sequence_makers = set(self._sequence_makers)
+        other._sequence_params = dict(self._sequence_params)
         other.version = self.version
         return other
 

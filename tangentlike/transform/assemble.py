@@ -14,7 +14,7 @@ import gast
 
 from .. import schedule
 from ..syntax import nodes
-from . import checkpoints
+from . import checkpoints, container_checks, containers
 from .context import Context
 from .reverse import POP_MARK, Backward
 
@@ -216,7 +216,8 @@ def build(
     defined0 = frozenset({ctx.adjoint[ret]}) if ret in ctx.active else frozenset()
     marked, defined = Backward(ctx).block(body, defined0)
     reads = read_by_backward(ctx, resolve_pops(marked, frozenset()))
-    ctx.pushed = saved_sites(ctx, reads)
+    undone, lists = container_checks.restored(ctx, reads)  # list appends undone backward
+    ctx.pushed = saved_sites(ctx, reads | lists) | undone
     bwd_code = resolve_pops(marked, ctx.pushed)
     reads = read_by_backward(ctx, bwd_code)
     fwd_code = Forward(ctx).block(body)
@@ -225,10 +226,16 @@ def build(
     grads = []
     for p in wrt:
         b = ctx.adjoint.get(p)
-        if b is not None and b in defined:
+        reached = b is not None and b in defined
+        if split is None and (p in ctx.structured or not reached):
+            # the caller's gradient: the argument's full structure, zeros where unreached
+            value = nodes.name(b) if reached else nodes.const(None)
+            helper = containers.helper_name(ctx, "gradient_like")
+            grads.append(nodes.call(helper, [value, nodes.name(p)]))
+        elif reached:
             grads.append(nodes.name(b))
-        else:
-            grads.append(nodes.call(ctx.np("zeros_like"), [nodes.name(p)]))
+        else:  # not reached: zeros, or None for a list or dict (any structure, even ragged)
+            grads.append(nodes.call(containers.helper_name(ctx, "zeros_of"), [nodes.name(p)]))
     grad_value = grads[0] if len(grads) == 1 else nodes.tuple_(grads)
 
     params = nodes.param_names(fn)

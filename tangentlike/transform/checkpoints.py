@@ -16,8 +16,11 @@ plain loop's, to rounding.
 
 from __future__ import annotations
 
+import builtins
+
 import gast
 
+from ..analyze import containers as container_analysis
 from ..analyze import flow as flow_analysis
 from ..syntax import nodes
 from .context import Context, LoopState
@@ -48,14 +51,20 @@ def _state(ctx: Context, loop: gast.For) -> LoopState:
     """The loop-carried state: names the body binds or writes into that hold a value
     when a step starts (bound before the loop, or read before being assigned)."""
     written = {nodes.assigned_name(s) for s in _statements(loop.body) if nodes.is_item_write(s)}
-    stored = set().union(*(nodes.names_stored(s) for s in loop.body)) | written
+    grown = {m[0] for s in _statements(loop.body) if (m := container_analysis.mutation(s))}
+    stored = set().union(*(nodes.names_stored(s) for s in loop.body)) | written | grown
     stored.discard(loop.target.id)
     exposed = _read_before_assigned(loop)
     # a value from before the loop matters to the backward sweep of the code around it
     # only if that code mentions the name (compiler temporaries of the body never do)
     before = ctx.flow.maybe_bound_before[id(loop)] & _names_outside(ctx.fn.body, loop)
     state = sorted(stored & (exposed | before))
-    return LoopState(state, frozenset(written & set(state)), frozenset(exposed))
+    return LoopState(
+        state,
+        frozenset(written & set(state)),
+        frozenset(exposed),
+        frozenset(grown & set(state)),
+    )
 
 
 def _names_outside(stmts: list[gast.stmt], loop: gast.For) -> set[str]:
@@ -115,26 +124,30 @@ def _read_before_assigned(loop: gast.For) -> set[str]:
 
 
 def state_value(ctx: Context, loop: gast.For) -> gast.expr:
-    """`(h, np.copy(y))`: the state as a tuple, arrays written in place copied."""
-    state, copies = ctx.carried[id(loop)].names, ctx.carried[id(loop)].copies
-    elts = []
-    for n in state:
-        value: gast.expr = nodes.name(n)
-        if n in copies:
-            value = nodes.call(ctx.np("copy"), [value])
-        elts.append(value)
-    return nodes.tuple_(elts)
+    """`(h, np.copy(y), list(xs))`: the state as a tuple, what steps change in place copied."""
+    loop_state = ctx.carried[id(loop)]
+    return nodes.tuple_([_copied(ctx, loop_state, n) for n in loop_state.names])
+
+
+def _copied(ctx: Context, state: LoopState, name: str) -> gast.expr:
+    """`name`, or a copy of it when the steps change it in place."""
+    if name in state.lists:
+        list_ = ctx.namespace.bind("list", builtins.list, ctx.namer)
+        return nodes.call(nodes.name(list_), [nodes.name(name)])
+    if name in state.copies:
+        return nodes.call(ctx.np("copy"), [nodes.name(name)])
+    return nodes.name(name)
 
 
 def restore_state(ctx: Context, loop: gast.For, value: gast.expr) -> list[gast.stmt]:
     """`h, y = <value>` and a fresh copy of each array the steps write into."""
-    state, copies = ctx.carried[id(loop)].names, ctx.carried[id(loop)].copies
-    if not state:
+    loop_state = ctx.carried[id(loop)]
+    if not loop_state.names:
         return []
-    target = nodes.tuple_([nodes.name(n, store=True) for n in state], store=True)
+    target = nodes.tuple_([nodes.name(n, store=True) for n in loop_state.names], store=True)
     out = [nodes.assign(target, value)]
-    for n in sorted(copies):
-        out.append(nodes.assign(n, nodes.call(ctx.np("copy"), [nodes.name(n)])))
+    for n in sorted(loop_state.copies | loop_state.lists):
+        out.append(nodes.assign(n, _copied(ctx, loop_state, n)))
     return out
 
 

@@ -39,8 +39,9 @@ class LoopState:
     (copied), and every name a step reads before assigning it (its inputs)."""
 
     names: list[str]
-    copies: frozenset[str]
+    copies: frozenset[str]  # arrays written by index: np.copy
     inputs: frozenset[str]
+    lists: frozenset[str] = frozenset()  # lists grown by append/extend: list(...)
 
 
 @dataclass
@@ -63,6 +64,7 @@ class Context:
     calls: dict[int, tuple[Variant, dict[str, gast.expr]]] = field(default_factory=dict)
     counters: dict[int, tuple[str, bool]] = field(default_factory=dict)
     pushed: frozenset[int] = frozenset()  # id() of the sites that push
+    structured: frozenset[str] = frozenset()  # adjoint may be a list/dict (transform.containers)
     backward_parts: dict[int, list[gast.stmt]] = field(default_factory=dict)  # id(stmt) -> code
     shapes: Shapes = field(default_factory=Shapes)  # which operands have the result's shape
     checkpointed: dict[int, CheckpointedLoop] = field(default_factory=dict)  # id(loop) ->

@@ -19,6 +19,7 @@ from __future__ import annotations
 import gast
 
 from .. import runtime
+from ..analyze import containers as container_analysis
 from ..analyze.activity import data_operands, user_function
 from ..analyze.calls import bind_call
 from ..checkpoint import is_checkpointed
@@ -26,7 +27,7 @@ from ..errors import UnknownFunctionError
 from ..rules.template import BindError, bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
-from . import checkpoints
+from . import checkpoints, container_checks, containers
 from .context import Context
 
 # ---------------------------------------------------------------------------
@@ -37,6 +38,13 @@ def plan(ctx: Context) -> None:
     """Name adjoints and while counters; choose split variants for active user calls."""
     for name in sorted(ctx.active):
         ctx.adjoint[name] = ctx.namer.exact("b" + name)
+    ctx.structured = container_analysis.structured(
+        ctx.fn,
+        lambda call: user_function(ctx.scope.resolve(call.func), ctx.registry),
+        lambda call: ctx.registry.makes_sequence(ctx.scope.resolve(call.func)),
+        lambda call: containers.sequence_arguments(ctx, call),
+    )
+    container_checks.check(ctx)
 
     def visit(stmts: list[gast.stmt], in_loop: bool) -> None:
         for stmt in stmts:
@@ -219,6 +227,8 @@ class Backward:
             return [nodes.if_(nodes.deepcopy(stmt.test), body or [gast.Pass()], orelse)], joined
         if isinstance(stmt, (gast.For, gast.While)):
             return self.loop(stmt, defined)
+        if container_analysis.mutation(stmt) is not None:
+            return containers.mutate(self, stmt, defined, pop_marker)
         return [], defined
 
     def item_write(self, stmt: gast.Assign, defined: frozenset[str]):
@@ -297,6 +307,9 @@ class Backward:
         return self.ctx.namespace.bind(name, getattr(builtins, name), self.ctx.namer)
 
     def zeros(self, name: str) -> gast.stmt:
+        if name in self.ctx.structured:
+            value = nodes.call(containers.helper(self, "zeros_of"), [nodes.name(name)])
+            return nodes.assign(self.ctx.adjoint[name], value)
         value = nodes.call(self.ctx.np("zeros_like"), [nodes.name(name)])
         return nodes.assign(self.ctx.adjoint[name], value)
 
@@ -319,15 +332,15 @@ class Backward:
             ctx.activity.varied
         ):
             return [], defined  # a literal or a global: nothing to propagate
-        if isinstance(value, (gast.Tuple, gast.List)):
-            code: list[gast.stmt] = []
-            for i, elt in enumerate(value.elts):
-                piece = nodes.subscript(nodes.name(bt), nodes.const(i))
-                more, defined = self.contribute(elt, piece, defined)
-                code.extend(more)
-            return code, defined
+        if isinstance(value, (gast.Tuple, gast.List, gast.Dict)):
+            return containers.literal(self, value, bt, defined)
         if id(stmt) in ctx.calls:
             return self.call_variant(stmt, defined)
+        if isinstance(value, gast.BinOp) and (
+            isinstance(value.op, (gast.Add, gast.Mult))
+            and any(containers.may_hold_container(ctx, o) for o in (value.left, value.right))
+        ):
+            return containers.arithmetic(self, value, bt, defined)
         if isinstance(value, gast.BinOp):
             rule = ctx.registry.lookup(type(value.op))
             bindings = {"x": value.left, "y": value.right}
@@ -353,6 +366,12 @@ class Backward:
                 )
             keywords = {k.arg: k.value for k in value.keywords}
             bindings = bind_arguments(rule, value.args, keywords)
+        elif (
+            isinstance(value, gast.Subscript)
+            and isinstance(value.value, gast.Name)
+            and value.value.id in ctx.structured
+        ):
+            return containers.read(self, value, bt, defined, _index_expr(value.slice))
         elif isinstance(value, gast.Subscript):
             helper = ctx.namespace.bind("unsubscript", runtime.unsubscript, ctx.namer)
             contribution = nodes.call(
@@ -445,6 +464,10 @@ class Backward:
 
     def accumulate(self, name: str, value: gast.expr, defined: frozenset[str], owned=False):
         b = self.ctx.adjoint[name]
+        if name in self.ctx.structured:  # may be a list or dict: `+` would concatenate
+            if b in defined:
+                value = nodes.call(containers.helper(self, "add"), [nodes.name(b), value])
+            return [nodes.assign(b, value)], (defined - {b + FRESH}) | {b}
         if b in defined:
             value = nodes.binop(nodes.name(b), gast.Add(), value)
         fresh = owned or self.allocates(value)

@@ -152,3 +152,13 @@ def overwritten_after(w, x, T, k):
         y = np.tanh(y * w)
     w = w * 2.0
     return np.sum(y * w)
+
+
+def appends(w, x, T, k):
+    hs = [x]
+    for t in tl.checkpointed(range(T), snapshots=k):
+        h = np.tanh(hs[-1] * w)
+        hs.append(h)
+        if t % 2 == 0:
+            hs.extend([h * 0.5])
+    return np.sum(np.stack(hs) ** 2) + np.sum(hs[-1])

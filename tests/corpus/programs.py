@@ -427,6 +427,27 @@ def while_else_in_loop(x):
     return total + np.sum(x)
 
 
+def attention_pool(W, X):
+    keys = [np.tanh(W @ x) for x in X]
+    scores = np.array([np.sum(k * keys[-1]) for k in keys])
+    weights = np.exp(scores - np.max(scores))
+    weights = weights / np.sum(weights)
+    pooled = sum(w * k for w, k in zip(weights, keys))
+    return np.sum(pooled**2)
+
+
+def smoothed_path(x, w):
+    path = [x]
+    for t in range(6):
+        step = np.tanh(path[-1] * w)
+        if t % 2 == 0:
+            path.append(step)
+        else:
+            path.extend([step * 0.5, step])
+    stats = {"last": path[-1], "mean": sum(path) / len(path)}
+    return np.sum(stats["last"] * stats["mean"]) + np.sum(np.array(path[1:]) ** 2)
+
+
 def _r(seed):
     return np.random.RandomState(seed)
 
@@ -498,6 +519,8 @@ CASES = [
     (matrix_chain, lambda: (_r(0).randn(3, 4), _r(1).randn(4, 2), _r(2).randn(2)), (0, 1, 2)),
     (shapes_and_constants, lambda: (_r(0).randn(5),), (0,)),
     (reductions, lambda: (_r(0).randn(3, 4),), (0,)),
+    (attention_pool, lambda: (_r(0).randn(3, 4) * 0.5, _r(1).randn(5, 4)), (0, 1)),
+    (smoothed_path, lambda: (_r(0).randn(3), _r(1).randn(3)), (0, 1)),
     (
         mlp,
         lambda: (

@@ -22,6 +22,7 @@ CASES = {
     "loop_overwrite": ("rnn", ("w", "h")),
     "if_else": ("piecewise", (0, 1)),
     "checkpointed_loop": ("rnn", ("W", "h")),
+    "params_rnn": ("loss", ("params",)),
 }
 
 

@@ -531,4 +531,12 @@ CASES: list[Case] = [
     Case("x[x > 0.1]", {"x": M}),
     Case("x[:, np.array([2, 0, 2])]", {"x": M}),
     Case("x[np.array([1, 0]), np.array([2, 2])]", {"x": M}),
+    # containers: the builtin sum over a list, and the helpers comprehensions lower to
+    *binary("sum([x, y])"),
+    Case("sum([x, x * y], y)", {"x": V, "y": V}),
+    Case("sum([x, x * 2.0], 1.5)", {"x": M}),
+    Case("np.stack([v * 2.0 for v in x])", {"x": M}),  # iterable(x): rows
+    Case("np.stack(list(x)) * np.stack(tuple([x, y]))[1]", {"x": M, "y": M}),
+    Case("sum(list(x))", {"x": M}),
+    Case("np.stack([{i: v * (i + 1.0) for i in range(3)}[2] for v in x])", {"x": M}),
 ]

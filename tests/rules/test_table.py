@@ -16,6 +16,7 @@ from cases import CASES, Case
 from reference import check_against_fd, load_module
 
 import tangentlike as tl
+from tangentlike import runtime
 from tangentlike.rules.registry import default_registry
 
 ARG_ORDER = ("x", "y", "z")
@@ -146,6 +147,11 @@ def _called(case: Case) -> set[object]:
                 if isinstance(__builtins__, dict)
                 else getattr(__builtins__, node.func.id)
             )
+        elif isinstance(node, (gast.ListComp, gast.GeneratorExp, gast.DictComp)):
+            # normalize/comprehensions lowers these to loops over iterable(...), dict_of(...)
+            found.add(runtime.iterable)
+            if isinstance(node, gast.DictComp):
+                found.add(runtime.dict_of)
     return found
 
 

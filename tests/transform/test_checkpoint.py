@@ -45,6 +45,7 @@ MARKED = [
     (c.callee_with_checkpointed_loop, (W, X, 5, 2), (0, 1)),
     (c.reads_after_loop, (W, X, 5, 2), (0, 1)),
     (c.overwritten_after, (W, X, 5, 2), (0, 1)),
+    (c.appends, (W, X, 6, 2), (0, 1)),
 ]
 
 
@@ -137,7 +138,13 @@ def test_fixed_interval_gradient_for_any_trip_count(steps, every, seed):
 def test_branches_calls_and_nesting_for_any_trip_count(steps, budget, seed):
     r = _r(seed)
     w, h = r.randn(3), r.randn(3)
-    for f in (c.with_branches_and_calls, c.nested, c.state_bound_in_the_loop, c.writes_in_place):
+    for f in (
+        c.with_branches_and_calls,
+        c.nested,
+        c.state_bound_in_the_loop,
+        c.writes_in_place,
+        c.appends,
+    ):
         got = tl.grad(f, wrt=(0, 1))(w, h, steps, budget)
         for i in (0, 1):
             want = fd_gradient(f, [w, h, steps, budget], i)

@@ -1,0 +1,124 @@
+"""Which variables may hold lists, tuples or dicts, and where lists are mutated.
+
+Assumes: A-normal form. Guarantees: `structured(fn)` holds every local whose
+adjoint may be a container adjoint (a list or dict of per-element adjoints, None
+for zero): names bound to list, tuple or dict literals, names read by subscript
+(`x[k]` may pick from a list or dict), lists grown by `append`/`extend`, names
+passed to or returned from user functions, results of functions that return
+lists (np.split), names passed as a list to np.stack or sum, closed under plain copies `a = b`.
+Every other variable's adjoint is an array or a float. `mutations(stmts)` lists
+the `xs.append(v)` / `xs.extend(ys)` statements, the only mutations of containers
+A-normal form keeps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import gast
+
+from ..syntax import nodes
+
+MUTATORS = ("append", "extend")
+
+
+def mutation(stmt: gast.stmt) -> tuple[str, str, gast.expr] | None:
+    """(list name, method, argument) for `xs.append(v)` / `xs.extend(ys)`, else None."""
+    if not (isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call)):
+        return None
+    call = stmt.value
+    func = call.func
+    if (
+        isinstance(func, gast.Attribute)
+        and func.attr in MUTATORS
+        and isinstance(func.value, gast.Name)
+        and len(call.args) == 1
+        and not call.keywords
+    ):
+        return func.value.id, func.attr, call.args[0]
+    return None
+
+
+def mutations(stmts: list[gast.stmt]) -> Iterator[gast.Expr]:
+    for stmt in stmts:
+        if mutation(stmt) is not None:
+            yield stmt
+        for field in ("body", "orelse"):
+            yield from mutations(getattr(stmt, field, []) or [])
+
+
+def _statements(stmts: list[gast.stmt]) -> Iterator[gast.stmt]:
+    for stmt in stmts:
+        yield stmt
+        for field in ("body", "orelse"):
+            yield from _statements(getattr(stmt, field, []) or [])
+
+
+def structured(
+    fn: gast.FunctionDef,
+    user_call: Callable[[gast.Call], bool] | None = None,
+    sequence_call: Callable[[gast.Call], bool] | None = None,
+    sequence_args: Callable[[gast.Call], list[str]] | None = None,
+) -> frozenset[str]:
+    """Locals whose adjoint may be a container adjoint (see the module docstring).
+
+    `user_call(call)` says whether a call goes to a user function (differentiated
+    through its source), whose arguments and results may be containers;
+    `sequence_call(call)` whether it returns a list of arrays (np.split);
+    `sequence_args(call)` the names it takes as lists whose adjoint is a list (np.stack).
+    """
+    found: set[str] = set()
+    copies: list[tuple[str, str]] = []
+    derived: list[tuple[str, str]] = []  # (result, operand): a container operand, a container
+    for stmt in _statements(fn.body):
+        found_mutation = mutation(stmt)
+        if found_mutation is not None:
+            xs, method, arg = found_mutation
+            found.add(xs)
+            if method == "extend" and isinstance(arg, gast.Name):
+                found.add(arg.id)  # its adjoint is the list of the added elements' adjoints
+            continue
+        if not isinstance(stmt, gast.Assign):
+            continue
+        target, value = stmt.targets[0], stmt.value
+        for node in gast.walk(value):
+            if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name):
+                found.add(node.value.id)
+        if isinstance(target, gast.Subscript):
+            continue
+        if isinstance(value, (gast.List, gast.Tuple, gast.Dict)):
+            found.add(target.id)
+        elif isinstance(value, gast.Name):
+            copies.append((target.id, value.id))
+        elif isinstance(value, gast.BinOp) and isinstance(value.op, (gast.Add, gast.Mult)):
+            # `xs + ys` concatenates lists, `xs * 3` repeats one
+            for operand in (value.left, value.right):
+                if isinstance(operand, gast.Name):
+                    derived.append((target.id, operand.id))
+        elif isinstance(value, gast.Call) and sequence_call is not None and sequence_call(value):
+            found.add(target.id)
+        if isinstance(value, gast.Call) and sequence_args is not None:
+            found.update(sequence_args(value))
+        elif isinstance(value, gast.Call) and user_call is not None and user_call(value):
+            found.add(target.id)
+            found.update(a.id for a in value.args if isinstance(a, gast.Name))
+            found.update(k.value.id for k in value.keywords if isinstance(k.value, gast.Name))
+    changed = True
+    while changed:
+        changed = False
+        for a, b in copies:
+            if (a in found) != (b in found):
+                found.update((a, b))
+                changed = True
+        for result, operand in derived:  # both ways: a concatenation's parts are lists too
+            if (result in found) != (operand in found):
+                found.update((result, operand))
+                changed = True
+    return frozenset(found & (_locals(fn)))
+
+
+def _locals(fn: gast.FunctionDef) -> set[str]:
+    names = set(nodes.param_names(fn))
+    for stmt in fn.body:
+        names |= nodes.names_stored(stmt)
+    return names

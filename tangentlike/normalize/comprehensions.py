@@ -1,0 +1,262 @@
+"""Lower comprehensions to loops that append, and loops over dicts to loops over keys.
+
+Assumes: the fence passed; runs before desugar. Guarantees: no ListComp,
+GeneratorExp or DictComp remains. A comprehension inside a statement becomes,
+just before that statement,
+
+    _comp = []
+    for _x in iterable(xs):           # one loop per `for`, nested in order
+        if cond:                      # each `if` guards what follows
+            _comp.append(elt)
+
+and the expression reads `_comp` (a generator is consumed like a list). A dict
+comprehension fills `_keys` and `_values` and reads `dict_of(_keys, _values)`.
+The comprehension's own variables are renamed to fresh temporaries, so they do
+not leak into the function (as in Python 3). Every `for` over something other
+than a call (range, enumerate, a comprehension's list...) iterates
+`iterable(x)`, which is `x` itself except for a dict, whose keys it lists; a
+`for` over `d.keys()`, `d.values()` or `d.items()` becomes a loop over the keys
+that reads `d[key]`.
+
+Outside a `for`, `d.keys()`, `d.values()` and `d.items()` become the lists
+`[k for k in d]`, `[d[k] for k in d]`, `[(k, d[k]) for k in d]`.
+
+The comprehension runs before the rest of its statement (which is the same for
+the side-effect-free code that is differentiated). A comprehension that would
+not run exactly once per statement (in a `while` condition, in a branch of
+`a if c else b`, after `and`/`or`) is refused with its location.
+Invalidates: every analysis.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import gast
+
+from .. import checkpoint, runtime
+from ..parse.resolve import Scope
+from ..parse.source import ParsedFunction
+from ..syntax import nodes
+from ..syntax.names import Namer
+from ..syntax.namespace import Namespace
+from . import checkpoints
+
+COMPREHENSIONS = (gast.ListComp, gast.GeneratorExp, gast.DictComp)
+_LOWERED = (builtins.range, builtins.enumerate, builtins.zip, builtins.reversed)
+_MARKERS = (checkpoint.checkpointed, checkpoints.region)  # normalize/checkpoints.py
+
+
+class _Lowering:
+    def __init__(
+        self, parsed: ParsedFunction, namer: Namer, namespace: Namespace, scope: Scope
+    ) -> None:
+        self.parsed = parsed
+        self.namer = namer
+        self.namespace = namespace
+        self.scope = scope
+        self.made: set[str] = set()  # the lists comprehensions build (never dicts)
+
+    def helper(self, name: str) -> gast.Name:
+        return nodes.name(self.namespace.bind(name, getattr(runtime, name), self.namer))
+
+    def block(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
+        out: list[gast.stmt] = []
+        for stmt in stmts:
+            out.extend(nodes.located(s, stmt) for s in self.stmt(stmt))
+        return out
+
+    def stmt(self, stmt: gast.stmt) -> list[gast.stmt]:
+        if isinstance(stmt, gast.While):
+            self.refuse_inside(stmt.test, "in a `while` condition")
+            stmt.body = self.block(stmt.body)
+            stmt.orelse = self.block(stmt.orelse)
+            return [stmt]
+        pre: list[gast.stmt] = []
+        if isinstance(stmt, gast.For):  # first: `for v in d.values()` reads d[key]
+            pre_loop, stmt = self.loop_over(stmt)
+            pre.extend(pre_loop)
+        for field in ("value", "test", "iter", "msg", "target", "targets"):
+            if getattr(stmt, field, None) is not None:
+                setattr(stmt, field, self.expr(getattr(stmt, field), pre))
+        for field in ("body", "orelse"):
+            if isinstance(getattr(stmt, field, None), list):
+                setattr(stmt, field, self.block(getattr(stmt, field)))
+        return [*pre, stmt]
+
+    def loop_over(self, stmt: gast.For) -> tuple[list[gast.stmt], gast.For]:
+        """Loops over dicts visit keys; `.keys()`, `.values()`, `.items()` read d[key]."""
+        it = stmt.iter
+        if (
+            isinstance(it, gast.Call)
+            and isinstance(it.func, gast.Attribute)
+            and it.func.attr in ("keys", "values", "items")
+            and not it.args
+            and not it.keywords
+        ):
+            mapping = it.func.value
+            if not isinstance(mapping, gast.Name):
+                raise self.parsed.error(
+                    it, f"a loop over .{it.func.attr}() of an expression", "name the dict first"
+                )
+            if it.func.attr == "keys":
+                stmt.iter = nodes.call(self.helper("iterable"), [mapping])
+                return [], stmt
+            key = self.namer.temp("key")
+            value = nodes.subscript(nodes.name(mapping.id), nodes.name(key))
+            item = value if it.func.attr == "values" else nodes.tuple_([nodes.name(key), value])
+            head = nodes.located(
+                gast.Assign(targets=[stmt.target], value=item, type_comment=None), stmt
+            )
+            stmt.target = nodes.name(key, store=True)
+            stmt.iter = nodes.call(self.helper("iterable"), [nodes.name(mapping.id)])
+            stmt.body = [head, *stmt.body]
+            return [], stmt
+        if isinstance(it, gast.Call) and self.scope.resolve(it.func) in _LOWERED:
+            if self.scope.resolve(it.func) is not builtins.range:
+                it.args = [self.wrap(a) for a in it.args]
+            return [], stmt
+        if isinstance(it, gast.Call) and self.scope.resolve(it.func) in _MARKERS:
+            it.args = [self.wrap(a) for a in it.args]  # checkpointed(xs): the marker stays outside
+            return [], stmt
+        stmt.iter = self.wrap(it)
+        return [], stmt
+
+    def wrap(self, it: gast.expr) -> gast.expr:
+        if isinstance(it, gast.Name) and it.id in self.made:
+            return it
+        if isinstance(it, (gast.List, gast.Tuple, gast.Constant, *COMPREHENSIONS)) or (
+            isinstance(it, gast.Call) and self.scope.resolve(it.func) in _LOWERED
+        ):
+            return it
+        return nodes.call(self.helper("iterable"), [it])
+
+    # -- expressions ----------------------------------------------------------------
+    def refuse_inside(self, node: gast.AST, where: str) -> None:
+        for n in gast.walk(node):
+            if isinstance(n, COMPREHENSIONS):
+                raise self.parsed.error(
+                    n,
+                    f"a comprehension {where}",
+                    "compute it in its own statement before, and use the variable",
+                )
+
+    def expr(self, node: gast.AST, pre: list[gast.stmt]) -> gast.AST:
+        """`node` with its comprehensions replaced by names computed in `pre`."""
+        if node is None:  # `{**d}`'s key, a missing slice bound
+            return node
+        if isinstance(node, list):
+            return [self.expr(n, pre) for n in node]
+        if isinstance(node, gast.IfExp):
+            node.test = self.expr(node.test, pre)
+            self.refuse_inside(node.body, "in a branch of `a if c else b`")
+            self.refuse_inside(node.orelse, "in a branch of `a if c else b`")
+            return node
+        if isinstance(node, gast.BoolOp):
+            node.values[0] = self.expr(node.values[0], pre)
+            for v in node.values[1:]:
+                self.refuse_inside(v, "after `and`/`or`")
+            return node
+        if isinstance(node, COMPREHENSIONS):
+            return self.comprehension(node, pre)
+        view = _dict_view(node)
+        if view is not None:  # d.values() outside a for: the list [d[k] for k in d]
+            return self.comprehension(view, pre)
+        for field in node._fields:
+            child = getattr(node, field, None)
+            if isinstance(child, (gast.AST, list)) and not isinstance(child, gast.expr_context):
+                setattr(node, field, self.expr(child, pre))
+        return node
+
+    def comprehension(self, node: gast.expr, pre: list[gast.stmt]) -> gast.expr:
+        dict_comp = isinstance(node, gast.DictComp)
+        names = {}
+        for gen in node.generators:
+            if getattr(gen, "is_async", 0):
+                raise self.parsed.error(node, "an async comprehension", "write a plain loop")
+            for n in gast.walk(gen.target):
+                if isinstance(n, gast.Name):
+                    names.setdefault(n.id, self.namer.temp(n.id))
+        first_iter = node.generators[0].iter  # evaluated outside: keeps the outer names
+        node.generators[0].iter = nodes.const(None)
+        _rename(node, names)
+        node.generators[0].iter = first_iter
+        if dict_comp:
+            keys, values = self.namer.temp("keys"), self.namer.temp("values")
+            results = [keys, values]
+            # keys never carry a gradient (they are hashable labels)
+            elts = [nodes.call(self.helper("stop_gradient"), [node.key]), node.value]
+        else:
+            results = [self.namer.temp("comp")]
+            elts = [node.elt]
+        body: list[gast.stmt] = []
+        for name, elt in zip(results, elts, strict=True):
+            inner: list[gast.stmt] = []
+            elt = self.expr(elt, inner)
+            append = nodes.call(nodes.attribute(nodes.name(name), "append"), [elt])
+            body.extend([*inner, nodes.located(nodes.expr_stmt(append), node)])
+        for gen in reversed(node.generators):
+            for cond in reversed(gen.ifs):
+                cond_pre: list[gast.stmt] = []
+                cond = self.expr(cond, cond_pre)
+                body = [*cond_pre, nodes.located(nodes.if_(cond, body), node)]
+            loop = gast.For(
+                target=gen.target, iter=gen.iter, body=body, orelse=[], type_comment=None
+            )
+            loop = nodes.located(loop, node)
+            extra, loop = self.loop_over(loop)
+            iter_pre: list[gast.stmt] = []
+            loop.iter = self.expr(loop.iter, iter_pre)
+            body = [*iter_pre, *extra, loop]
+        starts = [
+            nodes.located(nodes.assign(r, gast.List(elts=[], ctx=gast.Load())), node)
+            for r in results
+        ]
+        pre.extend([*starts, *body])
+        self.made.update(results)
+        if dict_comp:
+            return nodes.call(self.helper("dict_of"), [nodes.name(keys), nodes.name(values)])
+        return nodes.name(results[0])
+
+
+def _rename(node: gast.AST, names: dict[str, str]) -> None:
+    for n in gast.walk(node):
+        if isinstance(n, gast.Name) and n.id in names:
+            n.id = names[n.id]
+
+
+def run(
+    fn: gast.FunctionDef,
+    parsed: ParsedFunction,
+    namer: Namer,
+    namespace: Namespace,
+    scope: Scope,
+) -> gast.FunctionDef:
+    fn.body = _Lowering(parsed, namer, namespace, scope).block(fn.body)
+    assert not any(isinstance(n, COMPREHENSIONS) for n in gast.walk(fn))
+    return fn
+
+
+def _dict_view(node: gast.AST) -> gast.ListComp | None:
+    """`d.keys()`, `d.values()`, `d.items()` of a named dict as the equivalent list
+    comprehension, else None."""
+    if not (
+        isinstance(node, gast.Call)
+        and isinstance(node.func, gast.Attribute)
+        and node.func.attr in ("keys", "values", "items")
+        and isinstance(node.func.value, gast.Name)
+        and not node.args
+        and not node.keywords
+    ):
+        return None
+    mapping, key = node.func.value.id, "key"
+    value = nodes.subscript(nodes.name(mapping), nodes.name(key))
+    elt = {
+        "keys": nodes.name(key),
+        "values": value,
+        "items": nodes.tuple_([nodes.name(key), value]),
+    }[node.func.attr]
+    generator = gast.comprehension(
+        target=nodes.name(key, store=True), iter=nodes.name(mapping), ifs=[], is_async=0
+    )
+    return nodes.located(gast.ListComp(elt=elt, generators=[generator]), node)

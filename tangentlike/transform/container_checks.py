@@ -1,0 +1,188 @@
+"""What the transform refuses for lists and dicts, and which appends it must undo.
+
+Assumes: A-normal form, `Context.structured` set. Guarantees: `check` raises a
+located error for every container mutation whose gradient could not be followed
+exactly (appending to an argument, to a list held in another container, to a
+list another name refers to, inside a loop over that list; writing into a list
+or dict by index or key); `restored` says which `xs.append` / `xs.extend` the
+backward sweep must undo: those of lists it reads under any name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gast
+import numpy as np
+
+from .. import runtime
+from ..analyze import containers as container_analysis
+from ..analyze.containers import mutation
+from ..syntax import nodes
+from .containers import assignments, may_hold_container, statements
+
+
+def restored(ctx: Any, reads: set[str]) -> tuple[frozenset[int], frozenset[str]]:
+    """The mutations whose list the backward sweep reads, under its name or another
+    (`_seq = iterable(xs)` is xs itself): they are undone there, so those lists are
+    read by the backward sweep too (and saved where they are rebound)."""
+    stmts = [
+        stmt
+        for stmt in container_analysis.mutations(ctx.fn.body)
+        if _may_refer_to(ctx, mutation(stmt)[0]) & reads
+    ]
+    return frozenset(id(s) for s in stmts), frozenset(mutation(s)[0] for s in stmts)
+
+
+def _may_refer_to(ctx: Any, xs: str) -> set[str]:
+    """xs and the names that may be bound to the same object: copies, and results of
+    calls that take one of them whole (iterable(xs) returns xs itself)."""
+    names = {xs}
+    bindings = [
+        (a.targets[0].id, a.value)
+        for a in assignments(ctx.fn.body)
+        if isinstance(a.targets[0], gast.Name)
+    ]
+    changed = True
+    while changed:
+        changed = False
+        for target, value in bindings:
+            if target in names:
+                continue
+            if isinstance(value, gast.Call):  # a function that may return its argument
+                callee = ctx.scope.resolve(value.func)
+                same = callee in (runtime.iterable, runtime.stop_gradient) or (
+                    ctx.registry.lookup(callee) is None and not isinstance(callee, np.ufunc)
+                )
+                parts = value.args if same else []
+            else:
+                parts = [value]
+            if any(isinstance(p, gast.Name) and p.id in names for p in parts):
+                names.add(target)
+                changed = True
+    return names
+
+
+def check(ctx: Any) -> None:
+    """Refuse container mutations whose gradient could not be followed exactly."""
+    params = set(nodes.param_names(ctx.fn))
+    grown = {}
+    _check_iterated(ctx)
+    for stmt in container_analysis.mutations(ctx.fn.body):
+        xs, method, _ = mutation(stmt)
+        if xs in params:
+            raise ctx.error(
+                stmt,
+                f"`{xs}.{method}(...)` changes the caller's list {xs!r}",
+                "build a new list in the function instead (`out = []`, then `out.append(...)`)",
+            )
+        grown.setdefault(xs, stmt)
+    literals = {
+        s.targets[0].id
+        for s in assignments(ctx.fn.body)
+        if isinstance(s.value, (gast.List, gast.Tuple, gast.Dict))
+    }
+    for stmt in assignments(ctx.fn.body):
+        target, value = stmt.targets[0], stmt.value
+        if isinstance(target, gast.Subscript):
+            name = target.value.id
+            if name in params:
+                continue  # reverse.check_item_write: writing into an argument
+            if name in grown or name in literals or may_hold_container(ctx, target.value):
+                raise ctx.error(
+                    target,
+                    f"writing into the list or dict {name!r} by index or key is not supported",
+                    "build a new container instead: append to a list, or use a dict "
+                    "comprehension / literal",
+                )
+            continue
+        if target.id in grown and isinstance(value, gast.Subscript):
+            raise ctx.error(
+                grown[target.id],
+                "appending to a list held inside another list or dict is not supported",
+                "grow a local list (`trace = []`, `trace.append(...)`) and put it into the "
+                "container once it is complete",
+            )
+        if (
+            target.id in grown
+            and not isinstance(value, (gast.List, gast.BinOp))
+            and not _new_list(ctx, value)
+            and not _handed_over(ctx, value)
+        ):
+            raise ctx.error(
+                stmt,
+                f"{target.id!r} is appended to, but here it is bound to a value that may be "
+                "shared with another variable",
+                f"start it as a new list: {target.id} = [] (or a list literal, or xs + ys)",
+            )
+        if isinstance(value, gast.Name) and value.id in grown and not _handed_over(ctx, value):
+            raise ctx.error(
+                stmt,
+                f"{target.id!r} refers to the list {value.id!r}, which is appended to",
+                f"take a copy where it is needed, or append to {value.id!r} only",
+            )
+
+
+def _handed_over(ctx: Any, value: gast.expr) -> bool:
+    """A compiler temporary (a comprehension's list, `xs + ys` named by A-normal form)
+    read only by this assignment: it passes the list on and is never used again, so
+    the two names cannot diverge."""
+    if not isinstance(value, gast.Name):
+        return False
+    name = value.id
+    if name in nodes.param_names(ctx.parsed.node) or any(
+        name in nodes.names_stored(s) for s in ctx.parsed.node.body
+    ):
+        return False  # the user's own variable
+    reads = sum(
+        1
+        for stmt in statements(ctx.fn.body)
+        if mutation(stmt) is None and not isinstance(stmt, (gast.For, gast.While, gast.If))
+        for n in gast.walk(stmt)
+        if isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Load)
+    )
+    return reads == 1  # its own appends aside
+
+
+def _check_iterated(ctx: Any) -> None:
+    """Refuse growing a list inside a loop over that same list."""
+    sequences = _sequences(ctx)
+
+    def visit(stmts: list[gast.stmt], iterated: set[str]) -> None:
+        for stmt in stmts:
+            found = mutation(stmt)
+            if found is not None and found[0] in iterated:
+                raise ctx.error(
+                    stmt,
+                    f"growing the list {found[0]!r} inside a loop over it is not supported",
+                    "loop over a copy made before the loop, or collect into another list",
+                )
+            inner = iterated
+            if isinstance(stmt, (gast.For, gast.While)):
+                read = set().union(*(nodes.names_read(s) for s in stmt.body))
+                inner = iterated | {xs for seq, xs in sequences.items() if seq in read}
+            for field in ("body", "orelse"):
+                visit(getattr(stmt, field, []) or [], inner)
+
+    visit(ctx.fn.body, set())
+
+
+def _sequences(ctx: Any) -> dict[str, str]:
+    """`_seq = iterable(xs)` bindings: {_seq: xs}."""
+    out = {}
+    for stmt in assignments(ctx.fn.body):
+        value = stmt.value
+        if (
+            isinstance(value, gast.Call)
+            and ctx.scope.resolve(value.func) is runtime.iterable
+            and value.args
+            and isinstance(value.args[0], gast.Name)
+            and isinstance(stmt.targets[0], gast.Name)
+        ):
+            out[stmt.targets[0].id] = value.args[0].id
+    return out
+
+
+def _new_list(ctx: Any, value: gast.expr) -> bool:
+    """`list(...)`: a new list object, shared with nothing."""
+    return isinstance(value, gast.Call) and ctx.scope.resolve(value.func) is list

@@ -1,0 +1,209 @@
+"""Backward code for lists, tuples and dicts: literals, reads by index or key, append.
+
+Assumes: A-normal form and `analyze.containers.structured` (the set `S` of
+variables whose adjoint may be a container). Guarantees, for the backward sweep
+that `transform.reverse.Backward` builds:
+  - a container's adjoint is a list (list or tuple) or dict of per-element
+    adjoints, None where zero; adjoints of names in S are added with
+    `add(...)`, never `+` (which would concatenate lists);
+  - `x[k]` with x in S sends its adjoint with `add_item`, in place for
+    containers (O(1) per read, so loops over long lists stay linear);
+  - a literal `t = [a, b]` / `(a, b)` / `{'k': a}` hands each element its part
+    of the adjoint of t, zeros for variables outside S;
+  - `xs.append(v)` pops the last element adjoint of xs into v and, when the
+    backward sweep reads xs (container_checks.restored), pops xs itself, so those
+    reads see exactly the length they saw in the forward sweep; `xs.extend(ys)`
+    likewise for len(ys) elements;
+  - `x + y` / `x * y` with an operand that may be a list use `unadd` / `unmul`,
+    which tell concatenation and repetition from arithmetic at run time.
+Code generators take the Backward instance and return (statements, defined).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import gast
+import numpy as np
+
+from .. import runtime
+from ..analyze.containers import mutation
+from ..rules.template import BindError, bind_arguments
+from ..syntax import nodes
+
+
+def helper(backward: Any, name: str) -> gast.Name:
+    return helper_name(backward.ctx, name)
+
+
+def helper_name(ctx: Any, name: str) -> gast.Name:
+    """A reference to the runtime helper `name`, bound in the generated module."""
+    return nodes.name(ctx.namespace.bind(name, getattr(runtime, name), ctx.namer))
+
+
+def read(backward: Any, value: gast.Subscript, bt: str, defined: frozenset[str], index: gast.expr):
+    """`t = x[index]` with x in S: `bx = add_item(bx, x, index, bt)`."""
+    ctx = backward.ctx
+    x = value.value.id
+    if x not in ctx.active:
+        return [], defined
+    bx = ctx.adjoint[x]
+    current = nodes.name(bx) if bx in defined else nodes.const(None)
+    call = nodes.call(helper(backward, "add_item"), [current, nodes.name(x), index, nodes.name(bt)])
+    return [nodes.assign(bx, call)], (defined - {bx + "!"}) | {bx}
+
+
+def literal(backward: Any, value: gast.expr, bt: str, defined: frozenset[str]):
+    """`t = [a, b]`, `(a, b)` or `{k: a, ...}`: each element gets its part of bt."""
+    ctx = backward.ctx
+    code: list[gast.stmt] = []
+    if isinstance(value, gast.Dict):
+        pairs = list(zip(value.keys, value.values, strict=True))
+        constant = [k.value for k in value.keys if isinstance(k, gast.Constant)]
+        if len(constant) < len(pairs) or len(set(constant)) < len(constant):
+            # keys that may repeat: only the last of equal keys is kept, and gets the adjoint
+            parts = ctx.namer.temp("b" + bt.lstrip("b_") + "_items")
+            keys = gast.List(elts=[nodes.deepcopy(k) for k in value.keys], ctx=gast.Load())
+            split = nodes.call(helper(backward, "undict_of"), [nodes.name(bt), keys])
+            code.append(nodes.assign(parts, split))
+            bt = parts
+            pairs = [(nodes.const(i), e) for i, e in enumerate(value.values)]
+    else:
+        pairs = [(nodes.const(i), e) for i, e in enumerate(value.elts)]
+    for key, elt in pairs:
+        if not (isinstance(elt, gast.Name) and elt.id in ctx.active):
+            continue
+        piece = nodes.call(
+            helper(backward, "part"), [nodes.name(bt), nodes.deepcopy(key), nodes.name(elt.id)]
+        )
+        more, defined = backward.accumulate(elt.id, piece, defined)
+        code.extend(more)
+    return code, defined
+
+
+def mutate(backward: Any, stmt: gast.Expr, defined: frozenset[str], marker: Callable):
+    """The backward code of `xs.append(v)` / `xs.extend(ys)`. Putting xs back is wrapped
+    in `marker` (a pop marker): kept only when the backward sweep reads xs."""
+    ctx = backward.ctx
+    xs, method, arg = mutation(stmt)
+    code: list[gast.stmt] = []
+    bxs = ctx.adjoint.get(xs)
+    live = bxs is not None and bxs in defined
+    receiver = isinstance(arg, gast.Name) and arg.id in ctx.active
+    if live and receiver:
+        piece = ctx.namer.temp("b" + arg.id.lstrip("_"))
+        target = nodes.tuple_([nodes.name(bxs, store=True), nodes.name(piece, store=True)], True)
+        if method == "append":
+            call = nodes.call(helper(backward, "unappend"), [nodes.name(bxs), nodes.name(arg.id)])
+        else:
+            count = nodes.call(nodes.name(backward.builtin("len")), [nodes.name(arg.id)])
+            call = nodes.call(helper(backward, "unextend"), [nodes.name(bxs), count])
+        code.append(nodes.assign(target, call))
+        more, defined = backward.accumulate(arg.id, nodes.name(piece), defined)
+        code.extend(more)
+    elif live:  # the appended value is constant: drop its element adjoint(s)
+        if method == "append":
+            drop = nodes.call(helper(backward, "unappend"), [nodes.name(bxs), nodes.const(None)])
+        else:
+            count = nodes.call(nodes.name(backward.builtin("len")), [nodes.deepcopy(arg)])
+            drop = nodes.call(helper(backward, "unextend"), [nodes.name(bxs), count])
+        code.append(nodes.expr_stmt(drop))
+    # put xs back as it was before the mutation, for the backward code that reads it
+    if method == "append":
+        restore = nodes.call(nodes.attribute(nodes.name(xs), "pop"), [])
+        code.append(marker(stmt, nodes.expr_stmt(restore)))
+    else:
+        count = nodes.call(nodes.name(backward.builtin("len")), [nodes.deepcopy(arg)])
+        start = nodes.binop(
+            nodes.call(nodes.name(backward.builtin("len")), [nodes.name(xs)]), gast.Sub(), count
+        )
+        cut = gast.Subscript(
+            value=nodes.name(xs),
+            slice=gast.Slice(lower=start, upper=None, step=None),
+            ctx=gast.Del(),
+        )
+        code.append(marker(stmt, gast.Delete(targets=[cut])))
+    return code, defined
+
+
+def assignments(stmts: list[gast.stmt]) -> Iterator[gast.Assign]:
+    """Every Assign in stmts, nested blocks included."""
+    for stmt in stmts:
+        if isinstance(stmt, gast.Assign):
+            yield stmt
+        for field in ("body", "orelse"):
+            yield from assignments(getattr(stmt, field, []) or [])
+
+
+def statements(stmts: list[gast.stmt]) -> Iterator[gast.stmt]:
+    """Every statement in stmts, nested blocks included, in source order."""
+    for stmt in stmts:
+        yield stmt
+        for field in ("body", "orelse"):
+            yield from statements(getattr(stmt, field, []) or [])
+
+
+def may_hold_container(ctx: Any, operand: gast.expr) -> bool:
+    """Whether an operand of `+` or `*` may be a list or tuple at run time."""
+    if not (isinstance(operand, gast.Name) and operand.id in ctx.structured):
+        return False
+    bindings = [
+        a.value
+        for a in assignments(ctx.fn.body)
+        if isinstance(a.targets[0], gast.Name) and a.targets[0].id == operand.id
+    ]
+    if operand.id in nodes.param_names(ctx.fn) or not bindings:
+        return True
+    return not all(_makes_array(ctx, v) for v in bindings)
+
+
+def _makes_array(ctx: Any, value: gast.expr) -> bool:
+    if isinstance(value, gast.UnaryOp):
+        return True
+    if isinstance(value, gast.Call):
+        callee = ctx.scope.resolve(value.func)
+        return isinstance(callee, np.ufunc) or ctx.registry.makes_new_array(callee)
+    return False
+
+
+def arithmetic(backward: Any, value: gast.BinOp, bt: str, defined: frozenset[str]):
+    """`t = x + y` / `x * y` where an operand may be a list: `unadd` / `unmul` decide at
+    run time between concatenation (repetition) and elementwise arithmetic."""
+    ctx = backward.ctx
+    name = "unadd" if isinstance(value.op, gast.Add) else "unmul"
+    operands = [value.left, value.right]
+    targets = [
+        ctx.namer.temp("b" + o.id.lstrip("_")) if _receives(ctx, o) else "_" for o in operands
+    ]
+    if targets == ["_", "_"]:
+        return [], defined
+    pair = nodes.tuple_([nodes.name(t, store=True) for t in targets], store=True)
+    call = nodes.call(
+        helper(backward, name),
+        [nodes.name(bt), nodes.deepcopy(operands[0]), nodes.deepcopy(operands[1])],
+    )
+    code: list[gast.stmt] = [nodes.assign(pair, call)]
+    for operand, temp in zip(operands, targets, strict=True):
+        if temp != "_":
+            more, defined = backward.accumulate(operand.id, nodes.name(temp), defined)
+            code.extend(more)
+    return code, defined
+
+
+def _receives(ctx: Any, operand: gast.expr) -> bool:
+    return isinstance(operand, gast.Name) and operand.id in ctx.active
+
+
+def sequence_arguments(ctx: Any, call: gast.Call) -> list[str]:
+    """Names a rule-backed call takes whole as a list whose adjoint is a list."""
+    callee = ctx.scope.resolve(call.func)
+    params = ctx.registry.sequence_params_of(callee)
+    rule = ctx.registry.lookup(callee) if params else None
+    if rule is None:
+        return []
+    try:
+        bound = bind_arguments(rule, call.args, {k.arg: k.value for k in call.keywords})
+    except BindError:
+        return []
+    return [bound[p].id for p in params if isinstance(bound.get(p), gast.Name)]
