@@ -33,10 +33,54 @@ def plan_loops(ctx: Context) -> None:
     for stmt in _loops(ctx.fn.body):
         if id(stmt) not in ctx.checkpointed:
             continue
+        _check_effects(ctx, stmt)
         state = _state(ctx, stmt)
         ctx.carried[id(stmt)] = state
         bound = ctx.flow.bound_before[id(stmt)]
         ctx.prebound.update(n for n in state.names if n not in bound)
+
+
+def _is_output(ctx: Context, stmt: gast.stmt) -> bool:
+    """`print(...)`, `logging...(...)`, `warnings.warn(...)` as a statement: output only."""
+    if not (isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call)):
+        return False
+    callee = ctx.scope.resolve(stmt.value.func)
+    if callee is builtins.print:
+        return True
+    owner = getattr(callee, "__self__", None)
+    module = getattr(callee, "__module__", None) or type(owner).__module__
+    return module in ("logging", "warnings", "_warnings")
+
+
+def _check_effects(ctx: Context, loop: gast.For) -> None:
+    """A step runs again when recomputed: output is left out of the copies that recompute,
+    other calls made for their effects would repeat them, so they are refused."""
+    for stmt in _statements(loop.body):
+        if not (isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call)):
+            continue
+        if _is_output(ctx, stmt) or container_analysis.mutation(stmt) is not None:
+            continue
+        kind = "block" if ctx.checkpointed[id(loop)].kind == "region" else "loop"
+        raise ctx.error(
+            stmt,
+            f"a call made for its effects inside a checkpointed {kind}: recomputing the "
+            f"{'block' if kind == 'block' else 'steps'} would repeat it",
+            "move it out of the checkpointed part, or use its result (y = f(...))",
+        )
+
+
+def without_output(ctx: Context, stmts: list[gast.stmt]) -> list[gast.stmt]:
+    """`stmts` without print/logging statements (in recomputed copies: output once)."""
+    out = []
+    for stmt in stmts:
+        if _is_output(ctx, stmt):
+            continue
+        for field in ("body", "orelse"):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list):
+                setattr(stmt, field, without_output(ctx, inner) or [gast.Pass()])
+        out.append(stmt)
+    return out
 
 
 def _loops(stmts: list[gast.stmt]):
@@ -159,7 +203,7 @@ def forward(ctx: Context, loop: gast.For, recorded: list[gast.stmt]) -> list[gas
     """
     spec = ctx.checkpointed[id(loop)]
     plain = loop.body
-    ctx.recorded[id(loop)] = recorded
+    ctx.recorded[id(loop)] = without_output(ctx, recorded)
     if spec.kind == "region":
         state = ctx.carried[id(loop)].names
         push = nodes.call(nodes.name(ctx.push), [state_value(ctx, loop)])
@@ -177,7 +221,7 @@ def forward(ctx: Context, loop: gast.For, recorded: list[gast.stmt]) -> list[gas
 def backward(ctx: Context, loop: gast.For, adjoint: list[gast.stmt]) -> list[gast.stmt]:
     """The backward sweep of a checkpointed loop, given the adjoint of one step."""
     spec = ctx.checkpointed[id(loop)]
-    ctx.plain[id(loop)] = nodes.deepcopy(loop.body)
+    ctx.plain[id(loop)] = without_output(ctx, nodes.deepcopy(loop.body))
     record = _marker(ctx, loop, "record")
     if spec.kind == "region":
         state = ctx.carried[id(loop)].names

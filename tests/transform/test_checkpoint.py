@@ -322,3 +322,39 @@ def test_checkpoint_misuse_is_an_error_with_the_line(tmp_path, name, body, line,
     assert f":{line + 2}:" in message, message  # two import lines above `def f`
     assert words in message, message
     assert "^" in message and "What to do" in message, message
+
+
+def test_output_in_a_checkpointed_loop_happens_once_per_step(tmp_path, capsys):
+    module = load_module(
+        tmp_path,
+        "import numpy as np\nimport tangentlike as tl\n\n"
+        "def f(w, h, T):\n"
+        "    for t in tl.checkpointed(range(T), snapshots=2):\n"
+        "        print('step', t)\n"
+        "        h = np.tanh(h * w)\n"
+        "    with tl.checkpoint():\n"
+        "        print('block')\n"
+        "        h = h * 2.0\n"
+        "    return np.sum(h)\n",
+        name="ckpt_output",
+    )
+    tl.grad(module.f)(W, X, 6)
+    printed = capsys.readouterr().out.split("\n")
+    assert printed == [f"step {t}" for t in range(6)] + ["block", ""]
+
+
+def test_a_call_made_for_its_effects_in_a_checkpointed_loop_is_refused(tmp_path):
+    module = load_module(
+        tmp_path,
+        "import numpy as np\nimport tangentlike as tl\n\n"
+        "def f(w, h, T):\n"
+        "    idx = np.arange(3)\n"
+        "    for t in tl.checkpointed(range(T), snapshots=2):\n"
+        "        np.random.shuffle(idx)\n"
+        "        h = np.tanh(h * w)\n"
+        "    return np.sum(h)\n",
+        name="ckpt_effects",
+    )
+    with pytest.raises(UnsupportedSyntaxError, match="would repeat it") as err:
+        tl.grad(module.f)(W, X, 3)
+    assert ":7:" in str(err.value) and "np.random.shuffle(idx)" in str(err.value)
