@@ -21,7 +21,7 @@ from .analyze import activity as activity_analysis
 from .analyze import calls
 from .analyze import flow as flow_analysis
 from .analyze import shapes as shape_analysis
-from .checkpoint import Schedule
+from .checkpoint import Schedule, is_checkpointed
 from .emit import codegen
 from .emit.module import Generated, ModuleText, render
 from .normalize import (
@@ -43,6 +43,7 @@ from .syntax import nodes
 from .syntax.names import Namer
 from .syntax.namespace import Namespace
 from .transform import assemble, reverse, signature
+from .transform import checkpoints as transform_checkpoints
 from .transform.context import Context, Variant
 
 log = logging.getLogger("tangentlike")
@@ -140,6 +141,8 @@ class ModuleBuilder:
             scalar_check=None,
         )
         signature.carry(fns, parsed.node, split=True)
+        if is_checkpointed(func):  # fwd only recomputes it, after the plain call printed
+            fns[0].body = transform_checkpoints.without_output(ctx, fns[0].body)
         self._emit(fns, parsed, ctx)
         return found
 

@@ -358,3 +358,20 @@ def test_a_call_made_for_its_effects_in_a_checkpointed_loop_is_refused(tmp_path)
     with pytest.raises(UnsupportedSyntaxError, match="would repeat it") as err:
         tl.grad(module.f)(W, X, 3)
     assert ":7:" in str(err.value) and "np.random.shuffle(idx)" in str(err.value)
+
+
+def test_a_checkpointed_helper_prints_once(tmp_path, capsys):
+    module = load_module(
+        tmp_path,
+        "import numpy as np\nimport tangentlike as tl\n\n"
+        "@tl.checkpoint\n"
+        "def cell(w, h):\n"
+        "    print('cell')\n"
+        "    return np.tanh(h * w)\n\n"
+        "def f(w, h):\n"
+        "    return np.sum(cell(w, cell(w, h)))\n",
+        name="ckpt_helper_output",
+    )
+    g = tl.grad(module.f)(W, X)
+    assert capsys.readouterr().out == "cell\ncell\n"
+    np.testing.assert_allclose(g, fd_gradient(module.f, [W, X], 0), rtol=1e-6)
