@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: demo test install-test lint bench
+.PHONY: demo test install-test lint bench bench-checkpoint
 
 # The main job: train the MLP on scikit-learn's bundled digits with the generated gradient.
 demo:
@@ -21,3 +21,6 @@ lint:
 
 bench:
 	$(PYTHON) benchmarks/bench_mlp.py
+
+bench-checkpoint:
+	$(PYTHON) benchmarks/bench_checkpoint.py
