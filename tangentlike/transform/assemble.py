@@ -19,7 +19,9 @@ from .context import Context
 from .reverse import POP_MARK, Backward
 
 
-def saved_sites(ctx: Context, read_by_backward: set[str]) -> frozenset[int]:
+def saved_sites(
+    ctx: Context, read_by_backward: set[str], read_at_end: set[str] = frozenset()
+) -> frozenset[int]:
     params = set(nodes.all_param_names(ctx.fn))
     seen = _reads_after_pop(ctx)
     pushed = set()
@@ -27,7 +29,9 @@ def saved_sites(ctx: Context, read_by_backward: set[str]) -> frozenset[int]:
         if site.region:
             pushed.add(id(site.stmt))  # always: views of y may be read, and y is restored
             continue
-        if site.name not in read_by_backward or site.name not in seen[id(site.stmt)]:
+        if site.name not in read_by_backward:
+            continue
+        if site.name not in seen[id(site.stmt)] and site.name not in read_at_end:
             continue
         if not site.in_loop and site.name not in ctx.flow.maybe_bound_before[id(site.stmt)]:
             continue  # nothing bound yet: no old value to restore
@@ -215,14 +219,6 @@ def build(
     body, ret = fn.body[:-1], fn.body[-1].value.id
     defined0 = frozenset({ctx.adjoint[ret]}) if ret in ctx.active else frozenset()
     marked, defined = Backward(ctx).block(body, defined0)
-    reads = read_by_backward(ctx, resolve_pops(marked, frozenset()))
-    undone, lists = container_checks.restored(ctx, reads)  # list appends undone backward
-    ctx.pushed = saved_sites(ctx, reads | lists) | undone
-    bwd_code = resolve_pops(marked, ctx.pushed)
-    reads = read_by_backward(ctx, bwd_code)
-    fwd_code = Forward(ctx).block(body)
-    bwd_code = checkpoints.fill_copies(ctx, bwd_code)
-
     grads = []
     for p in wrt:
         b = ctx.adjoint.get(p)
@@ -236,6 +232,17 @@ def build(
             grads.append(nodes.name(b))
         else:  # not reached: zeros, or None for a list or dict (any structure, even ragged)
             grads.append(nodes.call(containers.helper_name(ctx, "zeros_of"), [nodes.name(p)]))
+    # the gradients of unreached arguments read the arguments after the whole backward
+    # sweep: their original values must be back by then
+    final = set().union(*map(nodes.names_read, grads)) & set(nodes.all_param_names(fn))
+    reads = read_by_backward(ctx, resolve_pops(marked, frozenset())) | final
+    undone, lists = container_checks.restored(ctx, reads)  # list appends undone backward
+    ctx.pushed = saved_sites(ctx, reads | lists, final) | undone
+    bwd_code = resolve_pops(marked, ctx.pushed)
+    reads = read_by_backward(ctx, bwd_code)
+    fwd_code = Forward(ctx).block(body)
+    bwd_code = checkpoints.fill_copies(ctx, bwd_code)
+
     grad_value = grads[0] if len(grads) == 1 else nodes.tuple_(grads)
 
     params = nodes.param_names(fn)

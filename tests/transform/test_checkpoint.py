@@ -170,32 +170,6 @@ def test_stack_memory_is_one_step_and_snapshots_are_bounded_by_the_budget():
     assert marked.stats.snapshots == budget
 
 
-def _overwrites(x, T):
-    y = x * 1.0
-    for t in range(T):
-        s = x * float(t)
-        y = y + s
-        s = y * 2.0
-        y = s - y
-    return np.sum(y)
-
-
-def test_values_the_backward_sweep_never_reads_are_never_pushed():
-    df = tl.grad(_overwrites, stats=True)
-    x = _r(6).randn(4)
-    np.testing.assert_allclose(df(x, 50), fd_gradient(_overwrites, [x, 50], 0), rtol=1e-6)
-    # 250 overwrites (y, s and a temporary each twice or once per step): additions and
-    # scalings of same-shaped values need none of the old values; only float(t) is kept
-    assert df.stats.pushes == 50
-    assert df.source.count("_push(") == 1
-
-
-def test_stats_are_none_unless_asked_for():
-    df = tl.grad(_overwrites)
-    df(np.ones(2), 3)
-    assert df.stats is None
-
-
 def test_a_checkpointed_block_stores_its_inputs_only():
     df = tl.grad(c.block, wrt=(0, 1), stats=True)
     df(W, X)
