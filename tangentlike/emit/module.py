@@ -48,7 +48,8 @@ def render(
     """The module text; only names the functions (or the helpers they use) read are bound."""
     origins = origins or {}
     used = _names_read(functions)
-    helpers = _helpers({n: objects[n] for n in sorted(used) if _is_helper(objects.get(n))})
+    roots = {n: objects[n] for n in sorted(used) if _is_helper(objects.get(n))}
+    helpers = _helpers(roots, objects)
     if helpers:
         # the helpers say `np`; in this module NumPy may go by another name
         objects = dict(objects)
@@ -100,24 +101,42 @@ def _is_helper(obj: object) -> bool:
     )
 
 
-def _helpers(roots: dict[str, object]) -> dict[str, str]:
+def _helpers(roots: dict[str, object], objects: dict[str, object]) -> dict[str, str]:
     """Sources of the helpers named in `roots` and of the helpers they use (a plan class
-    its base class), each after those it uses."""
+    its base class, add_item its add), each after those it uses. A helper used by
+    another gets a name no other object of the module has, and every helper's text
+    calls its helpers (and itself) by their names in this module."""
     helpers: dict[str, str] = {}
+    names = {id(obj): name for name, obj in roots.items()}
 
-    def add(name: str, obj: object, using: dict[str, object]) -> None:
+    def name_for(obj: object, preferred: str) -> str:
+        if id(obj) not in names:
+            taken = set(objects) | set(names.values())
+            name, k = preferred, 1
+            while name in taken and objects.get(name) is not obj:
+                k += 1
+                name = f"{preferred}_{k}"
+            names[id(obj)] = name
+        return names[id(obj)]
+
+    def add(obj: object) -> None:
+        name = names[id(obj)]
         if name in helpers:
             return
-        text = _helper_source(name, obj)
+        helpers[name] = ""  # in progress (a helper may call itself)
+        text = textwrap.dedent(inspect.getsource(obj))
         module = vars(sys.modules[obj.__module__])
+        renames = {obj.__name__: name}
         for used in sorted(_names_read([text])):
-            dep = using.get(used, module.get(used))
-            if used != name and _is_helper(dep):
-                add(used, dep, {})
-        helpers[name] = text
+            dep = module.get(used)
+            if used != obj.__name__ and _is_helper(dep):
+                renames[used] = name_for(dep, used)
+                add(dep)
+        del helpers[name]  # re-inserted after its dependencies: definition order
+        helpers[name] = _helper_source(text, obj, renames)
 
-    for name, obj in roots.items():
-        add(name, obj, roots)
+    for obj in roots.values():
+        add(obj)
     return helpers
 
 
@@ -219,9 +238,26 @@ def _import_object(name: str, obj: object) -> str | None:
     return f"from {module_name} import {qualname}{alias}"
 
 
-def _helper_source(name: str, func: types.FunctionType | type) -> str:
-    source = textwrap.dedent(inspect.getsource(func))
-    if name != func.__name__:
-        keyword = "class" if inspect.isclass(func) else "def"
-        source = source.replace(f"{keyword} {func.__name__}", f"{keyword} {name}", 1)
-    return source.rstrip("\n")
+def _helper_source(text: str, obj: types.FunctionType | type, renames: dict[str, str]) -> str:
+    """A helper's source with its own name and the names it reads changed as `renames`
+    says (names only: `np.add.at` keeps its `add`)."""
+    renames = {old: new for old, new in renames.items() if old != new}
+    if renames:
+        lines = [row.encode() for row in text.split("\n")]  # ast columns count bytes
+        spots = sorted(
+            (
+                (node.lineno, node.col_offset, node.id)
+                for node in ast.walk(ast.parse(text))
+                if isinstance(node, ast.Name) and node.id in renames
+            ),
+            reverse=True,
+        )
+        for line, col, old in spots:  # right to left: earlier columns stay valid
+            row = lines[line - 1]
+            lines[line - 1] = row[:col] + renames[old].encode() + row[col + len(old) :]
+        text = "\n".join(row.decode() for row in lines)
+        own = obj.__name__
+        if own in renames:
+            keyword = "class" if inspect.isclass(obj) else "def"
+            text = text.replace(f"{keyword} {own}", f"{keyword} {renames[own]}", 1)
+    return text.rstrip("\n")

@@ -57,3 +57,36 @@ def test_objects_of_a_running_program_are_bound_by_the_loader():
     assert set(df.external) == {"scale"}
     assert "Bound by tangentlike when loaded" in df.source
     assert np.allclose(df(np.ones(2)), scale)
+
+
+def test_helpers_used_by_helpers_never_take_a_name_the_program_uses(tmp_path):
+    """add_item calls the runtime's add, BinomialPlan derives from Plan: when the user's
+    module has its own add and Plan, the copies get other names, and the user's stay."""
+    module = load_module(
+        tmp_path,
+        "import numpy as np\nimport tangentlike as tl\n\n"
+        "class Plan:\n    scale = 3.0\n\n"
+        "def add(a, b):\n    return a * 10.0 + b\n\n"
+        "def f(params, h, n):\n"
+        "    k = add(float(n), 1.0) * Plan.scale\n"
+        "    for _ in tl.checkpointed(range(n), snapshots=2):\n"
+        "        h = np.tanh(h * params['W'])\n"
+        "    return np.sum(params['W'] * k) + np.sum(h)\n",
+        name="helper_clash",
+    )
+    params, h = {"W": np.array([0.5, -0.2])}, np.array([0.3, 0.1])
+    df = tl.grad(module.f)
+    got = df(params, h, 2)["W"]
+    eps = 1e-6
+    want = [
+        (
+            module.f({"W": params["W"] + eps * e}, h, 2)
+            - module.f({"W": params["W"] - eps * e}, h, 2)
+        )
+        / (2 * eps)
+        for e in np.eye(2)
+    ]
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    assert "class Plan_2:" in df.source
+    assert "class BinomialPlan(Plan_2):" in df.source
+    assert not lint_problems(df.source)
