@@ -909,48 +909,20 @@ def add_item(b, x, index, g):
     created on first use and updated in place (each read costs O(1)); for an array
     `x`, a new array (repeated integer indices accumulate).
     """
-
-    def plus(p, q):
-        if p is None:
-            return q
-        if q is None:
-            return p
-        if isinstance(p, dict) or isinstance(q, dict):
-            out = dict(p)
-            for key, value in q.items():
-                out[key] = plus(out.get(key), value)
-            return out
-        if isinstance(p, (list, tuple)) or isinstance(q, (list, tuple)):
-            return [plus(s, t) for s, t in zip(p, q)]  # noqa: B905 (same primal)
-        return p + q
-
     if isinstance(x, dict):
         b = {} if b is None else b
-        b[index] = plus(b.get(index), g)
+        b[index] = add(b.get(index), g)
         return b
     if isinstance(x, (list, tuple)):
         b = [None] * len(x) if b is None else list(b) if isinstance(b, np.ndarray) else b
         if isinstance(index, slice):
             positions = range(len(x))[index]
             for k, piece in zip(positions, g):  # noqa: B905 (g is the slice's adjoint)
-                b[k] = plus(b[k], piece)
+                b[k] = add(b[k], piece)
         else:
-            b[index] = plus(b[index], g)
+            b[index] = add(b[index], g)
         return b
-    dtype = np.result_type(x)
-    if not np.issubdtype(dtype, np.inexact):
-        dtype = np.float64
-    out = np.zeros(np.shape(x), dtype=dtype)
-    parts = index if isinstance(index, tuple) else (index,)
-    basic = all(
-        isinstance(p, (int, np.integer, slice)) or p is None or p is Ellipsis
-        for p in parts
-        if not isinstance(p, bool)
-    ) and not any(isinstance(p, bool) for p in parts)
-    if basic:
-        out[index] = g
-    else:
-        np.add.at(out, index, g)
+    out = unsubscript(g, x, index)
     return out if b is None else b + out
 
 

@@ -9,41 +9,42 @@ import numpy as np
 # --- tangentlike runtime helpers ---
 
 
-def add_item(b, x, index, g):
-    """`b` plus the adjoint `g` of the read `x[index]`.
+def add(a, b):
+    """The sum of two adjoints that may be containers (None is zero).
 
-    For a list, tuple or dict `x`, `b` is a list or dict of per-element adjoints,
-    created on first use and updated in place (each read costs O(1)); for an array
-    `x`, a new array (repeated integer indices accumulate).
+    Lists add element by element (an array against a list adds along its first
+    axis), dicts key by key; anything else adds with `+`, out of place.
     """
-
-    def plus(p, q):
-        if p is None:
-            return q
-        if q is None:
-            return p
-        if isinstance(p, dict) or isinstance(q, dict):
-            out = dict(p)
-            for key, value in q.items():
-                out[key] = plus(out.get(key), value)
-            return out
-        if isinstance(p, (list, tuple)) or isinstance(q, (list, tuple)):
-            return [plus(s, t) for s, t in zip(p, q)]  # noqa: B905 (same primal)
-        return p + q
-
-    if isinstance(x, dict):
-        b = {} if b is None else b
-        b[index] = plus(b.get(index), g)
+    if a is None:
         return b
-    if isinstance(x, (list, tuple)):
-        b = [None] * len(x) if b is None else list(b) if isinstance(b, np.ndarray) else b
-        if isinstance(index, slice):
-            positions = range(len(x))[index]
-            for k, piece in zip(positions, g):  # noqa: B905 (g is the slice's adjoint)
-                b[k] = plus(b[k], piece)
-        else:
-            b[index] = plus(b[index], g)
-        return b
+    if b is None:
+        return a
+    if isinstance(a, dict) or isinstance(b, dict):
+        out = dict(a)
+        for key, value in b.items():
+            out[key] = add(out.get(key), value)
+        return out
+    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+        if len(a) != len(b):
+            raise ValueError(f"tangentlike: adjoints of lengths {len(a)} and {len(b)} added")
+        return [add(x, y) for x, y in zip(a, b)]  # noqa: B905 (lengths checked above)
+    return a + b
+
+
+def unsubscript(g, x, index):
+    """The adjoint of `x[index]`: zeros shaped like x, with g added at index.
+
+    Repeated integer indices accumulate (np.add.at semantics).
+    """
+    if isinstance(x, (tuple, list)):
+        try:  # a list of same-shape values: its adjoint is their stacked array
+            x = np.asarray(x, dtype=float)
+        except ValueError:
+            raise TypeError(
+                "tangentlike: indexing a tuple or list that holds differentiated values of "
+                "different shapes is not supported yet; unpack it where it is built "
+                "(a, b = x, y) or stack the values into an array"
+            ) from None
     dtype = np.result_type(x)
     if not np.issubdtype(dtype, np.inexact):
         dtype = np.float64
@@ -58,6 +59,30 @@ def add_item(b, x, index, g):
         out[index] = g
     else:
         np.add.at(out, index, g)
+    return out
+
+
+def add_item(b, x, index, g):
+    """`b` plus the adjoint `g` of the read `x[index]`.
+
+    For a list, tuple or dict `x`, `b` is a list or dict of per-element adjoints,
+    created on first use and updated in place (each read costs O(1)); for an array
+    `x`, a new array (repeated integer indices accumulate).
+    """
+    if isinstance(x, dict):
+        b = {} if b is None else b
+        b[index] = add(b.get(index), g)
+        return b
+    if isinstance(x, (list, tuple)):
+        b = [None] * len(x) if b is None else list(b) if isinstance(b, np.ndarray) else b
+        if isinstance(index, slice):
+            positions = range(len(x))[index]
+            for k, piece in zip(positions, g):  # noqa: B905 (g is the slice's adjoint)
+                b[k] = add(b[k], piece)
+        else:
+            b[index] = add(b[index], g)
+        return b
+    out = unsubscript(g, x, index)
     return out if b is None else b + out
 
 
