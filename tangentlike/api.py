@@ -208,15 +208,8 @@ def _build(
     param_types: tuple[tuple[str, type], ...] = (),
 ) -> Callable:
     if peel_bound(f) is not None:
-        options = dict(
-            mode=mode,
-            optimize=optimize,
-            verbose=verbose,
-            cache=cache,
-            checkpoint=checkpoint,
-            stats=stats,
-        )
-        return specialize.bound(f, *_wrt_names(f, wrt), functools.partial(_build, **options))
+        rebuild = _rebuild(mode, optimize, verbose, cache, checkpoint, stats)
+        return specialize.bound(f, *_wrt_names(f, wrt), rebuild)
     func = unwrap(f)
     if checkpoint is not None and not isinstance(checkpoint, (Binomial, FixedInterval)):
         raise TypeError(
@@ -251,22 +244,34 @@ def _build(
     except UnknownClassError as err:
         if param_types:
             raise
-        build = functools.partial(
-            _build,
-            mode=mode,
-            optimize=optimize,
-            verbose=verbose,
-            cache=cache,
-            checkpoint=checkpoint,
-            stats=stats,
-        )
-        wrapper = specialize.per_call(func, wrt, names, mode == "vjp", err, build)
+        rebuild = _rebuild(mode, optimize, verbose, cache, checkpoint, stats)
+        wrapper = specialize.per_call(func, wrt, names, mode == "vjp", err, rebuild)
         guards = []
     with _lock:
         _cache.setdefault(func, {})[key] = _Entry(wrapper, guards, registry.version)
     if verbose:
         print(wrapper.source)
     return wrapper
+
+
+def _rebuild(
+    mode: str,
+    optimize: bool,
+    verbose: int,
+    cache: CacheOption,
+    checkpoint: Schedule | None,
+    stats: bool,
+) -> Callable:
+    """`_build` with these options, for specialize to build a related function's gradient."""
+    return functools.partial(
+        _build,
+        mode=mode,
+        optimize=optimize,
+        verbose=verbose,
+        cache=cache,
+        checkpoint=checkpoint,
+        stats=stats,
+    )
 
 
 def _disk(cache: CacheOption) -> DiskCache | None:
