@@ -349,3 +349,10 @@ def test_a_checkpointed_helper_prints_once(tmp_path, capsys):
     g = tl.grad(module.f)(W, X)
     assert capsys.readouterr().out == "cell\ncell\n"
     np.testing.assert_allclose(g, fd_gradient(module.f, [W, X], 0), rtol=1e-6)
+
+
+def test_a_budget_below_one_at_run_time_is_an_error_naming_it():
+    with pytest.raises(ValueError, match="snapshots >= 1, not 0"):
+        tl.grad(c.rnn)(W3, H3, XS, 0)
+    with pytest.raises(ValueError, match="every >= 1, not 0"):
+        tl.grad(c.rnn_interval)(W3, H3, XS, 0)
