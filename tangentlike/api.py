@@ -24,9 +24,9 @@ from . import __version__, specialize, structure
 from .checkpoint import Binomial, FixedInterval, Schedule
 from .compile import keys, loader
 from .compile.cache import DiskCache
-from .errors import NonScalarOutputError, UnknownClassError, WrtError
-from .parse.resolve import MISSING
-from .parse.source import peel_bound, unwrap
+from .errors import NonScalarOutputError, SourceNotFoundError, UnknownClassError, WrtError
+from .parse.resolve import MISSING, primal_of
+from .parse.source import function_for_rule, peel_bound, unwrap
 from .pipeline import Guard, ModuleBuilder
 from .rules.registry import Registry, default_registry
 from .schedule import Tape
@@ -87,6 +87,8 @@ class _Entry:
 
 
 _cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# ufunc or builtin with a rule -> the Python function calling it that `grad` differentiates
+_rule_functions: dict[object, types.FunctionType] = {}
 _lock = threading.Lock()
 
 
@@ -210,7 +212,8 @@ def _build(
     if peel_bound(f) is not None:
         rebuild = _rebuild(mode, optimize, verbose, cache, checkpoint, stats)
         return specialize.bound(f, *_wrt_names(f, wrt), rebuild)
-    func = unwrap(f)
+    func = primal_of(f)
+    func = unwrap(func) if isinstance(func, types.FunctionType) else _function_for(func)
     if checkpoint is not None and not isinstance(checkpoint, (Binomial, FixedInterval)):
         raise TypeError(
             f"checkpoint= takes tl.Binomial(snapshots=k) or tl.FixedInterval(every=n), "
@@ -252,6 +255,30 @@ def _build(
     if verbose:
         print(wrapper.source)
     return wrapper
+
+
+def _function_for(primal: Callable) -> types.FunctionType:
+    """The Python function `grad` differentiates for a callable without Python source:
+    one calling it, when a derivative rule knows it (`grad(np.exp)`); else an error."""
+    rule = default_registry().lookup(primal)
+    if rule is None and isinstance(unwrap(primal), types.FunctionType):
+        return unwrap(primal)  # a decorator's wrapper object: what it wraps
+    if rule is None:
+        raise SourceNotFoundError(
+            f"cannot differentiate {primal!r}: it is not a Python function with source "
+            "code, and no derivative rule is registered for it",
+            hint="What to do: differentiate a Python function that calls it, and register "
+            "a rule for it with @tangentlike.adjoint(...) if it is called on "
+            "differentiated values.",
+        )
+    with _lock:
+        try:
+            found = _rule_functions.get(primal)
+        except TypeError:  # unhashable: make one each time
+            return function_for_rule(primal, rule.params)
+        if found is None:
+            found = _rule_functions[primal] = function_for_rule(primal, rule.params)
+    return found
 
 
 def _rebuild(

@@ -8,6 +8,7 @@ are the lines of the original file, plus what is needed to point at them.
 from __future__ import annotations
 
 import functools
+import hashlib
 import inspect
 import linecache
 import os
@@ -83,6 +84,41 @@ def peel_bound(func: Callable) -> tuple[Callable, tuple, dict] | None:
         else:
             args, func = (func.__self__, *args), func.__func__
     return unwrap(func), args, keywords
+
+
+def function_for_rule(primal: object, params: tuple[str, ...]) -> types.FunctionType:
+    """A Python function calling `primal` (a NumPy ufunc, a builtin: something with a
+    derivative rule and no Python source) with `params`, so that `grad(np.exp)` is the
+    gradient of `def exp(x): return exp(x)`, whose inner `exp` is `primal`. Its source is
+    registered in linecache under a name of its own text, like generated code."""
+    name = getattr(primal, "__name__", "") or "function"
+    if not name.isidentifier():
+        name = "function"
+    try:  # keep the defaults (np.sum's axis=None) when the signature says them
+        signature = inspect.signature(primal)  # type: ignore[arg-type]
+        defaults = {p.name: p.default for p in signature.parameters.values()}
+    except (TypeError, ValueError):
+        defaults = {}
+    kept: list[str] = []
+    for p in params:
+        default = defaults.get(p, inspect.Parameter.empty)
+        if default is inspect.Parameter.empty:
+            kept.append(p)
+        elif isinstance(default, (bool, int, float, str, type(None))):
+            kept.append(f"{p}={default!r}")
+        else:  # np.sum's keepdims=<no value>: this and later parameters keep their defaults
+            break
+    listed = ", ".join(kept)
+    params = tuple(p.partition("=")[0] for p in kept)
+    text = f"def {name}({listed}):\n    return {name}({', '.join(params)})\n"
+    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+    filename = f"<tangentlike rule {name} {digest}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    namespace: dict[str, object] = {name: primal, "__name__": f"tangentlike_rule_{name}"}
+    exec(compile(text, filename, "exec"), namespace)  # our own text
+    func = namespace.pop(name)  # its body's `name` is now `primal` again
+    namespace[name] = primal
+    return func  # type: ignore[return-value]
 
 
 def _lambda_def(func: Callable, tree: gast.Module, where: SourceLocation) -> gast.FunctionDef:
