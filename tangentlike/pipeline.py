@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -162,6 +163,10 @@ class ModuleBuilder:
         namer = Namer(reserved=every_name | set(self.namespace.objects), locals_=user_locals)
         stack, push, pop = (namer.exact(n) for n in ("_stack", "_push", "_pop"))
         scope = Scope(parsed.func, user_locals, self.namespace.objects)
+        self._runtime_defaults(fn, parsed, scope, namer)
+        # the generated signatures copy keyword-only defaults from the parsed tree
+        parsed.node.args.kw_defaults = nodes.deepcopy(fn.args.kw_defaults)
+        parsed.node.args.defaults = nodes.deepcopy(fn.args.defaults)
         nested = closures.collect(parsed, fn, namer)
         self._bind_free_names(fn, parsed, scope, namer, user_locals)
         for closure in nested.by_name.values():
@@ -225,6 +230,36 @@ class ModuleBuilder:
     def note_type(self, func: object, param: str, cls: type) -> bool:
         """Record that `param` of `func` holds a `cls`; False if another class was recorded."""
         return self.param_types.setdefault((func, param), cls) is cls
+
+    def _runtime_defaults(
+        self, fn: gast.FunctionDef, parsed: ParsedFunction, scope: Scope, namer: Namer
+    ) -> None:
+        """Default values as the function holds them (evaluated once, when it was defined,
+        or set since), not as its text would evaluate them now: `def g(x, a=SCALE)` keeps
+        the SCALE of its definition. A default that still is what its expression names
+        keeps its text; a literal is written out; anything else is bound by name."""
+        func = parsed.func
+        a = fn.args
+        positional = [*a.posonlyargs, *a.args][len(a.posonlyargs) + len(a.args) - len(a.defaults) :]
+        pairs = list(zip(positional, a.defaults, func.__defaults__ or (), strict=True))
+        kw = func.__kwdefaults__ or {}
+        pairs += [(p, d, kw[p.id]) for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True) if d]
+        values = {}
+        for param, node, value in pairs:
+            if scope.resolve(node) is value and value is not MISSING:
+                continue
+            if isinstance(value, (bool, int, str, type(None))) or (
+                isinstance(value, float) and math.isfinite(value)
+            ):
+                values[param.id] = nodes.const(value)
+            else:
+                bound = self.namespace.bind(f"{param.id}_default", value, namer)
+                values[param.id] = nodes.name(bound)
+        a.defaults = [values.get(p.id, d) for p, d in zip(positional, a.defaults, strict=True)]
+        a.kw_defaults = [
+            values.get(p.id, d) if d is not None else None
+            for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True)
+        ]
 
     def _bind_free_names(
         self,
