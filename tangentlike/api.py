@@ -22,12 +22,15 @@ import numpy as np
 
 from . import __version__, specialize, structure
 from .checkpoint import Binomial, FixedInterval, Schedule
-from .compile import keys, loader
+from .compile import loader, manifest
 from .compile.cache import DiskCache
+from .compile.guards import Guards
 from .errors import NonScalarOutputError, SourceNotFoundError, UnknownClassError, WrtError
-from .parse.resolve import MISSING, primal_of
+from .live import Built, Live, show
+from .parse.record import Recorder
+from .parse.resolve import primal_of
 from .parse.source import function_for_rule, peel_bound, unwrap
-from .pipeline import Guard, ModuleBuilder
+from .pipeline import ModuleBuilder
 from .rules.registry import Registry, default_registry
 from .schedule import Tape
 
@@ -82,8 +85,7 @@ class Stats:
 @dataclass
 class _Entry:
     wrapper: Callable
-    guards: list[Guard]
-    registry_version: int
+    live: Live | None  # None: a gradient built at each call (specialize.per_call)
 
 
 _cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -230,28 +232,35 @@ def _build(
     registry = default_registry()
     per_func = _cache.get(func)
     entry = per_func.get(key) if per_func is not None else None
-    if (
-        entry is not None
-        and entry.registry_version == registry.version
-        and all(g.holds() for g in entry.guards)
-    ):
+    if entry is not None:
+        if entry.live is not None:
+            entry.live.current()  # rebuilt in place if what it was built from changed
         if verbose:
             print(entry.wrapper.source)
         return entry.wrapper
     names, single = _wrt_names(func, wrt)
     options = Options(names, single, mode, optimize, checkpoint, bool(stats))
-    # methods reached through a class are not among the disk key's dependencies
-    disk = None if param_types else _disk(cache)
+    disk = _disk(cache)
+    types_ = dict(param_types)
+
+    def build() -> Built:
+        return _compile(func, options, registry, disk, types_)
+
     try:
-        wrapper, guards = _compile(func, options, registry, disk, dict(param_types))
+        live: Live | None = Live(build(), build)
     except UnknownClassError as err:
         if param_types:
             raise
         rebuild = _rebuild(mode, optimize, verbose, cache, checkpoint, stats)
         wrapper = specialize.per_call(func, wrt, names, mode == "vjp", err, rebuild)
-        guards = []
+        live = None
+    else:
+        built = live.built
+        wrapper = _wrap(func, live.caller(), options, built.source)
+        show(wrapper, built)
+        live.wrappers.append(wrapper)
     with _lock:
-        _cache.setdefault(func, {})[key] = _Entry(wrapper, guards, registry.version)
+        _cache.setdefault(func, {})[key] = _Entry(wrapper, live)
     if verbose:
         print(wrapper.source)
     return wrapper
@@ -317,8 +326,11 @@ def _compile(
     registry: Registry,
     disk: DiskCache | None = None,
     param_types: dict[str, type] | None = None,
-) -> tuple[Callable, list[Guard]]:
-    """Build the gradient module, or load it from the disk cache when its key is there."""
+) -> Built:
+    """Build the gradient module, or load it from the disk cache when an entry for it
+    is there and everything it was built from is unchanged."""
+    roots: dict[str, object] = {"entry": func}
+    roots.update({f"param:{p}": t for p, t in (param_types or {}).items()})
     disk_key = None
     if disk is not None:
         option_text = (
@@ -330,19 +342,17 @@ def _compile(
             str(options.stats),
             registry.fingerprint(),
         )
-        disk_key = keys.disk_key(func, option_text, (__version__,))
+        disk_key = manifest.entry_key(func, option_text, (__version__,), roots)
     if disk_key is not None:
-        text = disk.load(disk_key)
-        if text is not None and _ENTRY in text:
-            name = text.split(_ENTRY, 1)[1].split("\n", 1)[0].strip()
-            module = loader.load(text, name, {})
-            generated = getattr(module, name, None)
-            if generated is not None:
-                wrapper = _wrap(func, generated, options, text)
-                wrapper.external, wrapper.built_from = {}, "disk cache"
-                return wrapper, _guards_of(func)
+        loaded = _load(disk.load(disk_key), roots, registry)
+        if loaded is not None:
+            return loaded
     builder = ModuleBuilder(
-        registry, optimize=options.optimize, checkpoint=options.checkpoint, stats=options.stats
+        registry,
+        optimize=options.optimize,
+        checkpoint=options.checkpoint,
+        stats=options.stats,
+        recorder=Recorder(dict(roots)),
     )
     name = builder.entry(
         func,
@@ -364,21 +374,32 @@ def _compile(
     ]
     text = builder.render(header)
     module = loader.load(text.source, name, text.external)
-    generated = getattr(module, name)
-    wrapper = _wrap(func, generated, options, text.source)
-    wrapper.external, wrapper.built_from = dict(text.external), "transform"
+    record = builder.recorder
+    guards = Guards(record.resolutions, record.watches, record.bindings, vars(module), registry)
     if disk_key is not None and not text.external:
-        disk.store(disk_key, text.source)
-    return wrapper, builder.guards
+        written = manifest.write(record)
+        if written is not None:
+            disk.store(disk_key, written + text.source)
+    return Built(getattr(module, name), text.source, dict(text.external), "transform", guards)
 
 
-def _guards_of(func: Callable) -> list[Guard]:
-    """Guards over every name the dependencies of `func` read (for a module loaded from disk)."""
-    guards = []
-    for f in keys.dependencies(func):
-        for name in keys.names_of(f.__code__):  # nested functions too
-            guards.append(Guard(f.__globals__, name, f.__globals__.get(name, MISSING)))
-    return guards
+def _load(entry: str | None, roots: dict[str, object], registry: Registry) -> Built | None:
+    """The gradient a disk-cache entry holds, if everything it was built from holds here."""
+    if entry is None:
+        return None
+    found, text = manifest.split(entry)
+    if found is None or _ENTRY not in text:
+        return None
+    live = manifest.validate(found, roots)
+    if live is None:
+        return None
+    name = text.split(_ENTRY, 1)[1].split("\n", 1)[0].strip()
+    module = loader.load(text, name, {})
+    generated = getattr(module, name, None)
+    if generated is None:
+        return None
+    guards = Guards(live.resolutions, live.watches, live.bindings, vars(module), registry)
+    return Built(generated, text, {}, "disk cache", guards)
 
 
 def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> Callable:

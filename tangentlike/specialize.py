@@ -70,7 +70,7 @@ def per_call(
         if not types_:
             raise error
         built = build(func, wrt, param_types=types_)
-        df.source = built.source
+        df.source, df.built_from = built.source, getattr(built, "built_from", None)
         return built(*args, **kwargs)
 
     functools.update_wrapper(df, func, assigned=("__module__", "__doc__"), updated=())
@@ -79,5 +79,6 @@ def per_call(
         "of its object arguments (they decide which methods run); see .source after a call."
     )
     df.wrt = names
+    df.built_from = None  # "transform" or "disk cache" once a call has built it
     df.built_per_call = (error.param,)  # the command-line tool cannot write it ahead
     return df

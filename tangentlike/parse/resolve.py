@@ -2,7 +2,9 @@
 
 Guarantees: a Scope answers, for a Name or a dotted Attribute chain that does
 not start at a local variable, the Python object it denotes at the time of
-the call to `grad`. It never mutates the tree.
+the call to `grad`. It never mutates the tree. With a recorder (parse/record.py),
+every lookup it makes (global, builtin, closure cell, attribute, the function
+behind a `tl.differentiable`) is reported to it.
 """
 
 from __future__ import annotations
@@ -11,8 +13,12 @@ import builtins
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import gast
+
+if TYPE_CHECKING:
+    from .record import Recorder
 
 MISSING = object()
 
@@ -29,11 +35,12 @@ class Scope:
     func: Callable
     locals: frozenset[str] = field(default_factory=frozenset)
     module_names: dict[str, object] = field(default_factory=dict)
+    recorder: Recorder | None = None
 
     def lookup(self, name: str) -> object:
         if name in self.module_names:
-            return primal_of(self.module_names[name])
-        return primal_of(self.lookup_original(name))
+            return self.primal(self.module_names[name])
+        return self.primal(self.lookup_original(name))
 
     def lookup_original(self, name: str) -> object:
         """What `name` means in the function's own closure, globals or builtins."""
@@ -41,12 +48,25 @@ class Scope:
         if name in code.co_freevars and self.func.__closure__ is not None:
             cell = self.func.__closure__[code.co_freevars.index(name)]
             try:
-                return cell.cell_contents
+                found = cell.cell_contents
             except ValueError:
-                return MISSING
+                found = MISSING
+            return self.note(self.func, ("cell", name), found)
         if name in self.func.__globals__:
-            return self.func.__globals__[name]
-        return getattr(builtins, name, MISSING)
+            return self.note(self.func, ("global", name), self.func.__globals__[name])
+        return self.note(self.func, ("builtin", name), getattr(builtins, name, MISSING))
+
+    def primal(self, obj: object) -> object:
+        """`primal_of(obj)`, recorded."""
+        found = primal_of(obj)
+        return found if found is obj else self.note(obj, ("attr", "__tangentlike_primal__"), found)
+
+    def note(self, base: object, step: tuple[str, str], value: object) -> object:
+        """Report that `value` was found one `step` from `base`; returns value."""
+        # a name or attribute that is not there decides nothing (using it fails)
+        if self.recorder is not None and value is not MISSING:
+            self.recorder.resolved(base, step, value)
+        return value
 
     def resolve(self, node: gast.expr) -> object:
         """The object a Name/Attribute chain denotes, or MISSING (locals, other expressions)."""
@@ -58,7 +78,8 @@ class Scope:
             base = self.resolve(node.value)
             if base is MISSING:
                 return MISSING
-            return primal_of(getattr(base, node.attr, MISSING))
+            found = self.note(base, ("attr", node.attr), getattr(base, node.attr, MISSING))
+            return MISSING if found is MISSING else self.primal(found)
         return MISSING
 
 

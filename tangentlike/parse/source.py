@@ -12,15 +12,20 @@ import hashlib
 import inspect
 import linecache
 import os
+import re
 import textwrap
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import gast
 
 from ..errors import SourceLocation, SourceNotFoundError, UnsupportedSyntaxError
 from .resolve import user_class
+
+if TYPE_CHECKING:
+    from .record import Recorder
 
 
 @dataclass(frozen=True)
@@ -153,8 +158,9 @@ def _lambda_def(func: Callable, tree: gast.Module, where: SourceLocation) -> gas
     return gast.copy_location(fn, lam)
 
 
-def parse_function(func: Callable) -> ParsedFunction:
-    """Parse `func`'s source; raise SourceNotFoundError when Python cannot show it."""
+def parse_function(func: Callable, recorder: Recorder | None = None) -> ParsedFunction:
+    """Parse `func`'s source; raise SourceNotFoundError when Python cannot show it.
+    The recorder, if any, is told the whole file text the source was cut from."""
     func = unwrap(func)
     if not inspect.isfunction(func):
         raise SourceNotFoundError(
@@ -162,17 +168,21 @@ def parse_function(func: Callable) -> ParsedFunction:
             hint="Register a derivative rule for it with @tangentlike.adjoint(...).",
         )
     try:
-        lines, first_line = inspect.getsourcelines(func)
-    except (OSError, TypeError) as err:
+        filename, every_line = file_lines(func)
+        start = _definition_line(func.__code__, every_line)
+        lines = inspect.getblock(every_line[start:])
+    except (OSError, TypeError, IndexError) as err:
         raise SourceNotFoundError(
             f"cannot read the source of {func.__qualname__}: {err}",
             hint="Define the function in a file (not in the interactive prompt), "
             "or register a derivative rule with @tangentlike.adjoint(...).",
         ) from None
+    first_line = start + 1
+    if recorder is not None:
+        recorder.parsed(func, filename, every_line)
     raw = "".join(lines)
     source = textwrap.dedent(raw)
     col_shift = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
-    filename = inspect.getsourcefile(func) or func.__code__.co_filename
     where = SourceLocation(filename, first_line, col_shift, lines[0] if lines else "")
     try:
         tree = gast.parse(source)
@@ -195,3 +205,33 @@ def parse_function(func: Callable) -> ParsedFunction:
         )
     node.decorator_list = []
     return ParsedFunction(func, node, filename, first_line, col_shift, source)
+
+
+# inspect.findsource's test for the line a function's definition starts on
+_DEFINITION = re.compile(r"^(\s*def\s)|(\s*async\s+def\s)|(.*(?<!\w)lambda(:|\s))|^(\s*@)")
+
+
+def _definition_line(code: types.CodeType, lines: list[str]) -> int:
+    """The 0-based line of `lines` where the function of `code` is defined (its first
+    decorator), found as inspect.getsourcelines finds it, but in these very lines and
+    without following `__wrapped__` to another function."""
+    line = code.co_firstlineno - 1
+    while line > 0:
+        if line >= len(lines):
+            raise OSError("lineno is out of bounds")
+        if _DEFINITION.match(lines[line]):
+            break
+        line -= 1
+    return line
+
+
+def file_lines(func: types.FunctionType) -> tuple[str, list[str]]:
+    """(file name, every line of that file) as Python reads `func`'s source now: the one
+    place source text is read, for parsing and for checking a cached gradient against it.
+    Raises OSError when there is none."""
+    filename = inspect.getsourcefile(func) or func.__code__.co_filename
+    linecache.checkcache(filename)
+    lines = linecache.getlines(filename, func.__globals__)
+    if not lines:
+        raise OSError("could not get source code")
+    return filename, lines
