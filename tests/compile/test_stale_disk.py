@@ -243,3 +243,89 @@ def test_a_change_in_another_file_reaches_a_new_process(tmp_path, way):
     third = run(root, cache, func, extra)
     assert third["from"] == "disk cache"
     assert third["grad"] == pytest.approx(second["grad"], rel=1e-12)
+
+
+@pytest.mark.parametrize("edited", ["helpers.py", "model.py"])
+def test_edit_build_restore_gives_the_restored_gradient(tmp_path, edited):
+    """A file edited, a gradient built from the edited text and stored, the file restored:
+    a new process computes the gradient of the restored text."""
+    root, cache = tmp_path / "project", tmp_path / "cache"
+    write_project(root)
+    path = root / edited
+    original = path.read_text()
+    plain = run(root, cache, "model.module_attribute")
+    path.write_text(original.replace("1.5", "2.5"))
+    edited_run = run(root, cache, "model.module_attribute")
+    assert edited_run["grad"] == pytest.approx(edited_run["fd"], rel=1e-6)
+    path.write_text(original)
+    restored = run(root, cache, "model.module_attribute")
+    assert restored["grad"] == pytest.approx(restored["fd"], rel=1e-6)
+    assert restored["grad"] == pytest.approx(plain["grad"], rel=1e-12)
+
+
+EXEC_CALLEE = """
+import numpy as np
+
+import tangentlike as tl
+
+namespace = {"np": np}
+exec("def g(x):\\n    return np.sin(x) * 2.0\\n", namespace)
+g = namespace["g"]
+exec("def h(x):\\n    return np.cos(x) * 2.0\\n", namespace)
+h = namespace["h"]
+
+
+@tl.adjoint(h)
+def dh(result, x):
+    d[x] = -d[result] * np.sin(x) * 2.0  # noqa: F821
+
+
+def with_rule(x):
+    return h(x) * x
+
+
+def without_source(x):
+    return g(x) * x
+"""
+
+EXEC_RUN = """
+import json, sys
+sys.path.insert(0, {dir!r})
+import tangentlike as tl
+import execs
+out = {{}}
+df = tl.grad(execs.with_rule)
+out["with_rule"] = [df.built_from, float(df(0.3))]
+try:
+    tl.grad(execs.without_source)
+except tl.errors.TangentlikeError as err:
+    out["without_source"] = type(err).__name__
+print(json.dumps(out))
+"""
+
+
+def test_callee_defined_with_exec_never_crashes_the_disk_cache(tmp_path):
+    (tmp_path / "execs.py").write_text(EXEC_CALLEE)
+    cache = tmp_path / "cache"
+    env = {
+        "TANGENTLIKE_CACHE_DIR": str(cache),
+        "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+    }
+    outs = []
+    for _ in range(2):
+        result = subprocess.run(
+            [sys.executable, "-c", EXEC_RUN.format(dir=str(tmp_path))],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+        assert result.returncode == 0, result.stderr
+        outs.append(json.loads(result.stdout))
+    import numpy as np
+
+    expected = np.cos(0.3) * 2.0 - 0.3 * np.sin(0.3) * 2.0
+    for out in outs:
+        assert out["with_rule"][1] == pytest.approx(expected)
+        assert out["without_source"] == "SourceNotFoundError"
+    assert [o["with_rule"][0] for o in outs] == ["transform", "disk cache"]
