@@ -12,6 +12,7 @@ from .checkpoint import Binomial, FixedInterval, checkpoint, checkpointed
 from .errors import (
     NonScalarOutputError,
     RuleError,
+    SourceChangedError,
     SourceNotFoundError,
     TangentlikeError,
     UnknownFunctionError,
@@ -26,6 +27,7 @@ __all__ = [
     "FixedInterval",
     "NonScalarOutputError",
     "RuleError",
+    "SourceChangedError",
     "SourceNotFoundError",
     "Stats",
     "TangentlikeError",

@@ -233,8 +233,8 @@ def _build(
     per_func = _cache.get(func)
     entry = per_func.get(key) if per_func is not None else None
     if entry is not None:
-        if entry.live is not None:
-            entry.live.current()  # rebuilt in place if what it was built from changed
+        if entry.live is not None and not entry.live.check():
+            entry.live.current()  # refreshed or rebuilt in place: what it was built from changed
         if verbose:
             print(entry.wrapper.source)
         return entry.wrapper

@@ -23,12 +23,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import pathlib
 import sys
 import types
 
 import numpy as np
 
+from ..parse.freshness import code_digest
 from ..parse.record import FINGERPRINTS, Locator, Recorder, Resolution, Watch, follow
 from ..parse.source import file_lines
 from .cache import cache_key
@@ -73,34 +75,6 @@ def describe(value: object) -> str:
     if kind == "callable" and isinstance(name, str):
         return f"callable {getattr(value, '__module__', None)}.{name}"
     return f"{kind} of {cls.__module__}.{cls.__qualname__}"
-
-
-def code_digest(code: types.CodeType) -> str:
-    """A digest of what `code` does: its bytecode, constants (nested code too), names,
-    argument counts and flags; not its line numbers or file."""
-    digest = hashlib.sha256()
-
-    def feed(c: types.CodeType) -> None:
-        for part in (
-            c.co_code,
-            c.co_names,
-            c.co_varnames,
-            c.co_freevars,
-            c.co_cellvars,
-            (c.co_argcount, c.co_posonlyargcount, c.co_kwonlyargcount, c.co_flags),
-        ):
-            digest.update(repr(part).encode())
-        for const in c.co_consts:
-            if isinstance(const, types.CodeType):
-                digest.update(b"<code>")
-                feed(const)
-            elif isinstance(const, frozenset):
-                digest.update(repr(sorted(map(repr, const))).encode())
-            else:
-                digest.update(f"{type(const).__name__}:{const!r};".encode())
-
-    feed(code)
-    return digest.hexdigest()[:32]
 
 
 def text_digest(lines: list[str] | tuple[str, ...]) -> str:
@@ -250,12 +224,23 @@ def validate(manifest: dict, roots: dict[str, object]) -> Recorder | None:
 
 @functools.cache
 def compiler_fingerprint() -> str:
-    """A digest of tangentlike's own source: a changed compiler never reuses old entries."""
+    """A digest of tangentlike's own source files (their names, sizes and modification
+    times, to the nanosecond: reading them all would cost a fresh process more than
+    loading a gradient): a changed compiler never reuses old entries."""
     package = pathlib.Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode())
-        digest.update(path.read_bytes())
+    todo = [str(package)]
+    found = []
+    while todo:
+        with os.scandir(todo.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False) and entry.name != "__pycache__":
+                    todo.append(entry.path)
+                elif entry.name.endswith(".py"):
+                    stat = entry.stat()
+                    found.append(f"{entry.path}:{stat.st_size}:{stat.st_mtime_ns}")
+    for line in sorted(found):
+        digest.update(line.encode())
     return digest.hexdigest()[:16]
 
 

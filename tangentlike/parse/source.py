@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import gast
 
 from ..errors import SourceLocation, SourceNotFoundError, UnsupportedSyntaxError
+from . import freshness
 from .resolve import user_class
 
 if TYPE_CHECKING:
@@ -178,6 +179,7 @@ def parse_function(func: Callable, recorder: Recorder | None = None) -> ParsedFu
             "or register a derivative rule with @tangentlike.adjoint(...).",
         ) from None
     first_line = start + 1
+    freshness.check(func, every_line, start, lines)
     if recorder is not None:
         recorder.parsed(func, filename, every_line)
     raw = "".join(lines)
