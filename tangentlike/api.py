@@ -28,7 +28,6 @@ from .compile.guards import Guards
 from .errors import NonScalarOutputError, SourceNotFoundError, UnknownClassError, WrtError
 from .live import Built, Live, show
 from .parse.record import Recorder
-from .parse.resolve import primal_of
 from .parse.source import function_for_rule, peel_bound, unwrap
 from .pipeline import ModuleBuilder
 from .rules.registry import Registry, default_registry
@@ -214,8 +213,9 @@ def _build(
     if peel_bound(f) is not None:
         rebuild = _rebuild(mode, optimize, verbose, cache, checkpoint, stats)
         return specialize.bound(f, *_wrt_names(f, wrt), rebuild)
-    func = primal_of(f)
-    func = unwrap(func) if isinstance(func, types.FunctionType) else _function_for(func)
+    func = unwrap(f)
+    if not isinstance(func, types.FunctionType):
+        func = _function_for(func)
     if checkpoint is not None and not isinstance(checkpoint, (Binomial, FixedInterval)):
         raise TypeError(
             f"checkpoint= takes tl.Binomial(snapshots=k) or tl.FixedInterval(every=n), "
@@ -270,8 +270,6 @@ def _function_for(primal: Callable) -> types.FunctionType:
     """The Python function `grad` differentiates for a callable without Python source:
     one calling it, when a derivative rule knows it (`grad(np.exp)`); else an error."""
     rule = default_registry().lookup(primal)
-    if rule is None and isinstance(unwrap(primal), types.FunctionType):
-        return unwrap(primal)  # a decorator's wrapper object: what it wraps
     if rule is None:
         raise SourceNotFoundError(
             f"cannot differentiate {primal!r}: it is not a Python function with source "

@@ -227,11 +227,10 @@ class ModuleBuilder:
         or set since), not as its text would evaluate them now: `def g(x, a=SCALE)` keeps
         the SCALE of its definition. A default that still is what its expression names
         keeps its text; a literal is written out; anything else is bound by name."""
-        func = parsed.func
         a = fn.args
         positional = [*a.posonlyargs, *a.args][len(a.posonlyargs) + len(a.args) - len(a.defaults) :]
-        pairs = list(zip(positional, a.defaults, func.__defaults__ or (), strict=True))
-        kw = func.__kwdefaults__ or {}
+        pairs = list(zip(positional, a.defaults, parsed.defaults, strict=True))
+        kw = parsed.kwdefaults
         pairs += [(p, d, kw[p.id]) for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True) if d]
         values = {}
         for param, node, value in pairs:

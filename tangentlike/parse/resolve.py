@@ -10,6 +10,7 @@ behind a `tl.differentiable`) is reported to it.
 from __future__ import annotations
 
 import builtins
+import functools
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -58,8 +59,8 @@ class Scope:
 
     def primal(self, obj: object) -> object:
         """`primal_of(obj)`, recorded."""
-        found = primal_of(obj)
-        return found if found is obj else self.note(obj, ("attr", "__tangentlike_primal__"), found)
+        attr = primal_attribute(obj)
+        return obj if attr is None else self.note(obj, ("attr", attr), getattr(obj, attr))
 
     def note(self, base: object, step: tuple[str, str], value: object) -> object:
         """Report that `value` was found one `step` from `base`; returns value."""
@@ -84,8 +85,17 @@ class Scope:
 
 
 def primal_of(obj: object) -> object:
-    """The plain function behind a `tl.differentiable` wrapper; anything else unchanged."""
-    return getattr(obj, "__tangentlike_primal__", obj)
+    """The plain function behind a `tl.differentiable` wrapper or a functools.lru_cache
+    (which returns what its function returns); anything else unchanged."""
+    attr = primal_attribute(obj)
+    return obj if attr is None else getattr(obj, attr)
+
+
+def primal_attribute(obj: object) -> str | None:
+    """The attribute holding the function a transparent wrapper calls, if `obj` is one."""
+    if isinstance(obj, functools._lru_cache_wrapper):
+        return "__wrapped__"
+    return "__tangentlike_primal__" if hasattr(obj, "__tangentlike_primal__") else None
 
 
 def user_class(cls: type) -> bool:

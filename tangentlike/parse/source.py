@@ -7,6 +7,7 @@ are the lines of the original file, plus what is needed to point at them.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import inspect
@@ -16,14 +17,14 @@ import re
 import textwrap
 import types
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import gast
 
 from ..errors import SourceLocation, SourceNotFoundError, UnsupportedSyntaxError
-from . import freshness
-from .resolve import user_class
+from . import freshness, wrappers
+from .resolve import primal_of, user_class
 
 if TYPE_CHECKING:
     from .record import Recorder
@@ -39,6 +40,10 @@ class ParsedFunction:
     first_line: int
     col_shift: int  # columns removed by dedenting
     source: str  # the dedented source text, as parsed
+    # the defaults of the parameters as called (positional, keyword-only): the function's
+    # own, or, for a decorator's wrapper, those of the signature it claims
+    defaults: tuple = ()
+    kwdefaults: dict = field(default_factory=dict)
 
     @property
     def basename(self) -> str:
@@ -62,9 +67,13 @@ class ParsedFunction:
 
 
 def unwrap(func: Callable) -> Callable:
-    """The plain function behind decorators (functools.wraps) and tangentlike wrappers."""
-    func = getattr(func, "__tangentlike_primal__", func)
-    return inspect.unwrap(func)
+    """The plain function behind tangentlike's own wrappers (tl.differentiable) and
+    functools.lru_cache: wrappers that call it and return what it returns. A decorator's
+    wrapper made with functools.wraps is not unwrapped: it is what runs (parse/wrappers.py
+    differentiates it)."""
+    while (inner := primal_of(func)) is not func:
+        func = inner
+    return func
 
 
 def peel_bound(func: Callable) -> tuple[Callable, tuple, dict] | None:
@@ -196,9 +205,10 @@ def parse_function(func: Callable, recorder: Recorder | None = None) -> ParsedFu
         ) from None
     gast.increment_lineno(tree, first_line - 1)
     node = tree.body[0]
-    if func.__name__ == "<lambda>":
+    name = func.__code__.co_name  # its `def` name (functools.wraps changes __name__)
+    if name == "<lambda>":
         node = _lambda_def(func, tree, where)
-    elif not isinstance(node, gast.FunctionDef) or node.name != func.__name__:
+    elif not isinstance(node, gast.FunctionDef) or node.name != name:
         raise SourceNotFoundError(
             f"cannot differentiate {func.__qualname__}: it is a lambda or its source "
             "is not a plain `def`",
@@ -206,7 +216,20 @@ def parse_function(func: Callable, recorder: Recorder | None = None) -> ParsedFu
             hint="Write it as a `def` function.",
         )
     node.decorator_list = []
-    return ParsedFunction(func, node, filename, first_line, col_shift, source)
+    parsed = ParsedFunction(
+        func,
+        node,
+        filename,
+        first_line,
+        col_shift,
+        source,
+        func.__defaults__ or (),
+        func.__kwdefaults__ or {},
+    )
+    if wrappers.is_wrapper(func, node):  # a decorator's: what its signature claims
+        node, (defaults, kwdefaults) = wrappers.specialize(func, node, parsed.error)
+        parsed = dataclasses.replace(parsed, node=node, defaults=defaults, kwdefaults=kwdefaults)
+    return parsed
 
 
 # inspect.findsource's test for the line a function's definition starts on
