@@ -78,7 +78,11 @@ class _Guard:
     base: object
     step: Step
     value: object
-    mode: str  # "is", "literal", "callable", "array" (its type only) or "bound" (rebindable)
+    # "is"; "literal" (the same object, or refreshed when an equal one); "equal" (type and
+    # repr, for a literal made anew at each read); "callable" (same code and receiver);
+    # "kind" (its type only: an array the generated code reads when it runs, or a value
+    # made anew at each read); "bound" (an array the generated module imported: rebindable)
+    mode: str
     target: dict | None = None  # "bound": the generated module's namespace ...
     bound: str = ""  # ... and the name the value has there
 
@@ -89,11 +93,11 @@ class _Guard:
             return _MISSING
 
     def holds(self, now: object) -> bool:
-        if self.mode == "literal":
+        if self.mode in ("literal", "equal"):
             return now is self.value or _same_literal(now, self.value)
         if self.mode == "callable":
             return _same_callable(now, self.value)
-        if self.mode == "array":
+        if self.mode == "kind":
             return type(now) is type(self.value)
         if self.mode == "bound":
             return now is self.target.get(self.bound, _MISSING)  # type: ignore[union-attr]
@@ -128,9 +132,13 @@ class _Guard:
             constants["_same_callable"] = _same_callable
             constants[v] = self.value
             return f"_same_callable({read}, {v})"
-        if self.mode == "array":
+        if self.mode == "kind":
             constants[v] = type(self.value)
             return f"type({read}) is {v}"
+        if self.mode == "equal":
+            constants["_same_literal"] = _same_literal
+            constants[v] = self.value
+            return f"_same_literal({read}, {v})"
         if self.mode == "bound":
             constants[v] = self.target
             return f"{read} is {v}[{self.bound!r}]"
@@ -142,7 +150,7 @@ def _mode(step: Step, value: object, bound: str) -> str:
     if is_literal(value):
         return "literal"
     if type(value) is np.ndarray:
-        return "bound" if bound else "array" if step[0] == "attr" else "is"
+        return "bound" if bound else "kind" if step[0] == "attr" else "is"
     if _fresh_each_time(value):
         return "callable"
     return "is"
@@ -178,13 +186,12 @@ class Guards:
                 bound = ""  # not bound by that name after all (renamed, or a generated def)
             mode = _mode(r.step, r.value, bound)
             guard = _Guard(r.base, r.step, r.value, mode, namespace if bound else None, bound)
-            try:
-                steady = guard.holds(guard.read())
-            except Exception:
-                steady = False
-            if not steady:  # made anew at each read (a property): compare what it is
+            now = guard.read()
+            if mode == "literal" and now is not r.value and guard.holds(now):
+                guard.mode = "equal"  # a literal made anew at each read (a property)
+            elif not guard.holds(now):  # an object made anew at each read: compare its kind
                 log.debug("guard %s of %r is not steady; compared by kind", r.step, r.base)
-                guard.mode, guard.value = "array", r.value
+                guard.mode = "kind"
             self.guards.append(guard)
         self.watches = list(watches)
         self.check: Callable[[], bool] = self._compile()

@@ -373,3 +373,40 @@ def test_unchanged_function_is_not_rebuilt(m, builds):
         df(0.3)
         assert tl.grad(m.global_method) is df
     assert builds[0] == 1
+
+
+PROPERTIES = """
+import numpy as np
+
+
+class Config:
+    k = 1.0
+
+    @property
+    def scale(self):
+        return 2.0 * self.k  # a new float at each read
+
+    @property
+    def weights(self):
+        return np.array([1.0, 2.0]) * self.k  # a new array at each read
+
+
+C = Config()
+
+
+def f(x):
+    return np.sum(np.sin(x) * C.scale * C.weights)
+"""
+
+
+def test_values_made_anew_at_each_read_do_not_rebuild_at_each_call(tmp_path, builds):
+    m = load_module(tmp_path, PROPERTIES)
+    df = tl.grad(m.f)
+    x = np.array([0.1, 0.2])
+    for _ in range(3):
+        check_against_fd(m.f, df(x), [x], 0)
+    assert builds[0] == 1
+    m.Config.k = 3.0  # another literal scale: rebuilt once
+    for _ in range(3):
+        check_against_fd(m.f, df(x), [x], 0)
+    assert builds[0] == 2
