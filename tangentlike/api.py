@@ -243,8 +243,12 @@ def _build(
     disk = _disk(cache)
     types_ = dict(param_types)
 
+    # a gradient made by tangentlike stands for the code it runs now (tl.grad(tl.vjp(f)))
+    front = f if hasattr(f, "__tangentlike_live__") else None
+
     def build() -> Built:
-        return _compile(func, options, registry, disk, types_)
+        target = func if front is None else unwrap(front)  # what that gradient runs now
+        return _compile(target, options, registry, disk, types_, front)
 
     try:
         live: Live | None = Live(build(), build)
@@ -258,6 +262,7 @@ def _build(
         built = live.built
         wrapper = _wrap(func, live.caller(), options, built.source)
         show(wrapper, built)
+        wrapper.__tangentlike_live__ = live
         live.wrappers.append(wrapper)
     with _lock:
         _cache.setdefault(func, {})[key] = _Entry(wrapper, live)
@@ -324,11 +329,15 @@ def _compile(
     registry: Registry,
     disk: DiskCache | None = None,
     param_types: dict[str, type] | None = None,
+    front: Callable | None = None,
 ) -> Built:
     """Build the gradient module, or load it from the disk cache when an entry for it
-    is there and everything it was built from is unchanged."""
+    is there and everything it was built from is unchanged. `front`: the tangentlike
+    gradient `func` is the generated code of (rebuilt when that gradient is)."""
     roots: dict[str, object] = {"entry": func}
     roots.update({f"param:{p}": t for p, t in (param_types or {}).items()})
+    if front is not None:
+        roots["given"] = front
     disk_key = None
     if disk is not None:
         option_text = (
@@ -352,6 +361,8 @@ def _compile(
         stats=options.stats,
         recorder=Recorder(dict(roots)),
     )
+    if front is not None:
+        builder.recorder.watch(front, "current")
     name = builder.entry(
         func,
         options.wrt,

@@ -36,7 +36,7 @@ class Live:
         self.check = built.guards.check
         self.generated = built.generated
         self._rebuild = rebuild
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self.wrappers: list[Callable] = []  # gradient objects showing .source etc.
 
     def caller(self) -> Callable:
@@ -62,14 +62,18 @@ class Live:
                 self.check = built.guards.check
                 return built
             built = self._rebuild()
-            self.built, self.check, self.generated = built, built.guards.check, built.generated
+            # the function before its check: a caller seeing the new check calls the new code
+            self.built, self.generated = built, built.generated
+            self.check = built.guards.check
             for wrapper in self.wrappers:
                 show(wrapper, built)
             return built
 
 
 def show(wrapper: Callable, built: Built) -> None:
-    """Let a gradient object show what it now runs."""
+    """Let a gradient object show what it now runs (and stand for it when differentiated:
+    tangentlike's own wrappers are transparent)."""
+    wrapper.__tangentlike_primal__ = built.generated  # type: ignore[attr-defined]
     wrapper.source = built.source  # type: ignore[attr-defined]
     wrapper.external = dict(built.external)  # type: ignore[attr-defined]
     wrapper.built_from = built.built_from  # type: ignore[attr-defined]

@@ -17,6 +17,7 @@ compile/manifest.py into what a disk-cache entry must match before it is trusted
 from __future__ import annotations
 
 import builtins
+import hashlib
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -174,8 +175,33 @@ def classes_of(obj: object) -> object:
     return tuple((p, f"{c.__module__}.{c.__qualname__}") for p, c in object_classes("", obj))
 
 
+class _Build:
+    """A tangentlike gradient's current build: equal to another only if it is the same
+    generated function; shown (in a disk-cache manifest) as a digest of its text."""
+
+    def __init__(self, generated: object, source: str) -> None:
+        self.generated = generated
+        self.digest = hashlib.sha256(source.encode()).hexdigest()[:32]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Build) and other.generated is self.generated
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"build {self.digest}"
+
+
+def current_build(gradient: object) -> object:
+    """What a tangentlike gradient runs now (rebuilt first if what it was built from
+    changed): a gradient differentiated again depends on it."""
+    built = gradient.__tangentlike_live__.current()  # type: ignore[attr-defined]
+    return _Build(built.generated, built.source)
+
+
 FINGERPRINTS: dict[str, Callable[[object], object]] = {
     "keys": keys_of,
     "literals": literals_of,
     "classes": classes_of,
+    "current": current_build,
 }

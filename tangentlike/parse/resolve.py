@@ -60,7 +60,11 @@ class Scope:
     def primal(self, obj: object) -> object:
         """`primal_of(obj)`, recorded."""
         attr = primal_attribute(obj)
-        return obj if attr is None else self.note(obj, ("attr", attr), getattr(obj, attr))
+        if attr is None:
+            return obj
+        if self.recorder is not None and hasattr(obj, "__tangentlike_live__"):
+            self.recorder.watch(obj, "current")  # a gradient: what it runs may change
+        return self.note(obj, ("attr", attr), getattr(obj, attr))
 
     def note(self, base: object, step: tuple[str, str], value: object) -> object:
         """Report that `value` was found one `step` from `base`; returns value."""

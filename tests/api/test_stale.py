@@ -410,3 +410,15 @@ def test_values_made_anew_at_each_read_do_not_rebuild_at_each_call(tmp_path, bui
     for _ in range(3):
         check_against_fd(m.f, df(x), [x], 0)
     assert builds[0] == 2
+
+
+def test_gradient_of_a_gradient_follows_the_inner_one(tmp_path):
+    import types
+
+    m = load_module(tmp_path, "import numpy as np\n\ndef f(x):\n    return np.sin(x) * x\n")
+    inner = tl.vjp(m.f)
+    outer = tl.grad(inner)  # the derivative of x -> f'(x) * seed
+    assert outer(0.3, 1.0) == pytest.approx(2 * np.cos(0.3) - 0.3 * np.sin(0.3))
+    with mock.patch.object(m, "np", types.SimpleNamespace(sin=np.cos)):  # f is cos(x) * x
+        assert outer(0.3, 1.0) == pytest.approx(-0.3 * np.cos(0.3) - 2 * np.sin(0.3))
+    assert outer(0.3, 1.0) == pytest.approx(2 * np.cos(0.3) - 0.3 * np.sin(0.3))
