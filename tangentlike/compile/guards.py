@@ -108,13 +108,14 @@ class _Guard:
         kind, name = self.step
         b, v = f"_b{i}", f"_v{i}"
         constants[b] = self.base
+        if kind == "builtin":  # not shadowed by a global, and the builtin itself unchanged
+            constants[b] = self.base.__globals__  # type: ignore[attr-defined]
+            constants["_builtins"] = vars(builtins)
+            test = self._compare(f"_builtins[{name!r}]", v, constants)
+            return f"{name!r} not in {b} and {test}"
         if kind == "global":
             constants[b] = self.base.__globals__  # type: ignore[attr-defined]
             read = f"{b}[{name!r}]"
-        elif kind == "builtin":
-            constants[b] = self.base.__globals__  # type: ignore[attr-defined]
-            constants["_builtins"] = vars(builtins)
-            read = f"({name!r} not in {b} and _builtins[{name!r}])"
         elif kind == "cell":
             func = self.base
             constants[b] = func.__closure__[func.__code__.co_freevars.index(name)]  # type: ignore[attr-defined]
@@ -128,6 +129,9 @@ class _Guard:
             read = f"{b}.__mro__[{int(name)}]"
         else:
             read = f"{b}.{_FUNCTION_PARTS[kind]}"
+        return self._compare(read, v, constants)
+
+    def _compare(self, read: str, v: str, constants: dict[str, object]) -> str:
         if self.mode == "callable":
             constants["_same_callable"] = _same_callable
             constants[v] = self.value

@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import logging
 import os
 import pathlib
 import sys
@@ -35,6 +36,8 @@ from ..parse.record import FINGERPRINTS, Locator, Recorder, Resolution, Watch, f
 from ..parse.source import file_lines
 from .cache import cache_key
 from .guards import is_literal
+
+log = logging.getLogger("tangentlike")
 
 FORMAT = 1
 _MARK = "# tangentlike-manifest "
@@ -149,7 +152,10 @@ def write(record: Recorder) -> str | None:
 
     def where(obj: object) -> list | None:
         found = record.locator(obj) or _import_locator(obj)
-        return None if found is None else [found[0], [list(s) for s in found[1]]]
+        if found is None:
+            log.debug("not cached on disk: no recorded path reaches %r", obj)
+            return None
+        return [found[0], [list(s) for s in found[1]]]
 
     steps = []
     for r in record.resolutions:
