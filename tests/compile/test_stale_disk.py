@@ -14,6 +14,8 @@ import pytest
 
 FILES = {
     "helpers.py": """
+        import functools
+
         import numpy as np
 
         import deep
@@ -58,6 +60,14 @@ FILES = {
         class Layer:
             def __call__(self, x):
                 return np.exp(x) * 1.5
+
+
+        def scaled(fn):
+            @functools.wraps(fn)
+            def wrapper(*args, **kwargs):
+                return 1.5 * fn(*args, **kwargs)
+
+            return wrapper
     """,
     "deep.py": """
         import numpy as np
@@ -164,6 +174,11 @@ FILES = {
 
         def callee_default(x):
             return helpers.defaulted(x) * x
+
+
+        @helpers.scaled
+        def decorated(x):
+            return np.sin(x) * x
     """,
 }
 
@@ -185,6 +200,7 @@ WAYS = {
     "callee_of_callee": ("deep.py", "model.callee_of_callee", ""),
     "class_constant": ("helpers.py", "model.class_constant", ""),
     "callee_default": ("helpers.py", "model.callee_default", ""),
+    "decorator": ("helpers.py", "model.decorated", ""),
 }
 
 RUN = """
