@@ -18,22 +18,22 @@ import pytest
 from reference import check_against_fd, load_module
 
 import tangentlike as tl
-from tangentlike import api
+from tangentlike import build
 
 _names = itertools.count()
 
 
 @pytest.fixture
 def builds(monkeypatch):
-    """How many times a gradient module was built or loaded (api._compile calls)."""
+    """How many times a gradient module was built or loaded (tangentlike.build.build)."""
     count = [0]
-    real = api._compile
+    real = build.build
 
     def counted(*args, **kwargs):
         count[0] += 1
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(api, "_compile", counted)
+    monkeypatch.setattr(build, "build", counted)
     return count
 
 

@@ -62,7 +62,7 @@ FILES = {
                 return np.exp(x) * 1.5
 
 
-        def scaled(fn):
+        def scaling(fn):
             @functools.wraps(fn)
             def wrapper(*args, **kwargs):
                 return 1.5 * fn(*args, **kwargs)
@@ -176,7 +176,7 @@ FILES = {
             return helpers.defaulted(x) * x
 
 
-        @helpers.scaled
+        @helpers.scaling
         def decorated(x):
             return np.sin(x) * x
     """,
