@@ -9,7 +9,8 @@ tangentlike given on the command line (default: this tree), e.g. main's tree and
 Inside the last one it also times, interleaved with the guarded call, the same generated
 function wrapped without guards; the generated function alone and behind its guards
 ("guard us": what keeping it current costs per call); and the compiled check alone (and
-counts its steps). The machine's noise shows in the first columns; the last are stable.
+counts its steps). Times are CPU time of the measuring thread, the best of 15 rounds, so
+that other processes on the machine disturb them less.
 """
 
 from __future__ import annotations
@@ -23,13 +24,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = """
-import json, sys, timeit
+import json, sys, time
 sys.path.insert(0, {samples!r})
 import numpy as np
 import tangentlike as tl
 import mlp
 sys.path.insert(0, {scratch!r})
 from scalar_case import scalar
+
+def cpu_per_call(fn, n):  # microseconds of this thread's CPU time per call
+    start = time.thread_time()
+    for _ in range(n):
+        fn()
+    return (time.thread_time() - start) / n * 1e6
+
 
 rng = np.random.default_rng(0)
 W1, W2 = mlp.init_params(rng, 64, 128, 10)
@@ -54,14 +62,14 @@ for name, (f, wrt, args) in cases.items():
         timed["unguarded_us"] = tl.api._wrap(f, live.generated, options, df.source)
         timed["generated_us"] = live.generated  # the generated function alone ...
         timed["checked_us"] = live.caller()  # ... and behind its guards
-    n = 2000 if name == "scalar" else 200
+    n = 5000 if name == "scalar" else 200
     best = {{k: float("inf") for k in timed}}
-    for _ in range(40):  # interleaved, so both see the same machine; the best of each
+    for _ in range(15):  # interleaved, so all see the same machine; the best of each
         for k, g in timed.items():
-            best[k] = min(best[k], timeit.timeit(lambda: g(*args), number=n) / n * 1e6)
+            best[k] = min(best[k], cpu_per_call(lambda: g(*args), n))
     out[name] = best
     if live is not None:
-        out[name]["check_us"] = min(timeit.repeat(live.check, number=n, repeat=40)) / n * 1e6
+        out[name]["check_us"] = min(cpu_per_call(live.check, n) for _ in range(15))
         out[name]["steps"] = len(live.built.guards.guards)
 print(json.dumps(out))
 """
