@@ -12,6 +12,9 @@ Where that context cannot be rebuilt (indentation too shallow for the wrappers, 
 text that does not compile) it compares what it can: the names, local variables,
 argument counts and the constants that are not strings.
 
+Code an import hook compiled from a rewritten tree (pytest's assertion rewriting in test
+modules) names what no text can spell; it is not compared.
+
 Guarantees: raises SourceChangedError, at the function's first line, when the text is
 certainly not the running code; returns when the comparison finds no difference.
 """
@@ -72,6 +75,8 @@ def check(func: types.FunctionType, lines: list[str], start: int, block: list[st
     compared: "exact", "weaker" (names, locals, non-string constants), or "none" (the text
     does not compile without its real context: nothing to compare)."""
     code = func.__code__
+    if _rewritten(code):
+        return "none"  # compiled from a transformed tree, not from any text
     if start != code.co_firstlineno - 1:  # lines were added or removed above it
         line = code.co_firstlineno - 1
         _changed(func, lines, line, f"the text at line {line + 1} does not define {code.co_name}")
@@ -101,6 +106,17 @@ def _changed(func: types.FunctionType, lines: list[str], start: int, what: str) 
         hint="What to do: reload the module (importlib.reload) or restart the interpreter, "
         "so that the code that runs is the text on disk; or undo the edit.",
     )
+
+
+def _rewritten(code: types.CodeType) -> bool:
+    """Whether an import hook compiled `code` from a rewritten tree: it names what no text
+    can spell (pytest's assertion rewriting binds `@py_assert1`; the compiler's own names,
+    like a comprehension's `.0`, start with a dot)."""
+    for c in (code, *_codes(code)):
+        names = (*c.co_names, *c.co_varnames, *c.co_cellvars, *c.co_freevars)
+        if not all(n.isidentifier() or n.startswith(".") for n in names):
+            return True
+    return False
 
 
 def _codes(code: types.CodeType):

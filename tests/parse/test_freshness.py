@@ -254,3 +254,36 @@ def test_tab_indentation_falls_back_to_the_weaker_comparison(tmp_path):
     path.write_text(path.read_text().replace("2.0", "3.0"))
     with pytest.raises(SourceChangedError):
         compare(m.f)
+
+
+USER_TEST = """
+import numpy as np
+import tangentlike as tl
+
+
+def loss(x):
+    assert x.shape == (3,)
+    return np.sum(x ** 2)
+
+
+def test_grad():
+    assert np.allclose(tl.grad(loss, cache=False)(np.ones(3)), 2.0)
+"""
+
+
+def test_function_in_a_pytest_module_with_rewritten_asserts_is_not_refused(tmp_path):
+    import subprocess
+
+    (tmp_path / "test_user.py").write_text(USER_TEST)
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_user.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+            "TANGENTLIKE_DISK_CACHE": "0",
+        },
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
