@@ -5,8 +5,9 @@ the gradient of a function nobody calls.
 `check(func, lines, start, block)` compiles the function's text as Python compiled it
 (inside a class of the same name for name mangling and `super()`, inside a function
 defining its free variables for closures, after the module's imports of the names it
-reads -- CPython compiles `np.f(x)` differently when `np` is imported at module level --
-with the `from __future__` flags of its code) and compares the result with
+reads -- CPython compiles `np.f(x)` differently when `np` is imported in the same
+compilation, so both with them and without, as IPython compiles a cell statement by
+statement -- with the `from __future__` flags of its code) and compares the result with
 `func.__code__`: bytecode, constants (nested code too), names, argument counts and flags.
 Where that context cannot be rebuilt (indentation too shallow for the wrappers, a module
 text that does not compile) it compares what it can: the names, local variables,
@@ -81,13 +82,17 @@ def check(func: types.FunctionType, lines: list[str], start: int, block: list[st
         line = code.co_firstlineno - 1
         _changed(func, lines, line, f"the text at line {line + 1} does not define {code.co_name}")
     imports = _module_imports("".join(lines), code.co_filename)
-    compiled = None if imports is None else _compiled(func, block, imports)
-    exact = compiled is not None
-    if compiled is None:
-        compiled = _compiled_alone(block, code)
-    if compiled is None:
+    # with the module's imports, as a module is compiled, and without, as IPython compiles
+    # each statement of a cell alone
+    contexts = [] if imports is None else sorted({imports & _names(code), frozenset()}, key=len)
+    compiled = [c for c in (_compiled(func, block, i) for i in contexts) if c is not None]
+    exact = bool(compiled)
+    if not compiled:
+        alone = _compiled_alone(block, code)
+        compiled = [] if alone is None else [alone]
+    if not compiled:
         return "none"  # nothing compiles without its real context: nothing to compare
-    candidates = [c for c in _codes(compiled) if c.co_name == code.co_name]
+    candidates = [c for unit in compiled for c in _codes(unit) if c.co_name == code.co_name]
     if not candidates:
         _changed(func, lines, start, f"the text at that line does not define {code.co_name}")
     want = code_digest(code, exact)
@@ -180,7 +185,7 @@ def _compiled(
         headers.append(("if True:", []))
     if len(indent) < len(headers):
         return None  # no room for the wrappers' own indentation
-    wrapper = [f"import {name}\n" for name in sorted(imports & _names(code))]  # never run
+    wrapper = [f"import {name}\n" for name in sorted(imports)]  # compiled, never run
     for depth, (header, body) in enumerate(headers):
         wrapper.append(" " * depth + header + "\n")
         inner = indent if depth == len(headers) - 1 else " " * (depth + 1)  # the block's
