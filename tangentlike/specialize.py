@@ -36,11 +36,17 @@ def bound(f: Callable, names: tuple[str, ...], single: bool, build: Build) -> Ca
         return build(func, names[0] if single else names, param_types=types_)
 
     def df(*more, **more_keywords):
-        return specialised()(*args, *more, **{**keywords, **more_keywords})
+        inner = specialised()  # rebuilt when what it was built from changed
+        df.source, df.built_from = inner.source, getattr(inner, "built_from", None)
+        return inner(*args, *more, **{**keywords, **more_keywords})
 
     inner = specialised()
-    functools.update_wrapper(df, inner, assigned=("__module__", "__name__", "__qualname__"))
+    # not its other attributes: this gradient takes fewer arguments than the inner one
+    functools.update_wrapper(
+        df, inner, assigned=("__module__", "__name__", "__qualname__"), updated=()
+    )
     df.source, df.wrt, df.__wrapped__ = inner.source, inner.wrt, inner
+    df.built_from, df.external = getattr(inner, "built_from", None), getattr(inner, "external", {})
     return df
 
 
