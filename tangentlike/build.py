@@ -11,6 +11,7 @@ Built (live.py): the generated function, its text and the guards that keep it cu
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,8 @@ from .rules.registry import Registry
 
 if TYPE_CHECKING:
     from .api import Options
+
+log = logging.getLogger("tangentlike")
 
 _ENTRY = "# Entry point: "
 
@@ -109,7 +112,11 @@ def _load(entry: str | None, roots: dict[str, object], registry: Registry) -> Bu
     if live is None:
         return None
     name = text.split(_ENTRY, 1)[1].split("\n", 1)[0].strip()
-    module = loader.load(text, name, {})
+    try:
+        module = loader.load(text, name, {})
+    except Exception as err:  # an import that fails here: not an entry for this process
+        log.debug("disk-cache entry not loaded: %s: %s", type(err).__name__, err)
+        return None
     generated = getattr(module, name, None)
     if generated is None:
         return None

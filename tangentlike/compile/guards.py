@@ -22,6 +22,7 @@ the build holds until something changes.
 from __future__ import annotations
 
 import builtins
+import functools
 import keyword
 import logging
 import types
@@ -162,8 +163,6 @@ def _mode(step: Step, value: object, bound: str) -> str:
 
 def _immutable(base: object) -> bool:
     """Objects whose parts never change: a bound method, a partial, a code object."""
-    import functools
-
     return isinstance(base, (types.MethodType, functools.partial, types.CodeType))
 
 
