@@ -207,20 +207,22 @@ class Guards:
             constants[f"_x{k}"] = w.value
             tests.append(f"_f{k}(_w{k}) == _x{k}")
         tests.append("_registry.version == _version")
-        params = ", ".join(f"{n}={n}" for n in constants)
-        body = "\n        and ".join(tests)
+        body = "\n            and ".join(tests)
+        # the objects it compares with are closure variables of a maker
         text = (
-            f"def check({params}):\n"
-            f"    try:\n"
-            f"        return (\n            {body}\n        )\n"
-            f"    except Exception:\n"
-            f"        return False\n"
+            f"def make({', '.join(constants)}):\n"
+            f"    def check():\n"
+            f"        try:\n"
+            f"            return (\n                {body}\n            )\n"
+            f"        except Exception:\n"
+            f"            return False\n"
+            f"    return check\n"
         )
-        scope: dict[str, object] = dict(constants)
+        scope: dict[str, object] = {}
         exec(compile(text, "<tangentlike guards>", "exec"), scope)  # our own text
-        check = scope["check"]
-        check.source = text  # type: ignore[attr-defined]
-        return check  # type: ignore[return-value]
+        check = scope["make"](**constants)  # type: ignore[operator]
+        check.source = text
+        return check
 
     def refresh(self) -> bool:
         """After `check()` failed: whether the gradient still holds, refreshing what can
