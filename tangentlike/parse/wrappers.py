@@ -85,7 +85,8 @@ def specialize(
 def _decorator(func: types.FunctionType) -> str:
     """`the decorator scaled` for the wrapper `scaled.<locals>.wrapper` (the name of its
     code: functools.wraps gave the function the wrapped one's names)."""
-    parts = func.__code__.co_qualname.split(".<locals>.")
+    code = func.__code__
+    parts = getattr(code, "co_qualname", code.co_name).split(".<locals>.")  # 3.11+
     if len(parts) > 1:
         return f"the decorator {'.<locals>.'.join(parts[:-1])}"
     return f"the decorator making {parts[-1]}"
