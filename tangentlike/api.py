@@ -456,9 +456,10 @@ def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> C
 
 def _measured(generated: Callable, report: Callable[[Stats], None]) -> Callable:
     """Call `generated` with a measuring stack and report what it held."""
-    (stack,) = [
+    # the measuring stack is the last keyword-only parameter (f's own come before it)
+    stack = [
         p.name for p in inspect.signature(generated).parameters.values() if p.kind == p.KEYWORD_ONLY
-    ]
+    ][-1]
 
     def call(*args, **kwargs):
         tape = Tape()
