@@ -31,6 +31,8 @@ def gradient_like(b, x, name):
                 k: like(None if b is None else b.get(k), v, f"{path}[{k!r}]") for k, v in x.items()
             }
         if isinstance(x, (list, tuple)):
+            if isinstance(b, dict) or not (b is None or hasattr(b, "__len__")):
+                bug(path, f"is a {type(b).__name__}, but the argument is a {type(x).__name__}")
             if b is not None and len(b) != len(x):
                 bug(path, f"has {len(b)} items, but the argument has {len(x)}")
             items = [like(None if b is None else b[i], v, f"{path}[{i}]") for i, v in enumerate(x)]
