@@ -26,6 +26,17 @@ def gradient_like(b, x, name):
     x's structure (dict, list, tuple, nested), shape and float dtype; float zeros
     where b holds none (None is zero); no two arrays of the result share memory.
     A gradient of another shape is a tangentlike bug, never broadcast."""
+    if type(x) is float and type(b) in (float, np.float64):
+        return float(b)  # the common cases first: a float, an array of the right kind
+    if (
+        type(x) is np.ndarray
+        and type(b) is np.ndarray
+        and b.shape == x.shape
+        and b.dtype == x.dtype
+        and x.dtype.kind == "f"
+        and b.flags.writeable
+    ):
+        return b
     seen = set()
 
     def refuse(path, problem, hint):
@@ -74,6 +85,13 @@ def gradient_like(b, x, name):
             b = np.zeros(np.shape(x), dtype=dtype)
         elif np.shape(b) != np.shape(x):
             bug(path, f"has shape {np.shape(b)}, but the argument has shape {np.shape(x)}")
+        elif np.result_type(b).kind == "c":
+            refuse(
+                path,
+                f"is complex ({np.result_type(b)}): the function computes with complex "
+                "numbers, and tangentlike differentiates real code only (no complex convention)",
+                "keep the computation real: carry real and imaginary parts as real arrays.",
+            )
         elif np.result_type(b).kind not in "fiu":
             bug(path, f"has dtype {np.result_type(b)} for a real argument")
         if isinstance(x, np.generic):
@@ -127,6 +145,13 @@ def seed_like(seed, out, where):
                 return {k: like(s[k], v, f"{path}[{k!r}]") for k, v in o.items()}
             return [like(s[i], v, f"{path}[{i}]") for i, v in enumerate(o)]
         numeric = isinstance(o, (int, float, np.ndarray, np.generic)) and not isinstance(o, bool)
+        if isinstance(o, complex) or (numeric and np.result_type(o).kind == "c"):
+            refuse(
+                path,
+                f"the output{path} is complex ({np.result_type(o)}); tangentlike differentiates "
+                "real code only (no complex convention)",
+                "return real values (the real and imaginary parts as separate outputs).",
+            )
         if not numeric or np.result_type(o).kind not in "fiu":
             if s is None:
                 return None
@@ -247,10 +272,14 @@ def adjoint_contribution(g, like, name, site):
     that adjoint itself (see `mismatch`)."""
     why = mismatch(g, like, name)
     if why:
+        hint = (
+            "tangentlike differentiates real code only: keep the computation real."
+            if "complex" in why
+            else "this is a tangentlike bug; please report it with the function."
+        )
         raise ValueError(
             f"tangentlike: debug check: the backward code of {site} added to an adjoint a "
-            f"value{why}\nWhat to do: this is a tangentlike bug; please report it with the "
-            "function."
+            f"value{why}\nWhat to do: {hint}"
         )
     return g
 

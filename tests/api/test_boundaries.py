@@ -303,7 +303,8 @@ def test_gradient_like_keeps_structures_and_shares_no_memory():
     [
         (np.ones((1, 4)), np.ones((3, 4)), "has shape (1, 4), but the argument has shape (3, 4)"),
         (np.ones(1), 1.0, "has shape (1,), but the argument has shape ()"),
-        (np.ones(3) + 1j, np.ones(3), "has dtype complex128 for a real argument"),
+        (np.ones(3) + 1j, np.ones(3), "is complex (complex128): the function computes with"),
+        (np.ones(3, dtype=bool), np.ones(3), "has dtype bool for a real argument"),
         ({"a": np.ones(2)}, [np.ones(2)], "is a dict, but the argument is a list"),
         (np.ones(3), {"a": np.ones(3)}, "is a ndarray, but the argument is a dict"),
         ([np.ones(2)], [np.ones(2), np.ones(2)], "has 1 items, but the argument has 2"),

@@ -7,7 +7,7 @@ import pytest
 from reference import load_module
 
 import tangentlike as tl
-from tangentlike.errors import WrtError
+from tangentlike.errors import CheckError, WrtError
 
 SOURCE = """\
 import numpy as np
@@ -75,3 +75,46 @@ def test_complex_leaves_of_containers_are_refused(module, p, path):
 def test_complex_values_may_pass_alongside(module):
     # not differentiated: y's gradient only
     assert tl.grad(module.f, wrt=1)(np.ones(3) * (1 + 1j), 2.0) == pytest.approx(3.0)
+
+
+INTERMEDIATES = """\
+import numpy as np
+
+
+def real_part(x):
+    return np.real(np.sum(np.exp(1j * x)))
+
+
+def squared_modulus(x):
+    z = np.exp(1j * x) * x
+    return np.real(np.sum(z * np.conj(z)))
+
+
+def complex_sum(x):
+    return np.sum(np.exp(1j * x))
+
+
+def complex_array(x):
+    return np.exp(1j * x)
+"""
+
+
+@pytest.mark.parametrize("name", ["real_part", "squared_modulus", "complex_sum"])
+def test_complex_values_on_the_gradient_path_are_refused(tmp_path, name):
+    # squared_modulus is x ** 2: its gradient used to come back as the real part of a
+    # complex adjoint, [0.497, 0.560] for [0.6, 1.0] at x = [0.3, 0.5]
+    f = getattr(load_module(tmp_path, INTERMEDIATES), name)
+    x = np.array([0.3, 0.5])
+    with pytest.raises(CheckError) as err:
+        tl.grad(f, checks=False)(x)
+    assert "the gradient of x is complex (complex128): the function computes with complex" in str(
+        err.value
+    )
+    with pytest.raises(CheckError, match=r"a value that is complex \(complex128\)"):
+        tl.grad(f, checks=True)(x)
+
+
+def test_a_complex_output_has_no_vjp(tmp_path):
+    f = load_module(tmp_path, INTERMEDIATES).complex_array
+    with pytest.raises(CheckError, match=r"the output is complex \(complex128\); tangentlike"):
+        tl.vjp(f)(np.array([0.3, 0.5]), np.ones(2))

@@ -136,6 +136,17 @@ def gradient_like(b, x, name):
     x's structure (dict, list, tuple, nested), shape and float dtype; float zeros
     where b holds none (None is zero); no two arrays of the result share memory.
     A gradient of another shape is a tangentlike bug, never broadcast."""
+    if type(x) is float and type(b) in (float, np.float64):
+        return float(b)  # the common cases first: a float, an array of the right kind
+    if (
+        type(x) is np.ndarray
+        and type(b) is np.ndarray
+        and b.shape == x.shape
+        and b.dtype == x.dtype
+        and x.dtype.kind == "f"
+        and b.flags.writeable
+    ):
+        return b
     seen = set()
 
     def refuse(path, problem, hint):
@@ -184,6 +195,13 @@ def gradient_like(b, x, name):
             b = np.zeros(np.shape(x), dtype=dtype)
         elif np.shape(b) != np.shape(x):
             bug(path, f"has shape {np.shape(b)}, but the argument has shape {np.shape(x)}")
+        elif np.result_type(b).kind == "c":
+            refuse(
+                path,
+                f"is complex ({np.result_type(b)}): the function computes with complex "
+                "numbers, and tangentlike differentiates real code only (no complex convention)",
+                "keep the computation real: carry real and imaginary parts as real arrays.",
+            )
         elif np.result_type(b).kind not in "fiu":
             bug(path, f"has dtype {np.result_type(b)} for a real argument")
         if isinstance(x, np.generic):
