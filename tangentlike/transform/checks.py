@@ -9,9 +9,10 @@ code is untouched by everything here except `user_rule`.
   shape, dtype and structure checked against the argument, the error naming the
   rule and the call site.
 - `contributions` (debug mode, from assemble.build before it decides what to
-  save): every assignment to an adjoint `bx = ...` checks what it adds against x.
-  The checks read x, so debug-mode code may save values plain code does not (the
-  same analysis decides, over code that reads more).
+  save): an assignment to an adjoint `bx = ...` checks what it adds against x
+  where x never changes once bound (reading it saves nothing), else `bx = bx + v`
+  checks v against bx: debug mode saves exactly what plain mode saves, so it runs
+  the same push/pop pattern it checks.
 - `stack` (debug mode, after optimization, so no pass moves a pop): each push
   stores `(site, value)`, each pop is `popped(_stack, site)`, which refuses a
   value another site pushed; the entry function calls `stack_drained` before it
@@ -27,6 +28,7 @@ from __future__ import annotations
 import gast
 
 from .. import boundary
+from ..rules.template import Rule
 from ..syntax import nodes
 from .context import Context
 
@@ -47,7 +49,7 @@ def _where(ctx: Context, node: gast.AST) -> str:
 
 def user_rule(
     ctx: Context,
-    rule: object,
+    rule: Rule,
     bindings: dict[str, gast.expr],
     stmts: list[gast.stmt],
     site: gast.stmt,
