@@ -870,6 +870,37 @@ def unsetitem(g, index):
     return g, region
 
 
+def unshared(value, others, message):
+    """Raise ValueError(message) when `value` is an array (or list) that one of `others`
+    may share memory with: updating it in place would change them too.
+
+    Numbers never raise: `value += v` makes a new one. `others` may be arrays, lists,
+    tuples and dicts holding them, or objects whose attributes do; any other object
+    counts as sharing.
+    """
+    if not isinstance(value, (np.ndarray, list)):
+        return
+    pending, seen = list(others), set()
+    while pending:
+        other = pending.pop()
+        if id(other) in seen:
+            continue
+        seen.add(id(other))
+        if other is value:
+            raise ValueError(message)
+        if isinstance(other, np.ndarray):
+            if isinstance(value, np.ndarray) and np.may_share_memory(value, other):
+                raise ValueError(message)
+        elif isinstance(other, (list, tuple)):
+            pending.extend(other)
+        elif isinstance(other, dict):
+            pending.extend(other.values())
+        elif hasattr(other, "__dict__") and not callable(other):
+            pending.extend(vars(other).values())
+        elif not isinstance(other, (int, float, complex, str, bytes, np.generic, type(None))):
+            raise ValueError(message)
+
+
 def stop_gradient(x):
     """`x` itself; tangentlike sends no gradient through it."""
     return x

@@ -127,7 +127,7 @@ UNSUPPORTED = [
     (
         "alias of a written array",
         ["y = x * 1.0", "z = y", "y[0] = 2.0", "return z"],
-        4,
+        5,  # the write, which names the alias and where it was made
         "refers to",
     ),
     ("attribute assignment", ["y = x", "y.flag = 1", "return y"], 4, "attribute"),
