@@ -242,6 +242,9 @@ class ModuleBuilder:
             return scratch._normalize(parse_function(func), None)[-1]
         except TangentlikeError:
             return None
+        except Exception:  # a compiler bug: differentiating it will say so, if it ever is
+            log.debug("no effects for %r", func, exc_info=True)
+            return None
 
     def _is_partial(self, parsed: ParsedFunction, func: gast.expr) -> bool:
         """Whether `func` names functools.partial where `parsed` is defined."""

@@ -9,6 +9,8 @@ value turns out to be one (numbers are never shared).
 
 from __future__ import annotations
 
+import re
+
 import gast
 
 from ..errors import UnsupportedSyntaxError
@@ -53,7 +55,7 @@ def made(parsed: ParsedFunction, aliases: Aliases, stmt: gast.stmt, name: str) -
 
 
 def label(parsed: ParsedFunction, aliases: Aliases, stmt: gast.stmt, name: str) -> str:
-    if name not in aliases.before[id(stmt)].roots:
+    if name not in aliases.locals:
         return f"the global {name!r}"
     if not name.startswith("_"):
         return repr(name)
@@ -61,8 +63,16 @@ def label(parsed: ParsedFunction, aliases: Aliases, stmt: gast.stmt, name: str) 
 
 
 def labels(parsed: ParsedFunction, aliases: Aliases, stmt: gast.stmt, shared: Shared) -> str:
-    words = [label(parsed, aliases, stmt, n) for n, _ in shared]
+    """`'y'`, `'y' and 'w'`; compiler temporaries only when no user name shares."""
+    names = [n for n, _ in shared]
+    user = [n for n in names if not n.startswith("_")]
+    words = [label(parsed, aliases, stmt, n) for n in dict.fromkeys(user or names)]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _share(shared: Shared) -> str:
+    many = len({n for n, _ in shared if not n.startswith("_")} or shared) > 1
+    return "share" if many else "shares"
 
 
 def _op(stmt: gast.AugAssign) -> str:
@@ -70,15 +80,21 @@ def _op(stmt: gast.AugAssign) -> str:
 
 
 def augmented_guard(parsed: ParsedFunction, aliases: Aliases, stmt: gast.AugAssign, shared: Shared):
-    z, op = stmt.target.id, _op(stmt)
+    """For runtime.unshared: `m.py:7: `z += 1.0` updates 'z' in place, and 'y' (read
+    afterwards) shares its memory ('z' comes from `z = y` at line 6)`."""
+    z = stmt.target.id
+    shown = shown_name(parsed, stmt, z)
     return (
-        f"tangentlike: {place(parsed, stmt)}: `{text(parsed, stmt)}` updates the array {z!r} "
-        f"in place, and {labels(parsed, aliases, stmt, shared)} (read afterwards) shares its "
-        f"memory ({z!r} comes from {made(parsed, aliases, stmt, z)}): the gradient cannot "
-        f"follow a change seen under another name. Write `{z} = {z} {op} ...` if a new array "
-        "was meant, take a copy where the shared array is made (.copy()), or update that "
-        "array itself by index"
+        f"{place(parsed, stmt)}: `{text(parsed, stmt)}` updates {shown!r} in place, and "
+        f"{labels(parsed, aliases, stmt, shared)} (read afterwards) {_share(shared)} its "
+        f"memory ({shown!r} comes from {made(parsed, aliases, stmt, z)})"
     )
+
+
+def shown_name(parsed: ParsedFunction, stmt: gast.AugAssign, name: str) -> str:
+    """The name as the user wrote it (an inlined nested function's `v`, not `_g_v1`)."""
+    found = re.match(r"\s*(\w+)\s*\S*=", text(parsed, stmt))
+    return found.group(1) if found and name.startswith("_") else name
 
 
 def view_refusal(
@@ -99,6 +115,7 @@ def view_refusal(
 
 def call_guard(
     parsed: ParsedFunction,
+    aliases: Aliases,
     stmt: gast.stmt,
     callee: object,
     param: str,
@@ -106,37 +123,14 @@ def call_guard(
     arg: str,
     shared: Shared,
 ) -> str:
-    name = callee.__qualname__
-    who = " and ".join(repr(n) for n, _ in shared)
+    """For runtime.unshared: `m.py:9: h(y) changes its parameter 'v' in place (`v += 1.0`
+    at h.py:3), and 'y' is read afterwards (or again by the gradient)`."""
+    others = [(n, e) for n, e in shared if n != arg]
+    seen = f"{labels(parsed, aliases, stmt, others)}, sharing its memory," if others else f"{arg!r}"
     return (
-        f"tangentlike: {place(parsed, stmt)}: {name}({arg}) changes its parameter {param!r} in "
-        f"place ({mutation.describe()}), and {who} (read afterwards, or again by the gradient) "
-        f"shares the memory of {arg!r}: the gradient cannot follow that. Make {name} return "
-        f"a new array instead of updating {param!r} in place, and use its result, or pass a "
-        f"copy ({arg}.copy())"
-    )
-
-
-def call_refusal(
-    parsed: ParsedFunction,
-    stmt: gast.stmt,
-    callee: object,
-    param: str,
-    mutation: Mutation,
-    arg: str,
-    shared: Shared,
-) -> UnsupportedSyntaxError:
-    """Located at the update inside the helper; names the parameter and the call."""
-    name = callee.__qualname__
-    who = " and ".join(repr(n) for n, _ in shared)
-    return UnsupportedSyntaxError(
-        f"`{mutation.text}` changes the parameter {param!r} of {name} in place, and the call "
-        f"`{text(parsed, stmt)}` at {place(parsed, stmt)} passes {arg!r}, whose memory "
-        f"{who} still reads afterwards (in {parsed.func.__qualname__}): the gradient cannot "
-        "follow that",
-        mutation.where,
-        hint=f"What to do: make {name} return a new array instead of updating {param!r} in "
-        f"place, and use its result, or pass a copy ({arg}.copy()).",
+        f"{place(parsed, stmt)}: {callee.__qualname__}({arg}) changes its parameter {param!r} "
+        f"in place ({mutation.describe()}), and {seen} is read afterwards (or again by the "
+        "gradient)"
     )
 
 
@@ -162,19 +156,30 @@ def item_write_refusal(
             f"write into a copy made there: {y} = np.copy(...)",
         )
     name, _ = shared[0]
-    if name not in aliases.before[id(stmt)].roots:
+    if name == y:
+        return parsed.error(
+            where,
+            f"writing into the global {y!r} changes it for every caller",
+            f"write into a local copy: {y.lower()}_copy = np.copy({y})",
+        )
+    if name not in aliases.locals:
         return parsed.error(
             where,
             f"writing into {y!r} changes the global {name!r}, whose memory it may share "
             f"(it comes from {origin})",
             f"write into a copy made there: {y} = np.copy(...)",
         )
+    later = max(
+        (s for s in (aliases.made_at(stmt, y), aliases.made_at(stmt, name)) if s is not None),
+        key=lambda s: s.lineno,
+        default=None,
+    )
+    shared_by = f" (shared since `{text(parsed, later)}` at line {later.lineno})" if later else ""
     return parsed.error(
         where,
-        f"{label(parsed, aliases, stmt, name)} refers to (part of) the memory of {y!r} "
-        f"(it comes from {made(parsed, aliases, stmt, name)}) and is read after this write "
-        f"into {y!r}, which changes it too",
-        f"take a copy where it is made (np.copy(...)), or read {y} again after the write",
+        f"{label(parsed, aliases, stmt, name)} refers to (part of) the memory of {y!r}"
+        f"{shared_by} and is read after this write into {y!r}, which changes it too",
+        f"take a copy where it is made (np.copy(...)), or read it again from {y} after the write",
     )
 
 

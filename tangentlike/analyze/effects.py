@@ -28,7 +28,6 @@ class Mutation:
 
     where: SourceLocation  # the `+=` inside the function that changes it
     text: str  # that statement, `v += 1.0`
-    certain: bool  # the target is certainly an array (a view), not maybe a number
     via: tuple[str, ...] = ()  # the calls it goes through, `h(y) at model.py:12`
 
     def describe(self) -> str:

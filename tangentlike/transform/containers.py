@@ -159,8 +159,13 @@ def may_hold_container(ctx: Any, operand: gast.expr) -> bool:
 
 
 def _makes_array(ctx: Any, value: gast.expr) -> bool:
-    if isinstance(value, gast.UnaryOp):
+    if isinstance(value, (gast.UnaryOp, gast.Compare)):
         return True
+    if isinstance(value, gast.BinOp):  # no list can be divided, or multiplied by 1.0
+        return not isinstance(value.op, (gast.Add, gast.Mult)) or any(
+            isinstance(o, gast.Constant) and type(o.value) in (float, complex)
+            for o in (value.left, value.right)
+        )
     if isinstance(value, gast.Call):
         callee = ctx.scope.resolve(value.func)
         return isinstance(callee, np.ufunc) or ctx.registry.makes_new_array(callee)

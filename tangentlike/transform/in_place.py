@@ -13,9 +13,9 @@ differentiate a new value or a write by index, so each `z op= v` becomes
     which raises at run time when z turns out to be an array one of the names
     read later shares (it never does for numbers).
 A call of a helper that may change a parameter in place (analyze.effects), whose
-argument is shared with a name read later, gets the same check, or a located
-error where the helper certainly changes an array. `run` returns the function's
-own Effects for its callers.
+argument is shared with a name read later, gets the same check (a helper's
+parameter is never certainly an array). `run` returns the function's own
+Effects for its callers.
 
 Assumes: A-normal form with `name op= atom` statements; closures inlined. Runs before
 activity (whose A-normal form has no AugAssign).
@@ -63,6 +63,7 @@ def run(
     aliases = analyze(fn, scope, registry, effects_of, structured)
     lowering = _Lowering(parsed, scope, registry, namespace, namer, effects_of, aliases)
     fn.body = lowering.block(fn.body)
+    check(fn)
     return lowering.effects(fn)
 
 
@@ -103,7 +104,7 @@ class _Lowering:
         z = stmt.target.id
         view = a.view(stmt, z)
         for param in a.params_of(stmt, z):
-            self.mutated.setdefault(param, self.mutation(stmt, view is not None))
+            self.mutated.setdefault(param, self.mutation(stmt))
         shared = self.shared(stmt, z, skip=(z,))
         if not shared:
             return self.out_of_place(stmt)
@@ -164,23 +165,19 @@ class _Lowering:
         if not isinstance(atom, gast.Name):
             return None
         arg = atom.id
-        if arg not in a.before[id(stmt)].roots:  # a global passed in: it changes for good
+        if arg not in a.locals:  # a global passed in: it changes for good
             shared: list[tuple[str, gast.expr]] = [(arg, nodes.name(arg))]
         else:
             where = f"{callee.__qualname__}({arg}) at {messages.place(self.parsed, stmt)}"
             for p in a.params_of(stmt, arg):
-                chained = Mutation(
-                    mutation.where, mutation.text, mutation.certain, (*mutation.via, where)
-                )
+                chained = Mutation(mutation.where, mutation.text, (*mutation.via, where))
                 self.mutated.setdefault(p, chained)
             shared = self.shared(stmt, arg, skip=(target,) if target else ())
             if is_checkpointed(callee) and a.roots(stmt, arg) and arg not in dict(shared):
                 shared.append((arg, nodes.name(arg)))  # recomputed later from the argument
         if not shared:
             return None
-        if mutation.certain:
-            raise messages.call_refusal(self.parsed, stmt, callee, param, mutation, arg, shared)
-        text = messages.call_guard(self.parsed, stmt, callee, param, mutation, arg, shared)
+        text = messages.call_guard(self.parsed, a, stmt, callee, param, mutation, arg, shared)
         return self.guard(arg, shared, text)
 
     # -- shared ----------------------------------------------------------------------
@@ -197,8 +194,8 @@ class _Lowering:
         others = nodes.tuple_([expr for _, expr in shared])
         return nodes.expr_stmt(nodes.call(helper, [nodes.name(name), others, nodes.const(text)]))
 
-    def mutation(self, stmt: gast.stmt, certain: bool) -> Mutation:
-        return Mutation(self.parsed.location(stmt), messages.text(self.parsed, stmt), certain)
+    def mutation(self, stmt: gast.stmt) -> Mutation:
+        return Mutation(self.parsed.location(stmt), messages.text(self.parsed, stmt))
 
     def effects(self, fn: gast.FunctionDef) -> Effects:
         ret = fn.body[-1]

@@ -107,6 +107,8 @@ def check_item_write(ctx: Context, aliases: alias_analysis.Aliases, stmt: gast.A
     y = nodes.assigned_name(stmt)
     shared = aliases.live_sharers(stmt, y, skip=(y,))
     outside = [str(r[1]) for r in aliases.global_roots(stmt, y)]
+    if y not in aliases.locals:
+        outside.insert(0, y)  # a global array itself (`np.add(a, b, out=G)`)
     if aliases.params_of(stmt, y) or outside or shared:
         named = [(n, nodes.name(n)) for n in [*outside, *shared]]
         raise alias_messages.item_write_refusal(ctx.parsed, aliases, stmt, y, named)
