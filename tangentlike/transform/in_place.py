@@ -91,6 +91,10 @@ class _Lowering:
                     setattr(stmt, part, self.block(getattr(stmt, part)))
             if isinstance(stmt, gast.AugAssign):
                 lowered = self.augmented(stmt)
+            elif nodes.is_item_write(stmt):  # refused where it is compiled; callers know
+                for param in self.aliases.params_of(stmt, nodes.assigned_name(stmt)):
+                    self.mutated.setdefault(param, self.mutation(stmt))
+                lowered = [stmt]
             elif isinstance(stmt, (gast.Assign, gast.Expr)) and isinstance(stmt.value, gast.Call):
                 lowered = [*self.call(stmt), stmt]
             else:

@@ -47,14 +47,18 @@ def plan(ctx: Context) -> None:
         lambda call: containers.sequence_arguments(ctx, call),
     )
     container_checks.check(ctx)
-    aliases = alias_analysis.analyze(
-        ctx.fn,
-        ctx.scope,
-        ctx.registry,
-        ctx.effects_of,
-        ctx.structured,
-        reads=lambda stmt: _read_by_backward(ctx, stmt),
-    )
+    aliases = None
+    if any(
+        nodes.is_item_write(s) or _calls_user(ctx, s) for s in containers.statements(ctx.fn.body)
+    ):
+        aliases = alias_analysis.analyze(
+            ctx.fn,
+            ctx.scope,
+            ctx.registry,
+            ctx.effects_of,
+            ctx.structured,
+            reads=lambda stmt: _read_by_backward(ctx, stmt),
+        )
 
     def visit(stmts: list[gast.stmt], in_loop: bool) -> None:
         for stmt in stmts:
@@ -74,7 +78,8 @@ def plan(ctx: Context) -> None:
                 visit(stmt.body, True)
 
     visit(ctx.fn.body, False)
-    check_calls_that_write(ctx, aliases)
+    if aliases is not None:
+        check_calls_that_write(ctx, aliases)
     checkpoints.plan_loops(ctx)
 
 
@@ -119,12 +124,10 @@ def check_calls_that_write(ctx: Context, aliases: alias_analysis.Aliases) -> Non
     gradient) may change an argument in place for real; the backward sweep must not have
     read that memory before (transform.in_place checked what the program reads after)."""
     for stmt in containers.statements(ctx.fn.body):
-        if not isinstance(stmt, (gast.Assign, gast.Expr)) or not isinstance(stmt.value, gast.Call):
-            continue
-        if id(stmt) in ctx.calls or nodes.is_item_write(stmt):
+        if id(stmt) in ctx.calls or not _calls_user(ctx, stmt):
             continue
         callee = ctx.scope.resolve(stmt.value.func)
-        effects = ctx.effects_of(callee) if user_function(callee, ctx.registry) else None
+        effects = ctx.effects_of(callee)
         if effects is None:
             continue
         bound = alias_analysis.bound_arguments(callee, stmt.value)
@@ -136,6 +139,16 @@ def check_calls_that_write(ctx: Context, aliases: alias_analysis.Aliases) -> Non
                     raise alias_messages.inactive_call_refusal(
                         ctx.parsed, stmt, callee, param, mutation, arg
                     )
+
+
+def _calls_user(ctx: Context, stmt: gast.stmt) -> bool:
+    """`t = g(...)` or `g(...)` with g a function differentiated through its source."""
+    return (
+        isinstance(stmt, (gast.Assign, gast.Expr))
+        and isinstance(stmt.value, gast.Call)
+        and not nodes.is_item_write(stmt)
+        and user_function(ctx.scope.resolve(stmt.value.func), ctx.registry)
+    )
 
 
 def _read_by_backward(ctx: Context, stmt: gast.stmt) -> bool:

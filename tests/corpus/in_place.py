@@ -55,6 +55,11 @@ def identity(v):
     return v
 
 
+def put_first(out, x):
+    out[0] = x[0] * 3.0
+    return np.sum(out)
+
+
 # -- fresh arrays and numbers: the update is the new value -------------------------------
 def fresh_chain(x, w):
     z = x * 1.0
@@ -795,6 +800,15 @@ def helper_changes_memory_read_before(x):
     return t
 
 
+def helper_writes_into_the_argument(x):
+    out = np.zeros(4)
+    z = put_first(out, x)  # z carries no gradient, but out is changed and read
+    s = np.sum(out * x)
+    if z > 1e6:
+        s = s * 1.0
+    return s
+
+
 def arguments_passed_twice(x, w):
     x += 1.0
     return np.sum(x * w)
@@ -944,6 +958,7 @@ REFUSED = [
     (helper_recursive_change, _vec, "run", ["grow(y)", "`v *= 1.5`"]),
     (closure_changes_the_argument, _vec, "run", ["`v += 1.0` updates 'v'", "'y'"]),
     (helper_changes_memory_read_before, _vec, "build", ["double(y)", "before this call"]),
+    (helper_writes_into_the_argument, _vec, "run", ["put_first(out)", "`out[0] = x[0] * 3.0`"]),
     (out_into_argument, _vec, "build", ["writing into the argument 'x'"]),
     (out_into_a_view, _vec, "build", ["'y' refers to (part of) the memory of 'v'"]),
     (out_into_a_global, _vec, "build", ["the global 'G'"]),
