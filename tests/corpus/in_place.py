@@ -396,6 +396,36 @@ def view_floor(x):
     return np.sum(y * x)
 
 
+def view_read_before_and_after(x):
+    y = x * 1.0
+    v = y[1:3]
+    s = np.sum(v * v * x[0:2])  # the gradient reads v as it was here
+    v *= 2.0
+    t = np.sum(v * np.sin(v))
+    v += x[2:4]
+    return s + np.sum(y * y * x) + t
+
+
+def rows_updated_from_a_running_sum(X):
+    Y = X * 1.0
+    acc = 0.0
+    for i in range(3):
+        r = Y[i, :]
+        acc = acc + np.sum(r * r)
+        r *= 1.0 + acc
+        acc = acc + np.sum(np.tanh(r))
+    return acc + np.sum(Y**2)
+
+
+def columns_in_nested_loops(X):
+    Y = X * 1.0
+    for i in range(2):
+        for j in range(2):
+            c = Y[:, j]
+            c *= Y[i, 1 - j] + 0.5
+    return np.sum(Y * Y)
+
+
 def write_after_view_read(x):
     y = x * 1.0
     w = y[0:2]
@@ -910,6 +940,9 @@ CASES = [
     (view_matmul, lambda: (_r(2).randn(3, 2), _r(3).randn(2, 2)), (0, 1), None),
     (view_floor, _vec, (0,), None),
     (write_after_view_read, _vec, (0,), None),
+    (view_read_before_and_after, _vec, (0,), None),
+    (rows_updated_from_a_running_sum, lambda: (_r(1).randn(3, 2) * 0.5,), (0,), None),
+    (columns_in_nested_loops, lambda: (_r(1).randn(3, 2),), (0,), None),
     (checkpointed_view, lambda: (_r(0).randn(4), 5), (0,), None),
     (out_multiply, _vec, (0,), out_multiply_oop),
     (out_into_an_input, _vec, (0,), out_into_an_input_oop),
