@@ -207,6 +207,7 @@ class ModuleBuilder:
         given = {p: t for (f, p), t in self.param_types.items() if f is parsed.func}
         known = methods.known_classes(fn, given)
         checkpointed: dict[int, checkpoints.CheckpointedLoop] = {}
+        update_temps: dict[int, str] = {}
 
         def normalize(g: gast.FunctionDef, callables: frozenset[str]) -> gast.FunctionDef:
             own = parsed if g is fn else dataclasses.replace(parsed, node=g)  # names its result
@@ -217,13 +218,21 @@ class ModuleBuilder:
             desugar.run(g, namer, scope)
             jumps.run(g, namer)
             return anf.run(
-                g, own, scope, self.registry, self.namespace, namer, callables, checkpointed
+                g,
+                own,
+                scope,
+                self.registry,
+                self.namespace,
+                namer,
+                callables,
+                checkpointed,
+                update_temps,
             )
 
         normalize(fn, nested.names)
         closure_calls.Inliner(parsed, namer, scope, normalize).run(fn, nested)
         effects = in_place.run(
-            fn, parsed, scope, self.registry, self.namespace, namer, self.effects_of
+            fn, parsed, scope, self.registry, self.namespace, namer, self.effects_of, update_temps
         )
         log.debug("A-normal form of %s:\n%s", parsed.node.name, codegen.function_source(fn, None))
         return fn, namer, scope, checkpointed, names, effects

@@ -63,6 +63,7 @@ class Normalizer:
         self.namespace = namespace
         self.namer = namer
         self.checkpoints: dict[int, checkpoints.CheckpointedLoop] = {}
+        self.update_temps: dict[int, str] = {}  # id(`z op= atom`) -> the name of its result
 
     # -- statements -----------------------------------------------------------------
     def block(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
@@ -79,7 +80,9 @@ class Normalizer:
             return self.assign(target.id, stmt.value)
         if isinstance(stmt, gast.AugAssign):
             pre, atom = self.atom(stmt.value, _root(stmt.target.id))
-            return [*pre, gast.AugAssign(target=stmt.target, op=stmt.op, value=atom)]
+            update = gast.AugAssign(target=stmt.target, op=stmt.op, value=atom)
+            self.update_temps[id(update)] = self.namer.temp(stmt.target.id)  # in source order
+            return [*pre, update]
         if isinstance(stmt, gast.Expr):
             if isinstance(stmt.value, gast.Call):
                 pre, value = self.call(stmt.value, "call")
@@ -517,13 +520,17 @@ def run(
     namer: Namer,
     callables: frozenset[str] = frozenset(),
     checkpointed_loops: dict[int, checkpoints.CheckpointedLoop] | None = None,
+    update_temps: dict[int, str] | None = None,
 ) -> gast.FunctionDef:
-    """Rewrite `fn` in place; the checkpointed loops found go into `checkpointed_loops`."""
+    """Rewrite `fn` in place; the checkpointed loops found go into `checkpointed_loops`,
+    the names chosen for the results of `z op= atom` into `update_temps`."""
     normalizer = Normalizer(parsed, scope, registry, namespace, namer, callables)
     fn.body = normalizer.block(fn.body)
     check(fn)
     if checkpointed_loops is not None:
         checkpointed_loops.update(normalizer.checkpoints)
+    if update_temps is not None:
+        update_temps.update(normalizer.update_temps)
     return fn
 
 

@@ -54,7 +54,9 @@ def run(
     namespace: Namespace,
     namer: Namer,
     effects_of: EffectsOf,
+    temps: dict[int, str] | None = None,
 ) -> Effects:
+    """`temps`: id(`z op= v`) -> the name A-normal form chose for its result."""
     structured = containers.structured(
         fn,
         lambda call: user_function(scope.resolve(call.func), registry),
@@ -62,6 +64,7 @@ def run(
     )
     aliases = analyze(fn, scope, registry, effects_of, structured)
     lowering = _Lowering(parsed, scope, registry, namespace, namer, effects_of, aliases)
+    lowering.temps = temps or {}
     fn.body = lowering.block(fn.body)
     check(fn)
     return lowering.effects(fn)
@@ -82,6 +85,7 @@ class _Lowering:
         self.effects_of: EffectsOf = effects_of
         self.aliases: Aliases = aliases
         self.mutated: dict[str, Mutation] = {}
+        self.temps: dict[int, str] = {}
 
     def block(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
         out: list[gast.stmt] = []
@@ -122,16 +126,19 @@ class _Lowering:
         text = messages.augmented_guard(self.parsed, a, stmt, shared)
         return [self.guard(z, shared, text), *self.out_of_place(stmt)]
 
+    def temp(self, stmt: gast.AugAssign) -> str:
+        return self.temps.get(id(stmt)) or self.namer.temp(stmt.target.id)
+
     def out_of_place(self, stmt: gast.AugAssign) -> list[gast.stmt]:
         z = stmt.target.id
-        tmp = self.namer.temp(z)
+        tmp = self.temp(stmt)
         value = nodes.binop(nodes.name(z), stmt.op, stmt.value)
         return [nodes.assign(tmp, value), nodes.assign(z, nodes.name(tmp))]
 
     def through(self, stmt: gast.AugAssign, view: View) -> list[gast.stmt]:
         """`b[index] = z op v; z = b[index]`: the update of the array z is a view of."""
         z = stmt.target.id
-        tmp = self.namer.temp(z)
+        tmp = self.temp(stmt)
         write = gast.Subscript(
             value=nodes.name(view.base), slice=nodes.deepcopy(view.index), ctx=gast.Store()
         )

@@ -55,6 +55,12 @@ def identity(v):
     return v
 
 
+@tl.checkpoint
+def checkpointed_cell(v, w):
+    v *= np.tanh(w)
+    return np.sin(v)
+
+
 def put_first(out, x):
     out[0] = x[0] * 3.0
     return np.sum(out)
@@ -839,6 +845,12 @@ def helper_writes_into_the_argument(x):
     return s
 
 
+def checkpointed_helper_changes_its_argument(x, w):
+    y = x * 1.0
+    z = checkpointed_cell(y, w)  # recomputed later from y, which the first call changed
+    return np.sum(z)
+
+
 def arguments_passed_twice(x, w):
     x += 1.0
     return np.sum(x * w)
@@ -992,6 +1004,7 @@ REFUSED = [
     (closure_changes_the_argument, _vec, "run", ["`v += 1.0` updates 'v'", "'y'"]),
     (helper_changes_memory_read_before, _vec, "build", ["double(y)", "before this call"]),
     (helper_writes_into_the_argument, _vec, "run", ["put_first(out)", "`out[0] = x[0] * 3.0`"]),
+    (checkpointed_helper_changes_its_argument, _vec_w, "run", ["checkpointed_cell(y)", "v *="]),
     (out_into_argument, _vec, "build", ["writing into the argument 'x'"]),
     (out_into_a_view, _vec, "build", ["'y' refers to (part of) the memory of 'v'"]),
     (out_into_a_global, _vec, "build", ["the global 'G'"]),

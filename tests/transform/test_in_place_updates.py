@@ -220,3 +220,49 @@ def test_unshared_raises_exactly_when_an_array_is_shared(value, others, raises):
             unshared(value, others, "m.py:3: what")
     else:
         unshared(value, others, "m.py:3: what")
+
+
+WRITTEN = """
+import numpy as np
+
+
+def f(x):
+    y = x * 1.0
+    v = y[1:3]
+    v *= 2.0
+    z = y
+    z += 1.0
+    return np.sum(y * y)
+"""
+
+
+def test_a_written_module_carries_the_check_and_needs_no_tangentlike(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+    import textwrap
+
+    from tangentlike.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.py").write_text(WRITTEN)
+    assert main(["grad", "m.py:f", "-o", "df.py"]) == 0
+    code = textwrap.dedent(
+        """
+        import sys
+        sys.modules["tangentlike"] = None
+        import importlib.util
+        import numpy as np
+        spec = importlib.util.spec_from_file_location("written_df", "df.py")
+        written = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(written)
+        try:
+            written.df(np.arange(4.0))
+        except ValueError as err:
+            print(err)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("tangentlike: m.py:10: `z += 1.0` updates 'z' in place"), done
