@@ -100,10 +100,11 @@ def shown_name(parsed: ParsedFunction, stmt: gast.AugAssign, name: str) -> str:
 def view_refusal(
     parsed: ParsedFunction, aliases: Aliases, stmt: gast.AugAssign, view: View, shared: Shared
 ) -> UnsupportedSyntaxError:
-    z, op, base = stmt.target.id, _op(stmt), view.base
+    z, op, base = shown_name(parsed, stmt, stmt.target.id), _op(stmt), view.base
+    of = repr(base) if not base.startswith("_") else "an array"
     return parsed.error(
         stmt,
-        f"`{text(parsed, stmt)}` changes {z!r} in place, and {z!r} is a view of {base!r} "
+        f"`{text(parsed, stmt)}` changes {z!r} in place, and {z!r} is a view of {of} "
         f"(made by `{text(parsed, view.stmt)}` at line {view.stmt.lineno}): the update also "
         f"changes {labels(parsed, aliases, stmt, shared)}, read afterwards, which the gradient "
         "cannot follow",
