@@ -72,6 +72,7 @@ def register(registry: Registry) -> None:
             func, ("x", "y"), {"x": dx, "y": dy}, unbroadcast=True, globals_=_GLOBALS
         )
     adjoint = registry.adjoint
+    registry.array_makers([special.logsumexp, special.softmax, special.log_softmax])
 
     @adjoint(special.logsumexp, restriction="return_sign=False")
     def logsumexp(result, a, axis=None, b=None, keepdims=False, return_sign=False):

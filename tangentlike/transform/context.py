@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import gast
 
 from ..analyze.activity import Activity
+from ..analyze.effects import Effects
 from ..analyze.flow import Flow
 from ..analyze.shapes import Shapes
 from ..errors import UnsupportedSyntaxError
@@ -75,6 +76,8 @@ class Context:
     recorded: dict[int, list[gast.stmt]] = field(default_factory=dict)  # id(loop) -> body
     plain: dict[int, list[gast.stmt]] = field(default_factory=dict)  # id(loop) -> body
     recomputed: set[int] = field(default_factory=set)  # id() of calls of @checkpoint functions
+    # what a user function does to its arguments' memory (analyze.effects), None if unknown
+    effects_of: Callable[[object], Effects | None] = lambda func: None
 
     @property
     def active(self) -> frozenset[str]:
