@@ -224,7 +224,7 @@ def build(
     body, ret = fn.body[:-1], fn.body[-1].value.id
     defined0 = frozenset({ctx.adjoint[ret]}) if ret in ctx.active else frozenset()
     marked, defined = Backward(ctx).block(body, defined0)
-    checks.contributions(ctx, marked)  # debug mode: before deciding what to save
+    checks.contributions(ctx, marked, split is not None)  # debug mode: before saving
     grads = []
     for p in wrt:
         b = ctx.adjoint.get(p)

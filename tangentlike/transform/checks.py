@@ -81,15 +81,17 @@ def user_rule(
 # adjoint contributions (debug mode)
 
 
-def contributions(ctx: Context, code: list[gast.stmt]) -> None:
+def contributions(ctx: Context, code: list[gast.stmt], split: bool) -> None:
     """In debug mode, check the values added to adjoints in backward `code` (changed
     in place): `bx = v` and `bx = bx + v` check v against x when x never changes once
     bound (reading it then needs nothing saved), else `bx = bx + v` checks v against
-    bx. List and dict adjoints are left to their helpers (a check would cost O(n))."""
+    bx. In the backward half of a `split` function every value it reads is saved by
+    the forward half, so there only bx is read. List and dict adjoints are left to
+    their helpers (a check would cost O(n))."""
     if not ctx.checks:
         return
     primal_of = {b: p for p, b in ctx.adjoint.items() if p not in ctx.structured}
-    steady = _steady(ctx)
+    steady = frozenset() if split else _steady(ctx)
     check = helper(ctx, "adjoint_contribution").id
     done: set[int] = set()
 
