@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: demo test install-test lint bench bench-checkpoint
+.PHONY: demo test test-checks install-test lint bench bench-checkpoint
 
 # The main job: train the MLP on scikit-learn's bundled digits with the generated gradient.
 demo:
@@ -10,10 +10,16 @@ demo:
 install-test:
 	$(PYTHON) -m pip install -q -e ".[test,demo]"
 
-# The project's tests, then the public API contract in ../shared/contract when it is there.
+# The project's tests, then the public API contract in ../shared/contract when it is there;
+# then the whole suite again in debug mode, where every generated gradient checks its stack
+# and the shapes of its adjoints as it runs (golden tests pin plain mode).
 test: install-test lint
 	$(PYTHON) -m pytest tests
 	@if [ -d ../shared/contract ]; then $(PYTHON) -m pytest -p no:cacheprovider ../shared/contract; fi
+	TANGENTLIKE_CHECKS=1 $(PYTHON) -m pytest tests
+
+test-checks:
+	TANGENTLIKE_CHECKS=1 $(PYTHON) -m pytest tests
 
 lint:
 	$(PYTHON) -m ruff check tangentlike tests samples benchmarks scripts

@@ -45,7 +45,7 @@ from .rules.registry import Registry
 from .syntax import nodes
 from .syntax.names import Namer
 from .syntax.namespace import Namespace
-from .transform import assemble, in_place, reverse, signature
+from .transform import assemble, checks, in_place, reverse, signature
 from .transform import checkpoints as transform_checkpoints
 from .transform.context import Context, Variant
 
@@ -72,6 +72,7 @@ class ModuleBuilder:
     optimize: bool = True
     checkpoint: Schedule | None = None  # a schedule for the entry function's outer loops
     stats: bool = False  # record pushes and bytes on a measuring stack (schedule.Tape)
+    checks: bool = False  # debug mode: generated code checks itself (transform.checks)
     namespace: Namespace = field(default_factory=Namespace)
     functions: list[str] = field(default_factory=list)
     variants: dict[tuple[object, tuple[str, ...]], Variant] = field(default_factory=dict)
@@ -102,6 +103,7 @@ class ModuleBuilder:
         name = self.reserve("d" + parsed.node.name)
         ctx, ret = self._prepare(parsed, wrt, default_schedule=self.checkpoint)
         seed = ctx.adjoint.get(ret) or ctx.namer.exact("b" + ret)
+        returned = f"{parsed.basename}:{parsed.node.body[-1].lineno}"
         fns = assemble.build(
             ctx,
             name=name,
@@ -110,15 +112,14 @@ class ModuleBuilder:
             seed=seed,
             seed_default=1.0,
             preserve_result=preserve_result,
-            scalar_check=f"{parsed.basename}:{parsed.node.body[-1].lineno}"
-            if scalar_output
-            else None,
+            scalar_check=returned if scalar_output else None,
+            seed_check=None if scalar_output else f"{func.__qualname__} (returned at {returned})",
         )
         signature.carry(fns, parsed.node, split=False)
         if self.stats:  # the caller passes a measuring stack, as the last keyword
             fns[0].args.kwonlyargs.append(nodes.name(ctx.stack))
             fns[0].args.kw_defaults.append(None)
-        self._emit(fns, parsed, ctx)
+        self._emit(fns, parsed, ctx, entry=True)
         return name
 
     def variant(self, func: Callable, active: tuple[str, ...]) -> Variant:
@@ -179,6 +180,7 @@ class ModuleBuilder:
             shapes=shape_analysis.analyze(fn, scope, self.registry),
             checkpointed=checkpointed,
             stats=self.stats,
+            checks=self.checks,
             effects_of=self.effects_of,
         )
         reverse.plan(ctx)
@@ -309,16 +311,34 @@ class ModuleBuilder:
                 if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load) and n.id in renames:
                     n.id = renames[n.id]
 
-    def _emit(self, fns: list[gast.FunctionDef], parsed: ParsedFunction, ctx: Context) -> None:
+    def _emit(
+        self,
+        fns: list[gast.FunctionDef],
+        parsed: ParsedFunction,
+        ctx: Context,
+        entry: bool = False,
+    ) -> None:
         origin = codegen.Origin(parsed.basename, parsed.line_text)
         for fn in fns:
             if self.optimize:
                 dce.run(fn, lambda value, ctx=ctx: _pure(ctx, value))
                 inline.run(fn, lambda value, ctx=ctx: _pure(ctx, value, helpers=True))
-            self.functions.append(codegen.function_source(fn, origin))
+            if self.checks:  # after optimizing: no pass moves a checked pop
+                checks.stack(ctx, fn, entry=entry)
+            text = codegen.function_source(fn, origin)
+            if self.checks:
+                check_emitted(fn, text)
+            self.functions.append(text)
 
     def render(self, header: list[str]) -> ModuleText:
         return render(self.namespace.objects, self.functions, header, self.namespace.origins)
+
+
+def check_emitted(fn: gast.FunctionDef, text: str) -> None:
+    """Debug mode: where the emitted text of `fn` is checked to parse back to `fn`.
+
+    The round-trip checker (parse -> emit -> parse gives the same tree) plugs in here.
+    """
 
 
 def _pure(ctx: Context, value: gast.expr, helpers: bool = False) -> bool:

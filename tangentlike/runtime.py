@@ -1118,24 +1118,6 @@ def unmul(g, x, y):
     return undo(g * y, x), undo(g * x, y)
 
 
-def gradient_like(b, x):
-    """The adjoint `b` completed to the structure of `x`: every key and position of a
-    dict, list or tuple (nested), float zeros where `b` holds none (None is zero)."""
-    if isinstance(x, dict):
-        return {k: gradient_like(None if b is None else b.get(k), v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        if b is not None and len(b) != len(x):
-            raise ValueError(f"tangentlike: a gradient of length {len(b)} for {len(x)} items")
-        items = [gradient_like(None if b is None else b[i], v) for i, v in enumerate(x)]
-        return items if isinstance(x, list) else tuple(items)
-    if b is not None:
-        return b
-    dtype = np.result_type(x)
-    if not np.issubdtype(dtype, np.inexact):
-        dtype = np.float64
-    return np.zeros(np.shape(x), dtype=dtype)
-
-
 def unsequence(g, x):
     """The adjoint of `x` in `list(x)` / `tuple(x)`: g itself for a list or tuple x, the
     stacked rows for an array x (zeros where g holds None), None for a dict (keys)."""

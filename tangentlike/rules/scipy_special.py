@@ -84,7 +84,9 @@ def register(registry: Registry) -> None:
             d[a] = weights
         else:
             d[a] = runtime.unbroadcast(weights * b, a)
-            d[b] = runtime.unbroadcast(weights, b)
+            # b may have more (or longer) axes than a: weights first to their joint shape
+            spread = np.broadcast_to(weights, np.broadcast_shapes(np.shape(weights), np.shape(b)))
+            d[b] = runtime.unbroadcast(spread, b)
 
     @adjoint(special.softmax)
     def softmax(result, x, axis=None):

@@ -70,6 +70,7 @@ class Context:
     shapes: Shapes = field(default_factory=Shapes)  # which operands have the result's shape
     checkpointed: dict[int, CheckpointedLoop] = field(default_factory=dict)  # id(loop) ->
     stats: bool = False  # the stack is a measuring schedule.Tape
+    checks: bool = False  # debug mode: the code checks itself at run time (transform.checks)
     carried: dict[int, LoopState] = field(default_factory=dict)  # id(checkpointed loop) ->
     prebound: set[str] = field(default_factory=set)  # loop state that may be unbound: `= None`
     recorded: dict[int, list[gast.stmt]] = field(default_factory=dict)  # id(loop) -> body

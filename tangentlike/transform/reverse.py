@@ -29,7 +29,7 @@ from ..errors import UnknownFunctionError
 from ..rules.template import BindError, bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
-from . import checkpoints, container_checks, containers
+from . import checkpoints, checks, container_checks, containers
 from .context import Context
 
 # ---------------------------------------------------------------------------
@@ -412,6 +412,8 @@ class Backward:
             for s in _hoist_contributions(instance.stmts, ctx.namer)
             if not _is_contribution(s) or self.receives(instance.bindings[s.targets[0].slice.id])
         ]
+        if rule.origin == "user":
+            checks.user_rule(ctx, rule, instance.bindings, stmts, stmt)
         if rule.elementwise:
             for s in stmts:
                 if _is_contribution(s):
