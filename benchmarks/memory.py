@@ -9,15 +9,19 @@ then measure one more call two ways:
   most Python objects + arrays held at once (the result included). Torch, XLA and
   numba allocate outside it: for them this number means nothing.
 - rss: the rise of the process's peak resident set (VmHWM, reset through
-  /proc/self/clear_refs just before the call) over the resident set before it:
-  memory newly touched from the OS. Comparable across libraries, but it misses
-  memory the allocator reuses from earlier calls, so it can be lower than what
-  a call really holds. Linux only (None elsewhere).
+  /proc/self/clear_refs just before the call) over the resident set before it,
+  after `malloc_trim(0)` has handed the free memory of earlier calls back to the
+  OS (so reused memory is touched anew and counted). Comparable across
+  libraries, but rounded to pages, and a library that keeps its own pool (XLA
+  may) can still reuse it unseen: a lower bound. Linux with glibc only (None
+  elsewhere).
 The suite shows `traced` for NumPy-based contenders and `rss` for the others.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import gc
 import json
 import os
@@ -39,6 +43,15 @@ def _status_kb(field: str) -> int | None:
     except OSError:
         return None
     return None
+
+
+def _trim_heap() -> None:
+    """Return freed heap memory to the OS (glibc), so the next call's pages count again."""
+    name = ctypes.util.find_library("c")
+    if name:
+        trim = getattr(ctypes.CDLL(name), "malloc_trim", None)
+        if trim is not None:
+            trim(0)
 
 
 def _reset_peak() -> bool:
@@ -63,6 +76,7 @@ def measure(workload: str, contender: str) -> dict:
     for _ in range(2):
         prepared.call()
     gc.collect()
+    _trim_heap()
     rss = None
     before = _status_kb("VmRSS")
     if before is not None and _reset_peak():

@@ -23,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 from .contenders import NotAvailable, Task
@@ -132,7 +133,9 @@ def tangent_ad_cold(w: Workload, repeats: int) -> float | None:
             empty_dir(cache_dir)
         start = time.perf_counter()
         try:
-            tangent.grad(w.f, wrt=w.wrt, verbose=0)
+            with warnings.catch_warnings():  # its generated code trips SyntaxWarnings
+                warnings.simplefilter("ignore")
+                tangent.grad(w.f, wrt=w.wrt, verbose=0)
         except Exception:
             return None
         times.append(time.perf_counter() - start)

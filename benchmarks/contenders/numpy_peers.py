@@ -120,16 +120,17 @@ def tangent_ad(task: Task) -> Prepared:
     """tangent-ad (PyPI), the maintained fork of Google's Tangent, on the plain function."""
     tangent = require("tangent")
     w, args, i = task.workload, task.args, task.argnum
+    if task.kind == "hessian":
+        raise NotAvailable("not available (tangent-ad has no Hessian)")
     try:
         if task.kind == "grad":
-            df = tangent.grad(w.f, wrt=w.wrt, verbose=0)
-            return _calling(df, args)
-        if task.kind == "jvp":
-            jf = tangent.jvp(w.f, wrt=(i,), verbose=0)
-            return _calling(jf, (*args, task.probe))
-        if task.kind == "hvp":  # forward over reverse: the JVP of its own gradient
+            prepared = _calling(tangent.grad(w.f, wrt=w.wrt, verbose=0), args)
+        elif task.kind == "jvp":
+            prepared = _calling(tangent.jvp(w.f, wrt=(i,), verbose=0), (*args, task.probe))
+        else:  # hvp: forward over reverse, the JVP of its own gradient
             hv = tangent.jvp(tangent.grad(w.f, wrt=(i,)), wrt=(i,))
-            return _calling(hv, (*args, 1.0, task.probe))
+            prepared = _calling(hv, (*args, 1.0, task.probe))
+        prepared.call()  # what it generated may fail only when run: that is a refusal too
     except Exception as err:
         raise refused(err) from err
-    raise NotAvailable("not available (tangent-ad has no Hessian)")
+    return prepared
