@@ -147,7 +147,10 @@ def render(result: dict) -> str:
     parts = [
         "tangentlike benchmark suite: "
         + ", ".join(f"{k} {v}" for k, v in meta["versions"].items())
-        + f"; {meta['cpus']} cpus, {meta['threads']}; {meta['mode']}"
+        + f"; {meta['cpus']} cpus, {meta['threads']}; {meta['mode']} run"
+        + (f" of {meta['commit']}" if meta.get("commit") else "")
+        + (f", load {meta['load_average'][0]:.1f} at start" if meta.get("load_average") else "")
+        + f"; {meta.get('date', '')}"
     ]
     parts += [kind_table(kind, result) for kind in result["kinds"]]
     if result.get("transform"):

@@ -50,6 +50,7 @@ import argparse  # noqa: E402
 import json  # noqa: E402
 import platform  # noqa: E402
 import shutil  # noqa: E402
+import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 import warnings  # noqa: E402
@@ -210,6 +211,8 @@ def meta(settings: dict, quick: bool) -> dict:
         if v in os.environ
     )
     return {
+        "commit": _commit(),
+        "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
         "versions": versions,
         "cpus": os.cpu_count(),
         "threads": threads or "default threads",
@@ -218,6 +221,24 @@ def meta(settings: dict, quick: bool) -> dict:
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
         "machine": platform.machine(),
     }
+
+
+def _commit() -> str:
+    """The repository's commit (with + when the work tree differs), or '' outside git."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    except OSError:
+        return ""
+    return head + ("+" if head and dirty else "")
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:

@@ -23,9 +23,11 @@ class Ratio:
 
 
 def calls_per_batch(call: Callable[[], object], batch_s: float) -> tuple[int, float]:
-    """(calls per batch, seconds one call took) from a few untimed-warmup calls."""
-    for _ in range(2):
-        call()
+    """(calls per batch, seconds one call took): one warm-up call, then one timed call.
+
+    One warm-up is enough after the suite's build-and-check call; more cost minutes
+    with eager JAX on a thousand-step loop."""
+    call()
     start = time.perf_counter()
     call()
     once = max(time.perf_counter() - start, 1e-7)

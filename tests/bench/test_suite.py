@@ -91,7 +91,7 @@ def test_ratios_are_per_round_and_the_order_rotates():
         budget_s=10.0,
     )
     assert len(times["a"]) == len(times["b"]) == 4
-    timed = calls[6:]  # after three warm-up calls each
+    timed = calls[4:]  # after two calibration calls each
     assert timed[:2] == ["a", "b"] and timed[2:4] == ["b", "a"]
     r = timing.ratio([2.0, 4.0, 6.0], [1.0, 2.0, 2.0])
     assert r.median == 2.0 and r.q3 == 2.5
