@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: demo test test-checks install-test lint bench bench-checkpoint
+.PHONY: demo test test-checks install-test lint bench bench-quick install-bench bench-mlp bench-checkpoint
 
 # The main job: train the MLP on scikit-learn's bundled digits with the generated gradient.
 demo:
@@ -25,7 +25,20 @@ lint:
 	$(PYTHON) -m ruff check tangentlike tests samples benchmarks scripts
 	$(PYTHON) -m ruff format --check tangentlike tests samples benchmarks scripts
 
+# The benchmark suite: every workload, every contender, against hand-written gradients
+# (benchmarks/README.md). Needs the bench extra (JAX, a CPU torch, tangent-ad, autograd);
+# a contender that is not installed is reported n/a. BENCH_ARGS="--only mlp --json run.json".
 bench:
+	$(PYTHON) -m benchmarks.suite $(BENCH_ARGS)
+
+bench-quick:
+	$(PYTHON) -m benchmarks.suite --quick $(BENCH_ARGS)
+
+install-bench:
+	$(PYTHON) -m pip install -q -e ".[bench]"
+
+# The MLP gradient alone, with per-line costs of the generated code (--lines).
+bench-mlp:
 	$(PYTHON) benchmarks/bench_mlp.py
 
 bench-checkpoint:
