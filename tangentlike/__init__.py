@@ -10,6 +10,7 @@ __version__ = "0.1.0"
 from .api import Stats, adjoint, differentiable, grad, source, value_and_grad, vjp
 from .checkpoint import Binomial, FixedInterval, checkpoint, checkpointed
 from .errors import (
+    CheckError,
     NonScalarOutputError,
     RuleError,
     SourceChangedError,
@@ -24,6 +25,7 @@ from .runtime import stop_gradient
 
 __all__ = [
     "Binomial",
+    "CheckError",
     "FixedInterval",
     "NonScalarOutputError",
     "RuleError",

@@ -24,7 +24,13 @@ from . import build as build_module
 from . import specialize, structure
 from .checkpoint import Binomial, FixedInterval, Schedule
 from .compile.cache import DiskCache
-from .errors import NonScalarOutputError, SourceNotFoundError, UnknownClassError, WrtError
+from .errors import (
+    CheckError,
+    NonScalarOutputError,
+    SourceNotFoundError,
+    UnknownClassError,
+    WrtError,
+)
 from .live import Built, Live, show
 from .parse.source import function_for_rule, peel_bound, unwrap
 from .rules.registry import Registry, default_registry
@@ -45,6 +51,7 @@ class Options:
     optimize: bool
     checkpoint: Schedule | None = None  # a schedule for every outermost for loop of f
     stats: bool = False  # measure the stack on every call (df.stats)
+    checks: bool = False  # debug mode: the generated code checks itself (transform.checks)
 
 
 @dataclass(frozen=True)
@@ -100,6 +107,7 @@ def grad(
     cache: CacheOption = True,
     checkpoint: Schedule | None = None,
     stats: bool = False,
+    checks: bool | None = None,
 ) -> Callable:
     """The gradient of scalar-valued `f` with respect to the parameter(s) `wrt`.
 
@@ -108,10 +116,13 @@ def grad(
     is `(value, gradient)`. `checkpoint=tl.Binomial(snapshots=k)` (or
     `tl.FixedInterval(every=n)`) checkpoints every outermost `for` loop of f
     that has no marker of its own and no `break`/`return`; `stats=True` makes
-    `df.stats` report what the last call stored (see `Stats`).
+    `df.stats` report what the last call stored (see `Stats`). `checks=True` (by
+    default the environment variable TANGENTLIKE_CHECKS=1) builds the debug-mode
+    gradient, which checks at run time that every push is popped by its own pop,
+    the stack ends empty, and every adjoint has its value's shape and a real dtype.
     """
     mode = "value_and_grad" if preserve_result else "grad"
-    return _build(f, wrt, mode, optimize, verbose, cache, checkpoint, stats)
+    return _build(f, wrt, mode, optimize, verbose, cache, checkpoint, stats, checks=checks)
 
 
 def value_and_grad(
@@ -123,9 +134,12 @@ def value_and_grad(
     cache: CacheOption = True,
     checkpoint: Schedule | None = None,
     stats: bool = False,
+    checks: bool | None = None,
 ) -> Callable:
     """Like `grad`, returning `(f(*args), gradient)`."""
-    return _build(f, wrt, "value_and_grad", optimize, verbose, cache, checkpoint, stats)
+    return _build(
+        f, wrt, "value_and_grad", optimize, verbose, cache, checkpoint, stats, checks=checks
+    )
 
 
 def vjp(
@@ -137,9 +151,13 @@ def vjp(
     cache: CacheOption = True,
     checkpoint: Schedule | None = None,
     stats: bool = False,
+    checks: bool | None = None,
 ) -> Callable:
-    """The vector-Jacobian product of `f`: `df(*args, seed)` for outputs of any shape."""
-    return _build(f, wrt, "vjp", optimize, verbose, cache, checkpoint, stats)
+    """The vector-Jacobian product of `f`: `df(*args, seed)` for outputs of any shape.
+
+    The seed has the output's structure (tuple, list, dict; None for a zero part)
+    and each part the output's shape: anything else is refused, never broadcast."""
+    return _build(f, wrt, "vjp", optimize, verbose, cache, checkpoint, stats, checks=checks)
 
 
 def source(df: Callable) -> str:
@@ -206,9 +224,11 @@ def _build(
     checkpoint: Schedule | None = None,
     stats: bool = False,
     param_types: tuple[tuple[str, type], ...] = (),
+    checks: bool | None = None,
 ) -> Callable:
+    checks = checks_from_environment() if checks is None else bool(checks)
     if peel_bound(f) is not None:
-        rebuild = _rebuild(mode, optimize, verbose, cache, checkpoint, stats)
+        rebuild = _rebuild(mode, optimize, verbose, cache, checkpoint, stats, checks)
         return specialize.bound(f, *_wrt_names(f, wrt), rebuild)
     func = unwrap(f)
     if not isinstance(func, types.FunctionType):
@@ -225,6 +245,7 @@ def _build(
         checkpoint,
         bool(stats),
         param_types,
+        checks,
     )
     registry = default_registry()
     per_func = _cache.get(func)
@@ -236,7 +257,7 @@ def _build(
             print(entry.wrapper.source)
         return entry.wrapper
     names, single = _wrt_names(func, wrt)
-    options = Options(names, single, mode, optimize, checkpoint, bool(stats))
+    options = Options(names, single, mode, optimize, checkpoint, bool(stats), checks)
     disk = _disk(cache)
     types_ = dict(param_types)
 
@@ -252,7 +273,7 @@ def _build(
     except UnknownClassError as err:
         if param_types:
             raise
-        rebuild = _rebuild(mode, optimize, verbose, cache, checkpoint, stats)
+        rebuild = _rebuild(mode, optimize, verbose, cache, checkpoint, stats, checks)
         wrapper = specialize.per_call(func, wrt, names, mode == "vjp", err, rebuild)
         live = None
     else:
@@ -297,6 +318,7 @@ def _rebuild(
     cache: CacheOption,
     checkpoint: Schedule | None,
     stats: bool,
+    checks: bool,
 ) -> Callable:
     """`_build` with these options, for specialize to build a related function's gradient."""
     return functools.partial(
@@ -307,7 +329,13 @@ def _rebuild(
         cache=cache,
         checkpoint=checkpoint,
         stats=stats,
+        checks=checks,
     )
+
+
+def checks_from_environment() -> bool:
+    """Whether TANGENTLIKE_CHECKS asks for debug-mode gradients (1, true, yes, on)."""
+    return os.environ.get("TANGENTLIKE_CHECKS", "").strip().lower() in {"1", "true", "yes", "on"}
 
 
 def _disk(cache: CacheOption) -> DiskCache | None:
@@ -318,6 +346,9 @@ def _disk(cache: CacheOption) -> DiskCache | None:
 
 
 def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> Callable:
+    """`generated` with f's signature, its arguments checked first (floats only), its
+    run-time checks raising tangentlike errors. The generated code itself returns each
+    gradient in its argument's structure, shape and float dtype."""
     sig = inspect.signature(func)
     params = list(sig.parameters.values())
     positions = {p.name: i for i, p in enumerate(params)}
@@ -331,47 +362,38 @@ def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> C
     wrt = options.wrt
     index = [positions[n] for n in wrt]
     defaults = [params[i].default for i in index]
-    single = options.single
+    one_of_a_tuple = not options.single and len(wrt) == 1  # wrt=(0,): a tuple of one
     mode = options.mode
-
-    def argument(i: int, name: str, default: Any, args: tuple, kwargs: dict) -> Any:
-        if i < len(args):
-            return args[i]
-        return kwargs.get(name, default)
-
-    def finish(grads: Any, args: tuple, kwargs: dict) -> Any:
-        if len(wrt) == 1:
-            grads = (grads,)
-        out = tuple(
-            _like(g, argument(i, n, dflt, args, kwargs), n)
-            for g, i, n, dflt in zip(grads, index, wrt, defaults, strict=True)
-        )
-        return out[0] if single else out
 
     def check(args: tuple, kwargs: dict) -> None:
         for i, n, dflt in zip(index, wrt, defaults, strict=True):
-            _check_differentiable(argument(i, n, dflt, args, kwargs), n, func)
+            value = args[i] if i < len(args) else kwargs.get(n, dflt)
+            _check_differentiable(value, n, func)
+
+    def run(args: tuple, kwargs: dict) -> Any:
+        try:
+            return generated(*args, **kwargs)
+        except ValueError as err:
+            _reraise_check(err)
+            if mode != "vjp":
+                _reraise_nonscalar(err, func, args, kwargs)
+            raise
+
+    def finish(grads: Any) -> Any:
+        return (grads,) if one_of_a_tuple else grads
 
     if mode == "grad":
 
         def df(*args, **kwargs):
             check(args, kwargs)
-            try:
-                return finish(generated(*args, **kwargs), args, kwargs)
-            except ValueError as err:
-                _reraise_nonscalar(err, func, args, kwargs)
-                raise
+            return finish(run(args, kwargs))
 
     elif mode == "value_and_grad":
 
         def df(*args, **kwargs):
             check(args, kwargs)
-            try:
-                value, grads = generated(*args, **kwargs)
-            except ValueError as err:
-                _reraise_nonscalar(err, func, args, kwargs)
-                raise
-            return value, finish(grads, args, kwargs)
+            value, grads = run(args, kwargs)
+            return value, finish(grads)
 
     else:
 
@@ -380,8 +402,7 @@ def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> C
                 raise TypeError("vjp: pass the seed (the output's cotangent) last")
             *primal, seed = args
             check(tuple(primal), kwargs)
-            grads = generated(*primal, **kwargs, **{seed_name: structure.copy(seed)})
-            return finish(grads, tuple(primal), kwargs)
+            return finish(run(tuple(primal), {**kwargs, seed_name: seed}))
 
     functools.update_wrapper(df, func, assigned=("__module__", "__doc__"), updated=())
     df.__name__ = generated.__name__
@@ -395,9 +416,10 @@ def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> C
 
 def _measured(generated: Callable, report: Callable[[Stats], None]) -> Callable:
     """Call `generated` with a measuring stack and report what it held."""
-    (stack,) = [
+    # the measuring stack is the last keyword-only parameter (f's own come before it)
+    stack = [
         p.name for p in inspect.signature(generated).parameters.values() if p.kind == p.KEYWORD_ONLY
-    ]
+    ][-1]
 
     def call(*args, **kwargs):
         tape = Tape()
@@ -410,6 +432,15 @@ def _measured(generated: Callable, report: Callable[[Stats], None]) -> Callable:
 
 
 _NONSCALAR = "grad needs a scalar output"
+_CHECK = "tangentlike: "  # how the checks of boundary.py (and runtime helpers) begin
+
+
+def _reraise_check(err: ValueError) -> None:
+    """A failed run-time check of the generated code, as a CheckError."""
+    message = str(err)
+    if message.startswith(_CHECK):
+        what, _, hint = message[len(_CHECK) :].partition("\n")
+        raise CheckError(what, hint=hint) from None
 
 
 def _reraise_nonscalar(err: ValueError, func: Callable, args: tuple, kwargs: dict) -> None:
@@ -443,6 +474,14 @@ def _check_differentiable(value: Any, name: str, func: Callable) -> None:
             _check_differentiable(leaf, name + path, func)
         return
     dtype = getattr(value, "dtype", None)
+    if isinstance(value, complex) or (dtype is not None and dtype.kind == "c"):
+        raise WrtError(
+            f"cannot differentiate {func.__qualname__} with respect to {name!r}: it is "
+            f"complex ({'complex' if dtype is None else dtype}), and tangentlike "
+            "differentiates real floating-point values only (no complex convention)",
+            hint="Pass real values: for instance the real and imaginary parts as two float "
+            "arguments, or leave it out of wrt.",
+        )
     if isinstance(value, (bool, int, np.integer, np.bool_)) or (
         dtype is not None and not np.issubdtype(dtype, np.inexact)
     ):
@@ -453,26 +492,6 @@ def _check_differentiable(value: Any, name: str, func: Callable) -> None:
             hint="Pass a float (e.g. 3.0) or a float array (x.astype(float)), "
             "or leave it out of wrt.",
         )
-
-
-def _like(g: Any, like: Any, name: str) -> Any:
-    """`g` with the type, shape and float dtype of the argument `like`."""
-    if isinstance(like, structure.CONTAINERS):
-        return structure.like(g, like, lambda leaf, arg: _like(leaf, arg, name))
-    if isinstance(like, float):
-        return float(g)
-    if isinstance(like, np.ndarray):
-        g = np.asarray(g, dtype=like.dtype)
-        if g.shape != like.shape:
-            g = np.broadcast_to(g, like.shape)
-        if not g.flags.writeable:
-            g = g.copy()
-        return g
-    if isinstance(like, np.generic):
-        return like.dtype.type(g)
-    if isinstance(like, complex):
-        return complex(g)
-    return g
 
 
 # ---------------------------------------------------------------------------

@@ -56,6 +56,7 @@ def build(
             str(options.optimize),
             repr(options.checkpoint),
             str(options.stats),
+            f"checks={options.checks}",
             registry.fingerprint(),
         )
         disk_key = manifest.entry_key(func, option_text, (__version__,), roots)
@@ -68,6 +69,7 @@ def build(
         optimize=options.optimize,
         checkpoint=options.checkpoint,
         stats=options.stats,
+        checks=options.checks,
         recorder=Recorder(dict(roots)),
     )
     if front is not None:
@@ -81,7 +83,11 @@ def build(
     )
     settings = "".join(
         f", {what}"
-        for what in (options.checkpoint, "stats=True" if options.stats else None)
+        for what in (
+            options.checkpoint,
+            "stats=True" if options.stats else None,
+            "checks=True" if options.checks else None,
+        )
         if what
     )
     header = [

@@ -86,3 +86,8 @@ class RuleError(TangentlikeError):
 
 class NonScalarOutputError(TangentlikeError, ValueError):
     """`grad` was asked for the gradient of a non-scalar output."""
+
+
+class CheckError(TangentlikeError, ValueError):
+    """A check the generated code makes at run time failed: a vjp seed, a user rule's
+    contribution, a gradient, or (debug mode) an adjoint or the stack."""

@@ -1,7 +1,8 @@
 """The builder of one generated module; the only module that imports every stage.
 
 Per function (`ModuleBuilder._prepare`, then `entry`/`variant` and `_emit`), in order:
-parse -> fence -> comprehensions -> desugar -> jumps -> anf -> activity, flow -> plan -> assemble
+parse -> fence -> comprehensions -> desugar -> jumps -> anf -> in-place updates (with the effects
+of the callees on their arguments) -> activity, flow -> plan -> assemble
 (forward and backward sweeps) -> dead code -> inline -> emit; `render` and
 compile/loader then make the module.
 """
@@ -22,9 +23,11 @@ from .analyze import activity as activity_analysis
 from .analyze import calls
 from .analyze import flow as flow_analysis
 from .analyze import shapes as shape_analysis
+from .analyze.effects import Effects, Summaries
 from .checkpoint import Schedule, is_checkpointed
 from .emit import codegen
 from .emit.module import Generated, ModuleText, render
+from .errors import TangentlikeError
 from .normalize import (
     anf,
     checkpoints,
@@ -44,7 +47,7 @@ from .rules.registry import Registry
 from .syntax import nodes
 from .syntax.names import Namer
 from .syntax.namespace import Namespace
-from .transform import assemble, reverse, signature
+from .transform import assemble, checks, in_place, reverse, signature
 from .transform import checkpoints as transform_checkpoints
 from .transform.context import Context, Variant
 
@@ -59,6 +62,7 @@ class ModuleBuilder:
     optimize: bool = True
     checkpoint: Schedule | None = None  # a schedule for the entry function's outer loops
     stats: bool = False  # record pushes and bytes on a measuring stack (schedule.Tape)
+    checks: bool = False  # debug mode: generated code checks itself (transform.checks)
     namespace: Namespace = field(default_factory=Namespace)
     functions: list[str] = field(default_factory=list)
     variants: dict[tuple[object, tuple[str, ...]], Variant] = field(default_factory=dict)
@@ -67,6 +71,7 @@ class ModuleBuilder:
     recorder: Recorder = field(default_factory=Recorder)
     # (function, parameter) -> the class of its value: `self` of a bound method, receivers
     param_types: dict[tuple[object, str], type] = field(default_factory=dict)
+    summaries: Summaries = field(default_factory=Summaries)  # effects of user functions
 
     def reserve(self, preferred: str) -> str:
         marker = Generated(preferred)
@@ -89,6 +94,7 @@ class ModuleBuilder:
         name = self.reserve("d" + parsed.node.name)
         ctx, ret = self._prepare(parsed, wrt, default_schedule=self.checkpoint)
         seed = ctx.adjoint.get(ret) or ctx.namer.exact("b" + ret)
+        returned = f"{parsed.basename}:{parsed.node.body[-1].lineno}"
         fns = assemble.build(
             ctx,
             name=name,
@@ -97,15 +103,14 @@ class ModuleBuilder:
             seed=seed,
             seed_default=1.0,
             preserve_result=preserve_result,
-            scalar_check=f"{parsed.basename}:{parsed.node.body[-1].lineno}"
-            if scalar_output
-            else None,
+            scalar_check=returned if scalar_output else None,
+            seed_check=None if scalar_output else f"{func.__qualname__} (returned at {returned})",
         )
         signature.carry(fns, parsed.node, split=False)
         if self.stats:  # the caller passes a measuring stack, as the last keyword
             fns[0].args.kwonlyargs.append(nodes.name(ctx.stack))
             fns[0].args.kw_defaults.append(None)
-        self._emit(fns, parsed, ctx)
+        self._emit(fns, parsed, ctx, entry=True)
         return name
 
     def variant(self, func: Callable, active: tuple[str, ...]) -> Variant:
@@ -143,45 +148,9 @@ class ModuleBuilder:
         wrt: tuple[str, ...],
         default_schedule: Schedule | None = None,
     ):
-        fence.check(parsed)
-        self.parsed.append(parsed)
-        fn = nodes.deepcopy(parsed.node)
-        closures.partials_as_lambdas(fn, lambda f: self._is_partial(parsed, f))
-        closures.check(parsed, fn)
-        user_locals = closures.function_locals(fn)
-        every_name = {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}
-        namer = Namer(reserved=every_name | set(self.namespace.objects), locals_=user_locals)
-        stack, push, pop = (namer.exact(n) for n in ("_stack", "_push", "_pop"))
-        scope = Scope(parsed.func, user_locals, self.namespace.objects, self.recorder)
-        self._runtime_defaults(fn, parsed, scope, namer)
-        # the generated signatures copy keyword-only defaults from the parsed tree
-        parsed.node.args.kw_defaults = nodes.deepcopy(fn.args.kw_defaults)
-        parsed.node.args.defaults = nodes.deepcopy(fn.args.defaults)
-        nested = closures.collect(parsed, fn, namer)
-        self._bind_free_names(fn, parsed, scope, namer, user_locals)
-        for closure in nested.by_name.values():
-            inside = user_locals | closures.bound_inside(closure.node)
-            self._bind_free_names(closure.node, parsed, scope, namer, inside)
-
-        given = {p: t for (f, p), t in self.param_types.items() if f is parsed.func}
-        known = methods.known_classes(fn, given)
-        checkpointed: dict[int, checkpoints.CheckpointedLoop] = {}
-
-        def normalize(g: gast.FunctionDef, callables: frozenset[str]) -> gast.FunctionDef:
-            own = parsed if g is fn else dataclasses.replace(parsed, node=g)  # names its result
-            schedule = default_schedule if g is fn else None
-            checkpoints.run(g, own, scope, self.namespace, namer, schedule)
-            comprehensions.run(g, own, namer, self.namespace, scope)
-            methods.run(g, parsed, scope, self.namespace, namer, known, self.note_type, self.watch)
-            desugar.run(g, namer, scope)
-            jumps.run(g, namer)
-            return anf.run(
-                g, own, scope, self.registry, self.namespace, namer, callables, checkpointed
-            )
-
-        normalize(fn, nested.names)
-        closure_calls.Inliner(parsed, namer, scope, normalize).run(fn, nested)
-        log.debug("A-normal form of %s:\n%s", parsed.node.name, codegen.function_source(fn, None))
+        fn, namer, scope, checkpointed, (stack, push, pop), _ = self._normalize(
+            parsed, default_schedule
+        )
         activity = activity_analysis.analyze(fn, wrt, scope, self.registry)
         calls.check(parsed, fn, activity, scope, self.registry)
         blocks = frozenset(i for i, loop in checkpointed.items() if loop.kind == "region")
@@ -202,9 +171,86 @@ class ModuleBuilder:
             shapes=shape_analysis.analyze(fn, scope, self.registry),
             checkpointed=checkpointed,
             stats=self.stats,
+            checks=self.checks,
+            effects_of=self.effects_of,
         )
         reverse.plan(ctx)
         return ctx, fn.body[-1].value.id
+
+    def _normalize(self, parsed: ParsedFunction, default_schedule: Schedule | None):
+        """The function in A-normal form, closures inlined and in-place updates lowered
+        (transform.in_place); with its namer, scope, checkpointed loops, the names of its
+        stack and the Effects of calling it."""
+        fence.check(parsed)
+        self.parsed.append(parsed)
+        fn = nodes.deepcopy(parsed.node)
+        closures.partials_as_lambdas(fn, lambda f: self._is_partial(parsed, f))
+        closures.check(parsed, fn)
+        user_locals = closures.function_locals(fn)
+        every_name = {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}
+        namer = Namer(reserved=every_name | set(self.namespace.objects), locals_=user_locals)
+        names = tuple(namer.exact(n) for n in ("_stack", "_push", "_pop"))
+        scope = Scope(parsed.func, user_locals, self.namespace.objects, self.recorder)
+        self._runtime_defaults(fn, parsed, scope, namer)
+        # the generated signatures copy keyword-only defaults from the parsed tree
+        parsed.node.args.kw_defaults = nodes.deepcopy(fn.args.kw_defaults)
+        parsed.node.args.defaults = nodes.deepcopy(fn.args.defaults)
+        nested = closures.collect(parsed, fn, namer)
+        self._bind_free_names(fn, parsed, scope, namer, user_locals)
+        for closure in nested.by_name.values():
+            inside = user_locals | closures.bound_inside(closure.node)
+            self._bind_free_names(closure.node, parsed, scope, namer, inside)
+
+        given = {p: t for (f, p), t in self.param_types.items() if f is parsed.func}
+        known = methods.known_classes(fn, given)
+        checkpointed: dict[int, checkpoints.CheckpointedLoop] = {}
+        update_temps: dict[int, str] = {}
+
+        def normalize(g: gast.FunctionDef, callables: frozenset[str]) -> gast.FunctionDef:
+            own = parsed if g is fn else dataclasses.replace(parsed, node=g)  # names its result
+            schedule = default_schedule if g is fn else None
+            checkpoints.run(g, own, scope, self.namespace, namer, schedule)
+            comprehensions.run(g, own, namer, self.namespace, scope)
+            methods.run(g, parsed, scope, self.namespace, namer, known, self.note_type, self.watch)
+            desugar.run(g, namer, scope)
+            jumps.run(g, namer)
+            return anf.run(
+                g,
+                own,
+                scope,
+                self.registry,
+                self.namespace,
+                namer,
+                callables,
+                checkpointed,
+                update_temps,
+            )
+
+        normalize(fn, nested.names)
+        closure_calls.Inliner(parsed, namer, scope, normalize).run(fn, nested)
+        effects = in_place.run(
+            fn, parsed, scope, self.registry, self.namespace, namer, self.effects_of, update_temps
+        )
+        log.debug("A-normal form of %s:\n%s", parsed.node.name, codegen.function_source(fn, None))
+        return fn, namer, scope, checkpointed, names, effects
+
+    def effects_of(self, func: object) -> Effects | None:
+        """What calling `func` does to its arguments' memory (None: unknown)."""
+        return self.summaries.get(func, self._summarize)
+
+    def _summarize(self, func: object) -> Effects | None:
+        """`func` normalized apart, its names bound in a scratch namespace, for its Effects;
+        None when it cannot be (then it is only ever called as it is)."""
+        scratch = dataclasses.replace(
+            self, namespace=self.namespace.copy(), functions=[], variants={}
+        )
+        try:
+            return scratch._normalize(parse_function(func, self.recorder), None)[-1]
+        except TangentlikeError:
+            return None
+        except Exception:  # a compiler bug: differentiating it will say so, if it ever is
+            log.debug("no effects for %r", func, exc_info=True)
+            return None
 
     def _is_partial(self, parsed: ParsedFunction, func: gast.expr) -> bool:
         """Whether `func` names functools.partial where `parsed` is defined."""
@@ -287,16 +333,34 @@ class ModuleBuilder:
                 if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load) and n.id in renames:
                     n.id = renames[n.id]
 
-    def _emit(self, fns: list[gast.FunctionDef], parsed: ParsedFunction, ctx: Context) -> None:
+    def _emit(
+        self,
+        fns: list[gast.FunctionDef],
+        parsed: ParsedFunction,
+        ctx: Context,
+        entry: bool = False,
+    ) -> None:
         origin = codegen.Origin(parsed.basename, parsed.line_text)
         for fn in fns:
             if self.optimize:
                 dce.run(fn, lambda value, ctx=ctx: _pure(ctx, value))
                 inline.run(fn, lambda value, ctx=ctx: _pure(ctx, value, helpers=True))
-            self.functions.append(codegen.function_source(fn, origin))
+            if self.checks:  # after optimizing: no pass moves a checked pop
+                checks.stack(ctx, fn, entry=entry)
+            text = codegen.function_source(fn, origin)
+            if self.checks:
+                check_emitted(fn, text)
+            self.functions.append(text)
 
     def render(self, header: list[str]) -> ModuleText:
         return render(self.namespace.objects, self.functions, header, self.namespace.origins)
+
+
+def check_emitted(fn: gast.FunctionDef, text: str) -> None:
+    """Debug mode: where the emitted text of `fn` is checked to parse back to `fn`.
+
+    The round-trip checker (parse -> emit -> parse gives the same tree) plugs in here.
+    """
 
 
 def _pure(ctx: Context, value: gast.expr, helpers: bool = False) -> bool:

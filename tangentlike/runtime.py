@@ -870,6 +870,52 @@ def unsetitem(g, index):
     return g, region
 
 
+def unshared(value, others, what):
+    """Raise ValueError when an array `value` holds (itself, or inside a list, tuple, dict
+    or object) may share memory with one of `others` (or whatever they hold): an update
+    in place, which `what` describes, would change them too.
+
+    Numbers never raise: `value += v` makes a new one. Objects that hold neither arrays
+    nor plain values (functions, say) count as sharing.
+    """
+
+    def held(x, found, seen):  # the arrays and lists in x, or None for an unknown object
+        if id(x) in seen or isinstance(x, (int, float, complex, str, bytes, np.generic)):
+            return found
+        seen.add(id(x))
+        if x is None:
+            return found
+        if isinstance(x, np.ndarray):
+            return [*found, x]
+        if isinstance(x, (list, tuple, dict)):
+            found = [*found, x] if isinstance(x, list) else found
+            parts = x.values() if isinstance(x, dict) else x
+        elif hasattr(x, "__dict__") and not callable(x):
+            parts = vars(x).values()
+        else:
+            return None
+        for part in parts:
+            found = held(part, found, seen) if found is not None else None
+        return found
+
+    mine = held(value, [], set())
+    if not mine:
+        return
+    theirs = held(others, [], set())
+    if theirs is None or any(
+        a is b
+        or (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and np.may_share_memory(a, b))
+        for a in mine
+        for b in theirs
+    ):
+        raise ValueError(
+            f"tangentlike: {what}. tangentlike differentiates that as making a new array, "
+            "which is not what runs: update out of place (z = z + ..., or return a new "
+            "array and use it) if a new array was meant, or take a copy (.copy()) where "
+            "the arrays start sharing memory"
+        )
+
+
 def stop_gradient(x):
     """`x` itself; tangentlike sends no gradient through it."""
     return x
@@ -1070,24 +1116,6 @@ def unmul(g, x, y):
     if g is None:
         return None, None
     return undo(g * y, x), undo(g * x, y)
-
-
-def gradient_like(b, x):
-    """The adjoint `b` completed to the structure of `x`: every key and position of a
-    dict, list or tuple (nested), float zeros where `b` holds none (None is zero)."""
-    if isinstance(x, dict):
-        return {k: gradient_like(None if b is None else b.get(k), v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        if b is not None and len(b) != len(x):
-            raise ValueError(f"tangentlike: a gradient of length {len(b)} for {len(x)} items")
-        items = [gradient_like(None if b is None else b[i], v) for i, v in enumerate(x)]
-        return items if isinstance(x, list) else tuple(items)
-    if b is not None:
-        return b
-    dtype = np.result_type(x)
-    if not np.issubdtype(dtype, np.inexact):
-        dtype = np.float64
-    return np.zeros(np.shape(x), dtype=dtype)
 
 
 def unsequence(g, x):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
+import itertools
 import re
 import sys
 import textwrap
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import runtime, schedule
+from .. import boundary, runtime, schedule
 
 
 class Generated:
@@ -75,8 +76,9 @@ def render(
         else:
             external[name] = obj
     parts = ["\n".join(f"# {h}" if h else "#" for h in header)] if header else []
+    import_block = _sorted_imports(imports)
     if imports:
-        parts.append(_sorted_imports(imports))
+        parts.append(import_block)
     if external:
         parts.append(
             "# Bound by tangentlike when loaded (they exist only in the running program): "
@@ -88,10 +90,15 @@ def render(
         body = "\n\n\n".join(helpers.values())
         parts.append("# --- tangentlike runtime helpers ---\n\n\n" + body)
     parts.extend(functions)
-    return ModuleText("\n\n\n".join(p.rstrip("\n") for p in parts) + "\n", external)
+    text = parts[0].rstrip("\n")
+    for before, part in itertools.pairwise(parts):
+        # isort's spacing: one blank line after the imports unless a definition follows
+        after_imports = bool(imports) and before is import_block and not part.startswith("def ")
+        text += ("\n\n" if after_imports else "\n\n\n") + part.rstrip("\n")
+    return ModuleText(text + "\n", external)
 
 
-RUNTIME_MODULES = frozenset({runtime.__name__, schedule.__name__})
+RUNTIME_MODULES = frozenset({runtime.__name__, schedule.__name__, boundary.__name__})
 
 
 def _is_helper(obj: object) -> bool:

@@ -3,11 +3,13 @@
 Assumes: desugar ran (single Name targets, Name loop targets).
 Guarantees (checked by `check`), every statement of the body is one of:
   - `name[index] = atom` (index of atoms and slices of atoms), writing in place;
+  - `name op= atom`, until normalize.in_place lowers it;
   - `name = value` where value is an atom, or one operation on atoms: BinOp,
     UnaryOp, Compare (one operator), BoolOp, Call (a global function; list or
     tuple literals of atoms allowed as arguments), Attribute read of a local,
     Subscript (index of atoms and slices of atoms), Tuple, List or Dict of atoms,
-    and the target is never one of the operation's operands;
+    and the target is never one of the operation's operands; no call has an
+    `out=` argument: `f(..., out=y)` is `_t = f(...)` then `y[...] = _t`, its value y;
   - `call(...)` as a statement (side effects, no value), `assert atom`;
   - `name.append(atom)` / `name.extend(atom)`, the only mutations of a list;
   - `if name: ... else: ...`;
@@ -25,6 +27,7 @@ import builtins
 import inspect
 
 import gast
+import numpy as np
 
 from .. import runtime
 from ..checkpoint import checkpointed
@@ -60,6 +63,7 @@ class Normalizer:
         self.namespace = namespace
         self.namer = namer
         self.checkpoints: dict[int, checkpoints.CheckpointedLoop] = {}
+        self.update_temps: dict[int, str] = {}  # id(`z op= atom`) -> the name of its result
 
     # -- statements -----------------------------------------------------------------
     def block(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
@@ -74,10 +78,16 @@ class Normalizer:
             if isinstance(target, gast.Subscript):
                 return self.assign_item(target, stmt.value)
             return self.assign(target.id, stmt.value)
+        if isinstance(stmt, gast.AugAssign):
+            pre, atom = self.atom(stmt.value, _root(stmt.target.id))
+            update = gast.AugAssign(target=stmt.target, op=stmt.op, value=atom)
+            self.update_temps[id(update)] = self.namer.temp(stmt.target.id)  # in source order
+            return [*pre, update]
         if isinstance(stmt, gast.Expr):
             if isinstance(stmt.value, gast.Call):
                 pre, value = self.call(stmt.value, "call")
-                return [*pre, nodes.expr_stmt(value)]
+                # `f(x, out=y)` leaves `y`: what it wrote into y is in pre
+                return [*pre, nodes.expr_stmt(value)] if isinstance(value, gast.Call) else pre
             pre, _ = self.atom(stmt.value, "t")
             return pre
         if isinstance(stmt, gast.Pass):
@@ -407,6 +417,13 @@ class Normalizer:
                 args = [nodes.tuple_(args)]
             args = [func.value, *args]
             func = self.namespace.ref(method.dotted, self.namer)
+        out, args, node = self.out_argument(node, func, args)
+        if out is not None:  # `f(..., out=y)`: y[...] = f(...), and its value is y
+            pre, value = self.call(gast.Call(func=func, args=args, keywords=node.keywords), hint)
+            result = self.namer.temp(hint)
+            base = nodes.name(out.id)
+            write = gast.Subscript(value=base, slice=nodes.const(Ellipsis), ctx=gast.Store())
+            return [*pre, nodes.assign(result, value), nodes.assign(write, nodes.name(result))], out
         pre: Pre = []
         out_args = []
         # a user function gets list and tuple arguments as names (its gradient for them
@@ -437,6 +454,54 @@ class Normalizer:
             keywords.append(gast.keyword(arg=kw.arg, value=value))  # arg None: **mapping
         return pre, gast.Call(func=func, args=out_args, keywords=keywords)
 
+    def out_argument(
+        self, node: gast.Call, func: gast.expr, args: list[gast.expr]
+    ) -> tuple[gast.Name | None, list[gast.expr], gast.Call]:
+        """The array a NumPy-style call writes its result into (`out=y`, or a ufunc's
+        positional output), with the call's arguments and node without it."""
+        callee = self.scope.resolve(func)
+        if callee is MISSING or (
+            inspect.isfunction(callee) and self.registry.lookup(callee) is None
+        ):
+            return None, args, node  # a user function's `out` is an ordinary parameter
+        out = None
+        keywords = []
+        for kw in node.keywords:
+            if kw.arg == "out":
+                out = kw.value
+            else:
+                keywords.append(kw)
+        nin = getattr(callee, "nin", None) if isinstance(callee, np.ufunc) else None
+        if out is None and nin is not None and len(args) > nin:
+            out, args = (args[nin:] if len(args) > nin + 1 else args[nin]), args[:nin]
+        if out is None or (isinstance(out, gast.Constant) and out.value is None):
+            if len(keywords) == len(node.keywords):
+                return None, args, node
+            return None, args, gast.Call(func=node.func, args=node.args, keywords=keywords)
+        name = getattr(callee, "__name__", "this function")
+        if isinstance(out, (gast.Tuple, list)):
+            elts = out.elts if isinstance(out, gast.Tuple) else out
+            if len(elts) != 1:
+                raise self.unsupported(
+                    node, f"{name}(..., out=...) with several outputs", "assign the results"
+                )
+            out = elts[0]
+        if any(kw.arg == "where" for kw in keywords):
+            raise self.unsupported(
+                node, f"{name}(..., out=..., where=...)", "write y[mask] = f(...)[mask] instead"
+            )
+        if not isinstance(out, gast.Name) or out.id in self.callables:
+            raise self.unsupported(
+                node,
+                f"{name}(..., out=...) writing into anything but a variable",
+                f"assign the result instead: y[...] = {name}(...) or y[index] = {name}(...)",
+            )
+        return (
+            nodes.name(out.id),
+            args,
+            gast.Call(func=node.func, args=node.args, keywords=keywords),
+        )
+
     def unsupported(self, node: gast.AST, what: str, hint: str) -> UnsupportedSyntaxError:
         return self.parsed.error(node, f"{what} is not supported yet", hint)
 
@@ -455,13 +520,17 @@ def run(
     namer: Namer,
     callables: frozenset[str] = frozenset(),
     checkpointed_loops: dict[int, checkpoints.CheckpointedLoop] | None = None,
+    update_temps: dict[int, str] | None = None,
 ) -> gast.FunctionDef:
-    """Rewrite `fn` in place; the checkpointed loops found go into `checkpointed_loops`."""
+    """Rewrite `fn` in place; the checkpointed loops found go into `checkpointed_loops`,
+    the names chosen for the results of `z op= atom` into `update_temps`."""
     normalizer = Normalizer(parsed, scope, registry, namespace, namer, callables)
     fn.body = normalizer.block(fn.body)
     check(fn)
     if checkpointed_loops is not None:
         checkpointed_loops.update(normalizer.checkpoints)
+    if update_temps is not None:
+        update_temps.update(normalizer.update_temps)
     return fn
 
 
@@ -491,6 +560,8 @@ def check(fn: gast.FunctionDef) -> None:
                 block(s.body, False)
             elif isinstance(s, gast.Return):
                 assert top and s is body[-1], "ANF: return only at the end"
+            elif isinstance(s, gast.AugAssign):
+                assert isinstance(s.target, gast.Name), gast.dump(s)
             else:
                 assert isinstance(s, (gast.Expr, gast.Assert, gast.Pass)), gast.dump(s)
 

@@ -1,8 +1,9 @@
 """Lower augmented assignment, chained and tuple assignment, tuple loop targets.
 
-Assumes: the fence passed. Guarantees: no AugAssign; every Assign has exactly
-one target, a Name or `name[index]`; every For target is a Name; no docstring
-statement. `y[i] += v` becomes `y[i] = y[i] + v` (the index is read twice).
+Assumes: the fence passed. Guarantees: every Assign has exactly one target, a
+Name or `name[index]`; every For target is a Name; no docstring statement.
+`y[i] += v` becomes `y[i] = y[i] + v` (the index is read twice); `z += v` stays:
+it changes the array z refers to, which normalize.in_place decides how to treat.
 Invalidates: every analysis.
 """
 
@@ -97,7 +98,7 @@ def _block(stmts: list[gast.stmt], namer: Namer) -> list[gast.stmt]:
 def _stmt(stmt: gast.stmt, namer: Namer) -> list[gast.stmt]:
     if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Constant):
         return []  # docstrings and bare literals do nothing
-    if isinstance(stmt, gast.AugAssign):
+    if isinstance(stmt, gast.AugAssign) and not isinstance(stmt.target, gast.Name):
         load = nodes.deepcopy(stmt.target)
         load.ctx = gast.Load()
         return _assign(stmt.target, nodes.binop(load, stmt.op, stmt.value), namer)

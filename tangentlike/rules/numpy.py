@@ -234,6 +234,52 @@ ARRAY_MAKERS = [
     np.cumprod,
     np.diag,
 ]
+# More functions whose result is always new (a number or a new array), by name: some are
+# NumPy >= 2 only. Not those returning tuples (eigh, svd): a tuple is a container.
+NEW_RESULTS = [
+    "amax",
+    "amin",
+    "append",
+    "average",
+    "clip",
+    "column_stack",
+    "convolve",
+    "correlate",
+    "cross",
+    "cumulative_prod",
+    "cumulative_sum",
+    "diff",
+    "dstack",
+    "inner",
+    "interp",
+    "kron",
+    "max",
+    "median",
+    "min",
+    "nanmax",
+    "nanmean",
+    "nanmin",
+    "nanprod",
+    "nanstd",
+    "nansum",
+    "nanvar",
+    "pad",
+    "ptp",
+    "roll",
+    "select",
+    "sinc",
+    "sort",
+    "std",
+    "take",
+    "take_along_axis",
+    "tensordot",
+    "trace",
+    "trapezoid",
+    "tril",
+    "triu",
+    "var",
+    "vdot",
+]
 
 # Return a list of arrays: the adjoint of the result is a list (analyze/containers).
 SEQUENCE_MAKERS = [np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit]
@@ -250,6 +296,7 @@ SEQUENCE_PARAMS = {
 
 def register(registry: Registry) -> None:
     registry.array_makers(ARRAY_MAKERS)
+    registry.array_makers(getattr(np, name) for name in NEW_RESULTS if hasattr(np, name))
     registry.sequence_makers(SEQUENCE_MAKERS)
     registry.sequence_params(SEQUENCE_PARAMS)
     for func, expr in UNARY.items():

@@ -17,11 +17,15 @@ from .registry import Registry
 from .template import d
 
 NONDIFFERENTIABLE = [np.linalg.matrix_rank]
+# Always a new array or number (matrix_power(a, 1) is a itself, the tuple makers are tuples).
+NEW_RESULTS = "cholesky det eigvalsh inv matrix_norm multi_dot norm pinv solve svdvals vector_norm"
 
 
 def register(registry: Registry) -> None:
     adjoint = registry.adjoint
     registry.nondifferentiable(NONDIFFERENTIABLE, "integer-valued")
+    names = NEW_RESULTS.split()
+    registry.array_makers(getattr(np.linalg, n) for n in names if hasattr(np.linalg, n))
 
     @adjoint(np.linalg.inv, restriction="nonsingular matrices")
     def inv(result, a):

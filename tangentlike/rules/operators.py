@@ -77,6 +77,7 @@ def register(registry: Registry) -> None:
     registry.nondifferentiable(NONDIFFERENTIABLE, "comparison, bitwise or integer operator")
     registry.nondifferentiable(BUILTINS_NONDIFFERENTIABLE, "integer, boolean or bookkeeping")
     registry.nondifferentiable([runtime.stop_gradient], "blocks the gradient on purpose")
+    registry.array_makers([builtins.abs])
     # iterable(xs) is xs itself: when xs is a list, so is its adjoint
     registry.sequence_params(
         {

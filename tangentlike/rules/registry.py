@@ -256,7 +256,8 @@ class Registry:
         h = hashlib.sha256()
         for rule in self._rules.values():
             if rule.origin == "user":
-                h.update(repr((rule.name, rule.params, [_dump(s) for s in rule.body])).encode())
+                body = [_dump(s) for s in rule.body]
+                h.update(repr((rule.name, rule.where, rule.params, body)).encode())
         return h.hexdigest()[:16]
 
 

@@ -72,6 +72,7 @@ def register(registry: Registry) -> None:
             func, ("x", "y"), {"x": dx, "y": dy}, unbroadcast=True, globals_=_GLOBALS
         )
     adjoint = registry.adjoint
+    registry.array_makers([special.logsumexp, special.softmax, special.log_softmax])
 
     @adjoint(special.logsumexp, restriction="return_sign=False")
     def logsumexp(result, a, axis=None, b=None, keepdims=False, return_sign=False):
@@ -83,7 +84,9 @@ def register(registry: Registry) -> None:
             d[a] = weights
         else:
             d[a] = runtime.unbroadcast(weights * b, a)
-            d[b] = runtime.unbroadcast(weights, b)
+            # b may have more (or longer) axes than a: weights first to their joint shape
+            spread = np.broadcast_to(weights, np.broadcast_shapes(np.shape(weights), np.shape(b)))
+            d[b] = runtime.unbroadcast(spread, b)
 
     @adjoint(special.softmax)
     def softmax(result, x, axis=None):

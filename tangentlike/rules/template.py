@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -63,6 +64,7 @@ class Rule:
     origin: str = "builtin"
     restriction: str = ""
     elementwise: bool = False  # every d[p] has the result's shape (broadcast rules undo it)
+    where: str = ""  # a rule from a function: its name and file:line, for error messages
 
     @functools.cached_property
     def body(self) -> tuple[gast.stmt, ...]:
@@ -130,7 +132,15 @@ def rule_from_function(
         unbroadcast=unbroadcast,
         origin=origin,
         restriction=restriction,
+        where=f"{template.__qualname__} ({_file_line(template)})",
     )
+
+
+def _file_line(func: Callable) -> str:
+    code = getattr(func, "__code__", None)
+    if code is None:
+        return "?"
+    return f"{os.path.basename(code.co_filename)}:{code.co_firstlineno}"
 
 
 def _parse_template(template: Callable, params: tuple[str, ...], where: str):

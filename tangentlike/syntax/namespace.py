@@ -27,6 +27,13 @@ class Namespace:
         # name -> (module, attribute) where a user's global was found, to import it from there
         self.origins: dict[str, tuple[str, str]] = {}
 
+    def copy(self) -> Namespace:
+        """A namespace with the same names, to bind more without changing this one."""
+        other = Namespace()
+        other.objects = dict(self.objects)
+        other.origins = dict(self.origins)
+        return other
+
     def name_of(self, obj: object) -> str | None:
         for key, value in self.objects.items():
             if value is obj:

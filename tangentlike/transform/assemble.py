@@ -14,7 +14,7 @@ import gast
 
 from .. import schedule
 from ..syntax import nodes
-from . import checkpoints, container_checks, containers
+from . import checkpoints, checks, container_checks, containers
 from .context import Context
 from .reverse import POP_MARK, Backward
 
@@ -213,21 +213,27 @@ def build(
     seed_default: object,
     preserve_result: bool,
     scalar_check: str | None,
+    seed_check: str | None = None,
 ) -> list[gast.FunctionDef]:
-    """Generate the gradient function (or, with `split`, its forward and backward halves)."""
+    """Generate the gradient function (or, with `split`, its forward and backward halves).
+
+    `scalar_check` / `seed_check` name the function and its return statement for the
+    check after the forward sweep: a scalar output (grad), or a seed of the output's
+    structure and shape (vjp)."""
     fn = ctx.fn
     body, ret = fn.body[:-1], fn.body[-1].value.id
     defined0 = frozenset({ctx.adjoint[ret]}) if ret in ctx.active else frozenset()
     marked, defined = Backward(ctx).block(body, defined0)
+    checks.contributions(ctx, marked, split is not None)  # debug mode: before saving
     grads = []
     for p in wrt:
         b = ctx.adjoint.get(p)
         reached = b is not None and b in defined
-        if split is None and (p in ctx.structured or not reached):
-            # the caller's gradient: the argument's full structure, zeros where unreached
+        if split is None:
+            # the caller's gradient: the argument's structure, shape and float dtype
             value = nodes.name(b) if reached else nodes.const(None)
-            helper = containers.helper_name(ctx, "gradient_like")
-            grads.append(nodes.call(helper, [value, nodes.name(p)]))
+            helper = checks.helper(ctx, "gradient_like")
+            grads.append(nodes.call(helper, [value, nodes.name(p), nodes.const(p)]))
         elif reached:
             grads.append(nodes.name(b))
         else:  # not reached: zeros, or None for a list or dict (any structure, even ragged)
@@ -258,6 +264,10 @@ def build(
     if split is None:
         setup = _stack_setup(ctx, uses_stack, fwd_code, bwd_code)
         check = [] if scalar_check is None else [_scalar_check(ctx, ret, scalar_check)]
+        if seed_check is not None:
+            seed_like = checks.helper(ctx, "seed_like")
+            args = [nodes.name(seed), nodes.name(ret), nodes.const(seed_check)]
+            check.append(nodes.assign(seed, nodes.call(seed_like, args)))
         value: gast.expr = nodes.name(ret)
         if preserve_result and _assigns(bwd_code, ret):
             kept = ctx.namer.temp(ret)  # the backward sweep restores `ret`: keep its final value

@@ -29,6 +29,7 @@ import numpy as np
 
 from .. import runtime
 from ..analyze.containers import mutation
+from ..parse.resolve import MISSING
 from ..rules.template import BindError, bind_arguments
 from ..syntax import nodes
 
@@ -144,10 +145,12 @@ def statements(stmts: list[gast.stmt]) -> Iterator[gast.stmt]:
             yield from statements(getattr(stmt, field, []) or [])
 
 
-def may_hold_container(ctx: Any, operand: gast.expr) -> bool:
+def may_hold_container(ctx: Any, operand: gast.expr, seen: frozenset[str] = frozenset()) -> bool:
     """Whether an operand of `+` or `*` may be a list or tuple at run time."""
     if not (isinstance(operand, gast.Name) and operand.id in ctx.structured):
         return False
+    if operand.id in seen:
+        return False  # around a cycle of copies: the other bindings decide
     bindings = [
         a.value
         for a in assignments(ctx.fn.body)
@@ -155,16 +158,32 @@ def may_hold_container(ctx: Any, operand: gast.expr) -> bool:
     ]
     if operand.id in nodes.param_names(ctx.fn) or not bindings:
         return True
-    return not all(_makes_array(ctx, v) for v in bindings)
+    return not all(_makes_array(ctx, v, seen | {operand.id}) for v in bindings)
 
 
-def _makes_array(ctx: Any, value: gast.expr) -> bool:
-    if isinstance(value, gast.UnaryOp):
+def _makes_array(ctx: Any, value: gast.expr, seen: frozenset[str]) -> bool:
+    if isinstance(value, (gast.UnaryOp, gast.Compare)):
         return True
+    if isinstance(value, gast.Name):  # a copy: what the copied name holds
+        return not may_hold_container(ctx, value, seen)
+    if isinstance(value, gast.BinOp):  # no list can be divided, or multiplied by 1.0
+        operands = (value.left, value.right)
+        if not isinstance(value.op, (gast.Add, gast.Mult)) or any(
+            isinstance(o, gast.Constant) and type(o.value) in (float, complex) for o in operands
+        ):
+            return True
+        arrays = [not may_hold_container(ctx, o, seen) for o in operands if _local(ctx, o)]
+        # a list plus anything else fails; a list times an int repeats it
+        added = isinstance(value.op, gast.Add) and any(arrays)
+        return len(arrays) == 2 and (all(arrays) or added)
     if isinstance(value, gast.Call):
         callee = ctx.scope.resolve(value.func)
         return isinstance(callee, np.ufunc) or ctx.registry.makes_new_array(callee)
     return False
+
+
+def _local(ctx: Any, operand: gast.expr) -> bool:
+    return isinstance(operand, gast.Name) and ctx.scope.resolve(operand) is MISSING
 
 
 def arithmetic(backward: Any, value: gast.BinOp, bt: str, defined: frozenset[str]):

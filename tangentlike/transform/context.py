@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import gast
 
 from ..analyze.activity import Activity
+from ..analyze.effects import Effects
 from ..analyze.flow import Flow
 from ..analyze.shapes import Shapes
 from ..errors import UnsupportedSyntaxError
@@ -69,11 +70,14 @@ class Context:
     shapes: Shapes = field(default_factory=Shapes)  # which operands have the result's shape
     checkpointed: dict[int, CheckpointedLoop] = field(default_factory=dict)  # id(loop) ->
     stats: bool = False  # the stack is a measuring schedule.Tape
+    checks: bool = False  # debug mode: the code checks itself at run time (transform.checks)
     carried: dict[int, LoopState] = field(default_factory=dict)  # id(checkpointed loop) ->
     prebound: set[str] = field(default_factory=set)  # loop state that may be unbound: `= None`
     recorded: dict[int, list[gast.stmt]] = field(default_factory=dict)  # id(loop) -> body
     plain: dict[int, list[gast.stmt]] = field(default_factory=dict)  # id(loop) -> body
     recomputed: set[int] = field(default_factory=set)  # id() of calls of @checkpoint functions
+    # what a user function does to its arguments' memory (analyze.effects), None if unknown
+    effects_of: Callable[[object], Effects | None] = lambda func: None
 
     @property
     def active(self) -> frozenset[str]:

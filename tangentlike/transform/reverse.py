@@ -19,6 +19,8 @@ from __future__ import annotations
 import gast
 
 from .. import runtime
+from ..analyze import alias_messages
+from ..analyze import aliases as alias_analysis
 from ..analyze import containers as container_analysis
 from ..analyze.activity import data_operands, user_function
 from ..analyze.calls import bind_call
@@ -27,7 +29,7 @@ from ..errors import UnknownFunctionError
 from ..rules.template import BindError, bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
-from . import checkpoints, container_checks, containers
+from . import checkpoints, checks, container_checks, containers
 from .context import Context
 
 # ---------------------------------------------------------------------------
@@ -45,11 +47,23 @@ def plan(ctx: Context) -> None:
         lambda call: containers.sequence_arguments(ctx, call),
     )
     container_checks.check(ctx)
+    aliases = None
+    if any(
+        nodes.is_item_write(s) or _calls_user(ctx, s) for s in containers.statements(ctx.fn.body)
+    ):
+        aliases = alias_analysis.analyze(
+            ctx.fn,
+            ctx.scope,
+            ctx.registry,
+            ctx.effects_of,
+            ctx.structured,
+            reads=lambda stmt: _read_by_backward(ctx, stmt),
+        )
 
     def visit(stmts: list[gast.stmt], in_loop: bool) -> None:
         for stmt in stmts:
             if nodes.is_item_write(stmt):
-                check_item_write(ctx, stmt)
+                check_item_write(ctx, aliases, stmt)
             elif isinstance(stmt, gast.Assign):
                 check_cut_paths(ctx, stmt)
                 if isinstance(stmt.value, gast.Call) and stmt.targets[0].id in ctx.active:
@@ -64,6 +78,8 @@ def plan(ctx: Context) -> None:
                 visit(stmt.body, True)
 
     visit(ctx.fn.body, False)
+    if aliases is not None:
+        check_calls_that_write(ctx, aliases)
     checkpoints.plan_loops(ctx)
 
 
@@ -89,57 +105,60 @@ def plan_call(ctx: Context, stmt: gast.Assign) -> None:
             ctx.recomputed.add(id(stmt))
 
 
-def check_item_write(ctx: Context, stmt: gast.Assign) -> None:
-    """Refuse `y[i] = v` when y may share memory with an array the gradient cannot follow:
-    an argument, an array it was copied from, or a view kept in another variable."""
+def check_item_write(ctx: Context, aliases: alias_analysis.Aliases, stmt: gast.Assign) -> None:
+    """Refuse `y[i] = v` when y may share memory with an argument or a global (the write
+    changes the caller's array), or with another name read after the write (analyze.aliases:
+    the same analysis decides `y op= v`, so the two agree)."""
     y = nodes.assigned_name(stmt)
-    where = stmt.targets[0]
-    if y in nodes.all_param_names(ctx.fn):
-        raise ctx.error(
-            where,
-            f"writing into the argument {y!r} changes the caller's array",
-            f"write into a copy: {y} = {y}.copy() before the first write",
-        )
-    for other in _assignments(ctx.fn.body):
-        if nodes.is_item_write(other):
+    shared = aliases.live_sharers(stmt, y, skip=(y,))
+    outside = [str(r[1]) for r in aliases.global_roots(stmt, y)]
+    if y not in aliases.locals:
+        outside.insert(0, y)  # a global array itself (`np.add(a, b, out=G)`)
+    if aliases.params_of(stmt, y) or outside or shared:
+        named = [(n, nodes.name(n)) for n in [*outside, *shared]]
+        raise alias_messages.item_write_refusal(ctx.parsed, aliases, stmt, y, named)
+
+
+def check_calls_that_write(ctx: Context, aliases: alias_analysis.Aliases) -> None:
+    """A call that runs the user's own function (no split variant: its result carries no
+    gradient) may change an argument in place for real; the backward sweep must not have
+    read that memory before (transform.in_place checked what the program reads after)."""
+    for stmt in containers.statements(ctx.fn.body):
+        if id(stmt) in ctx.calls or not _calls_user(ctx, stmt):
             continue
-        name, value = other.targets[0].id, other.value
-        if name == y and not _allocates_array(ctx, value):
-            raise ctx.error(
-                where,
-                f"{y!r} is written by index, but it may share memory with another array "
-                f"(it is assigned from an expression that can return a view, at line "
-                f"{getattr(other, 'lineno', '?')})",
-                f"make it a fresh array: {y} = np.copy(...) or {y} = np.zeros(...)",
-            )
-        aliases = isinstance(value, gast.Name) and value.id == y
-        view = isinstance(value, gast.Subscript) and getattr(value.value, "id", None) == y
-        if name != y and (aliases or (view and not name.startswith("_"))):
-            raise ctx.error(
-                other,
-                f"{name!r} refers to (part of) {y!r}, which is written by index elsewhere",
-                f"take a copy: {name} = np.copy(...)",
-            )
+        callee = ctx.scope.resolve(stmt.value.func)
+        effects = ctx.effects_of(callee)
+        if effects is None:
+            continue
+        bound = alias_analysis.bound_arguments(callee, stmt.value)
+        read = aliases.before[id(stmt)].read
+        for param, mutation in effects.mutated:
+            for atom in bound.get(param, []):
+                arg = getattr(atom, "id", None)
+                if arg is not None and aliases.roots(stmt, arg) & read:
+                    raise alias_messages.inactive_call_refusal(
+                        ctx.parsed, stmt, callee, param, mutation, arg
+                    )
 
 
-def _assignments(stmts: list[gast.stmt]):
-    for stmt in stmts:
-        if isinstance(stmt, gast.Assign):
-            yield stmt
-        for part in ("body", "orelse"):
-            yield from _assignments(getattr(stmt, part, []) or [])
+def _calls_user(ctx: Context, stmt: gast.stmt) -> bool:
+    """`t = g(...)` or `g(...)` with g a function differentiated through its source."""
+    return (
+        isinstance(stmt, (gast.Assign, gast.Expr))
+        and isinstance(stmt.value, gast.Call)
+        and not nodes.is_item_write(stmt)
+        and user_function(ctx.scope.resolve(stmt.value.func), ctx.registry)
+    )
 
 
-def _allocates_array(ctx: Context, value: gast.expr) -> bool:
-    """Values that are new arrays: arithmetic, ufuncs, and the registry's array makers."""
-    if isinstance(value, (gast.BinOp, gast.UnaryOp)):
-        return True
-    if isinstance(value, gast.Call):
-        import numpy as np
-
-        callee = ctx.scope.resolve(value.func)
-        return isinstance(callee, np.ufunc) or ctx.registry.makes_new_array(callee)
-    return False
+def _read_by_backward(ctx: Context, stmt: gast.stmt) -> bool:
+    """Whether the backward sweep may read the values `stmt` reads: its adjoint's
+    statements read them (an assignment to an active variable)."""
+    return (
+        isinstance(stmt, gast.Assign)
+        and isinstance(stmt.targets[0], gast.Name)
+        and stmt.targets[0].id in ctx.active
+    )
 
 
 def check_cut_paths(ctx: Context, stmt: gast.Assign) -> None:
@@ -393,6 +412,8 @@ class Backward:
             for s in _hoist_contributions(instance.stmts, ctx.namer)
             if not _is_contribution(s) or self.receives(instance.bindings[s.targets[0].slice.id])
         ]
+        if rule.origin == "user":
+            checks.user_rule(ctx, rule, instance.bindings, stmts, stmt)
         if rule.elementwise:
             for s in stmts:
                 if _is_contribution(s):

@@ -127,10 +127,29 @@ UNSUPPORTED = [
     (
         "alias of a written array",
         ["y = x * 1.0", "z = y", "y[0] = 2.0", "return z"],
-        4,
+        5,  # the write, which names the alias and where it was made
         "refers to",
     ),
     ("attribute assignment", ["y = x", "y.flag = 1", "return y"], 4, "attribute"),
+    (
+        "update through a view another view reads",
+        ["y = x * 1.0", "u = y[0:3]", "v = y[1:3]", "v *= 2.0", "return np.sum(u)"],
+        6,
+        "is a view of 'y'",
+    ),
+    (
+        "out= with where=",
+        ["y = x * 1.0", "np.multiply(x, x, out=y, where=x > 0)", "return np.sum(y)"],
+        4,
+        "where=",
+    ),
+    (
+        "out= into an element",
+        ["y = np.zeros((2, 3))", "np.exp(x, out=y[0])", "return y[0, 0]"],
+        4,
+        "variable",
+    ),
+    ("out= into an argument", ["np.exp(x, out=x)", "return np.sum(x)"], 3, "argument"),
     ("starred call", ["args = (x,)", "return np.sum(*args)"], 4, "star"),
     ("double-star call", ["kw = {'axis': 0}", "return np.sum(x, **kw)"], 4, "**"),
     ("walrus", ["if (y := x * 2) > 0:", "    x = y", "return x"], 3, "walrus"),

@@ -5,8 +5,93 @@
 
 import numpy as np
 
-
 # --- tangentlike runtime helpers ---
+
+
+def gradient_like(b, x, name):
+    """The adjoint `b` as the gradient of the argument `x` (the parameter `name`):
+    x's structure (dict, list, tuple, nested), shape and float dtype; float zeros
+    where b holds none (None is zero); no two arrays of the result share memory.
+    A gradient of another shape is a tangentlike bug, never broadcast."""
+    if type(x) is float and type(b) in (float, np.float64):
+        return float(b)  # the common cases first: a float, an array of the right kind
+    if (
+        type(x) is np.ndarray
+        and type(b) is np.ndarray
+        and b.shape == x.shape
+        and b.dtype == x.dtype
+        and x.dtype.kind == "f"
+        and b.flags.writeable
+    ):
+        return b
+    seen = set()
+
+    def refuse(path, problem, hint):
+        raise ValueError(f"tangentlike: the gradient of {name}{path} {problem}\nWhat to do: {hint}")
+
+    def bug(path, problem):
+        refuse(path, problem, "this is a tangentlike bug; please report it with the function.")
+
+    def like(b, x, path):
+        if isinstance(b, np.ndarray) and b.dtype == object and b.ndim == 0:
+            b = None  # np.zeros_like of a container: zero
+        if isinstance(x, dict):
+            if b is not None and not isinstance(b, dict):
+                bug(path, f"is a {type(b).__name__}, but the argument is a dict")
+            return {
+                k: like(None if b is None else b.get(k), v, f"{path}[{k!r}]") for k, v in x.items()
+            }
+        if isinstance(x, (list, tuple)):
+            if isinstance(b, dict) or not (b is None or hasattr(b, "__len__")):
+                bug(path, f"is a {type(b).__name__}, but the argument is a {type(x).__name__}")
+            if b is not None and len(b) != len(x):
+                bug(path, f"has {len(b)} items, but the argument has {len(x)}")
+            items = [like(None if b is None else b[i], v, f"{path}[{i}]") for i, v in enumerate(x)]
+            return type(x)(items) if type(x) in (list, tuple) else type(x)(*items)  # named tuple
+        if np.iscomplexobj(x):
+            refuse(
+                path,
+                f"is asked for, but the argument is complex ({np.result_type(x)})",
+                "tangentlike differentiates real values only: pass the real and imaginary "
+                "parts as two float arguments.",
+            )
+        dtype = np.result_type(x)
+        if dtype.kind != "f":
+            dtype = np.dtype(np.float64)  # an integer argument: a float gradient
+        if isinstance(b, (list, tuple)):  # per-row adjoints of an array used as a list
+            shape = np.shape(x)
+            if not shape or len(b) != shape[0]:
+                bug(path, f"has {len(b)} rows, but the argument has shape {shape}")
+            rows = []
+            for i, row in enumerate(b):
+                if row is not None and np.shape(row) != shape[1:]:
+                    bug(f"{path}[{i}]", f"has shape {np.shape(row)}, but the row has {shape[1:]}")
+                rows.append(np.zeros(shape[1:], dtype=dtype) if row is None else row)
+            b = np.array(rows, dtype=dtype).reshape(shape)
+        if b is None:
+            b = np.zeros(np.shape(x), dtype=dtype)
+        elif np.shape(b) != np.shape(x):
+            bug(path, f"has shape {np.shape(b)}, but the argument has shape {np.shape(x)}")
+        elif np.result_type(b).kind == "c":
+            refuse(
+                path,
+                f"is complex ({np.result_type(b)}): the function computes with complex "
+                "numbers, and tangentlike differentiates real code only (no complex convention)",
+                "keep the computation real: carry real and imaginary parts as real arrays.",
+            )
+        elif np.result_type(b).kind not in "fiu":
+            bug(path, f"has dtype {np.result_type(b)} for a real argument")
+        if isinstance(x, np.generic):
+            return dtype.type(b)
+        if isinstance(x, (int, float)):
+            return float(b)
+        g = np.asarray(b, dtype=dtype)
+        if not g.flags.writeable or id(g) in seen:
+            g = g.copy()
+        seen.add(id(g))
+        return g
+
+    return like(b, x, "")
 
 
 def unbroadcast(g, x):
@@ -51,4 +136,4 @@ def dpiecewise(x, a, bpiecewise=1.0):
         ba = unbroadcast(-by, a)
         bx = b_y2 * x
         bx = bx + b_y2 * x
-    return bx, ba
+    return gradient_like(bx, x, 'x'), gradient_like(ba, a, 'a')

@@ -34,9 +34,18 @@ def test_target_among_operands_is_split(tmp_path):
 
 
 def test_augmented_assignment_and_swap(tmp_path):
-    text = anf_source(tmp_path, "    x *= 2.0\n    x, y = y, x\n    return x\n")
-    # desugaring names the swap's temporaries before A-normal form names the product
-    assert text == "_x2 = x * 2.0\nx = _x2\n_x1 = y\n_y1 = x\nx = _x1\ny = _y1\nreturn x"
+    text = anf_source(tmp_path, "    z = x * 1.0\n    z *= 2.0\n    z, y = y, z\n    return z\n")
+    # desugaring names the swap's temporaries before transform.in_place names the product
+    assert text == (
+        "z = x * 1.0\n_z2 = z * 2.0\nz = _z2\n_z1 = y\n_y1 = z\nz = _z1\ny = _y1\nreturn z"
+    )
+
+
+def test_augmented_assignment_of_an_argument_checks_the_other_arguments(tmp_path):
+    # f(a, a) would change y too: a run-time check, which numbers and distinct arrays pass
+    text = anf_source(tmp_path, "    x *= 2.0\n    return x + y\n")
+    assert text.startswith("unshared(x, (y,),"), text
+    assert text.endswith("_x1 = x * 2.0\nx = _x1\nf = x + y\nreturn f"), text
 
 
 def test_methods_and_attributes_become_function_calls(tmp_path):

@@ -47,3 +47,14 @@ def test_an_unreached_argument_that_is_rebound_gets_zeros_of_its_own_shape():
     gx, gy = tl.grad(_rebinds_an_argument, wrt=(0, 1))(np.ones(3), np.ones(2))
     np.testing.assert_array_equal(gx, np.zeros(3))
     np.testing.assert_array_equal(gy, np.full(2, 2.0))
+
+
+def _keyword_only(x, *, k=2.0):
+    return np.sum(x * k)
+
+
+def test_stats_with_keyword_only_parameters():
+    # the measuring stack is the last keyword-only parameter, after f's own
+    df = tl.grad(_keyword_only, stats=True)
+    np.testing.assert_allclose(df(np.ones(3), k=3.0), 3.0 * np.ones(3))
+    assert df.stats.pushes == 0

@@ -1,0 +1,197 @@
+"""The words for refusing an in-place update the gradient cannot follow.
+
+Every message names the update, the name that shares its memory and is read
+afterwards, where that sharing was made, and the rewrite to use. Refusals known
+when the gradient is built are located errors; `*_guard` texts are raised at
+run time by `runtime.unshared`, for updates that change an array only when the
+value turns out to be one (numbers are never shared).
+"""
+
+from __future__ import annotations
+
+import re
+
+import gast
+
+from ..errors import UnsupportedSyntaxError
+from ..parse.source import ParsedFunction
+from .aliases import Aliases, View
+from .effects import Mutation
+
+Shared = list[tuple[str, gast.expr]]  # (name, an expression reading it)
+
+_OPS = {
+    gast.Add: "+",
+    gast.Sub: "-",
+    gast.Mult: "*",
+    gast.Div: "/",
+    gast.FloorDiv: "//",
+    gast.Mod: "%",
+    gast.Pow: "**",
+    gast.MatMult: "@",
+    gast.BitAnd: "&",
+    gast.BitOr: "|",
+    gast.BitXor: "^",
+    gast.LShift: "<<",
+    gast.RShift: ">>",
+}
+
+
+def text(parsed: ParsedFunction, node: gast.AST) -> str:
+    """The source line of `node`, stripped."""
+    return parsed.line_text(getattr(node, "lineno", parsed.first_line)).strip()
+
+
+def place(parsed: ParsedFunction, node: gast.AST) -> str:
+    return f"{parsed.basename}:{getattr(node, 'lineno', parsed.first_line)}"
+
+
+def made(parsed: ParsedFunction, aliases: Aliases, stmt: gast.stmt, name: str) -> str:
+    """Where `name` got the value it has at stmt: "`v = y[1:3]` at line 4"."""
+    origin = aliases.made_at(stmt, name)
+    if origin is None:
+        return f"the argument {name!r}" if name in aliases.params else f"{name!r}"
+    return f"`{text(parsed, origin)}` at line {origin.lineno}"
+
+
+def label(parsed: ParsedFunction, aliases: Aliases, stmt: gast.stmt, name: str) -> str:
+    if name not in aliases.locals:
+        return f"the global {name!r}"
+    if not name.startswith("_"):
+        return repr(name)
+    return f"the value of {made(parsed, aliases, stmt, name)}"  # a compiler temporary
+
+
+def labels(parsed: ParsedFunction, aliases: Aliases, stmt: gast.stmt, shared: Shared) -> str:
+    """`'y'`, `'y' and 'w'`; compiler temporaries only when no user name shares."""
+    names = [n for n, _ in shared]
+    user = [n for n in names if not n.startswith("_")]
+    words = [label(parsed, aliases, stmt, n) for n in dict.fromkeys(user or names)]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _share(shared: Shared) -> str:
+    many = len({n for n, _ in shared if not n.startswith("_")} or shared) > 1
+    return "share" if many else "shares"
+
+
+def _op(stmt: gast.AugAssign) -> str:
+    return _OPS.get(type(stmt.op), "op")
+
+
+def augmented_guard(parsed: ParsedFunction, aliases: Aliases, stmt: gast.AugAssign, shared: Shared):
+    """For runtime.unshared: `m.py:7: `z += 1.0` updates 'z' in place, and 'y' (read
+    afterwards) shares its memory ('z' comes from `z = y` at line 6)`."""
+    z = stmt.target.id
+    shown = shown_name(parsed, stmt, z)
+    return (
+        f"{place(parsed, stmt)}: `{text(parsed, stmt)}` updates {shown!r} in place, and "
+        f"{labels(parsed, aliases, stmt, shared)} (read afterwards) {_share(shared)} its "
+        f"memory ({shown!r} comes from {made(parsed, aliases, stmt, z)})"
+    )
+
+
+def shown_name(parsed: ParsedFunction, stmt: gast.AugAssign, name: str) -> str:
+    """The name as the user wrote it (an inlined nested function's `v`, not `_g_v1`)."""
+    found = re.match(r"\s*(\w+)\s*\S*=", text(parsed, stmt))
+    return found.group(1) if found and name.startswith("_") else name
+
+
+def view_refusal(
+    parsed: ParsedFunction, aliases: Aliases, stmt: gast.AugAssign, view: View, shared: Shared
+) -> UnsupportedSyntaxError:
+    z, op, base = shown_name(parsed, stmt, stmt.target.id), _op(stmt), view.base
+    of = repr(base) if not base.startswith("_") else "an array"
+    return parsed.error(
+        stmt,
+        f"`{text(parsed, stmt)}` changes {z!r} in place, and {z!r} is a view of {of} "
+        f"(made by `{text(parsed, view.stmt)}` at line {view.stmt.lineno}): the update also "
+        f"changes {labels(parsed, aliases, stmt, shared)}, read afterwards, which the gradient "
+        "cannot follow",
+        f"update {base!r} itself by index ({base}[...] {op}= ...) where nothing else still "
+        f"refers to it, write `{z} = {z} {op} ...` if a new array was meant, or take a copy "
+        f"({z} = {base}[...].copy())",
+    )
+
+
+def call_guard(
+    parsed: ParsedFunction,
+    aliases: Aliases,
+    stmt: gast.stmt,
+    callee: object,
+    param: str,
+    mutation: Mutation,
+    arg: str,
+    shared: Shared,
+) -> str:
+    """For runtime.unshared: `m.py:9: h(y) changes its parameter 'v' in place (`v += 1.0`
+    at h.py:3), and 'y' is read afterwards (or again by the gradient)`."""
+    others = [(n, e) for n, e in shared if n != arg]
+    seen = f"{labels(parsed, aliases, stmt, others)}, sharing its memory," if others else f"{arg!r}"
+    return (
+        f"{place(parsed, stmt)}: {callee.__qualname__}({arg}) changes its parameter {param!r} "
+        f"in place ({mutation.describe()}), and {seen} is read afterwards (or again by the "
+        "gradient)"
+    )
+
+
+def item_write_refusal(
+    parsed: ParsedFunction, aliases: Aliases, stmt: gast.Assign, y: str, shared: Shared
+) -> UnsupportedSyntaxError:
+    """`y[index] = v` where y may share memory with an argument, a global, or a name read
+    after the write."""
+    where = stmt.targets[0]
+    params = aliases.params_of(stmt, y)
+    if y in aliases.params:
+        return parsed.error(
+            where,
+            f"writing into the argument {y!r} changes the caller's array",
+            f"write into a copy: {y} = {y}.copy() before the first write",
+        )
+    origin = made(parsed, aliases, stmt, y)
+    if params:
+        return parsed.error(
+            where,
+            f"writing into {y!r} changes the caller's array {params[0]!r}: {y!r} may be a view "
+            f"of that argument (it comes from {origin})",
+            f"write into a copy made there: {y} = np.copy(...)",
+        )
+    name, _ = shared[0]
+    if name == y:
+        return parsed.error(
+            where,
+            f"writing into the global {y!r} changes it for every caller",
+            f"write into a local copy: {y.lower()}_copy = np.copy({y})",
+        )
+    if name not in aliases.locals:
+        return parsed.error(
+            where,
+            f"writing into {y!r} changes the global {name!r}, whose memory it may share "
+            f"(it comes from {origin})",
+            f"write into a copy made there: {y} = np.copy(...)",
+        )
+    later = max(
+        (s for s in (aliases.made_at(stmt, y), aliases.made_at(stmt, name)) if s is not None),
+        key=lambda s: s.lineno,
+        default=None,
+    )
+    shared_by = f" (shared since `{text(parsed, later)}` at line {later.lineno})" if later else ""
+    return parsed.error(
+        where,
+        f"{label(parsed, aliases, stmt, name)} refers to (part of) the memory of {y!r}"
+        f"{shared_by} and is read after this write into {y!r}, which changes it too",
+        f"take a copy where it is made (np.copy(...)), or read it again from {y} after the write",
+    )
+
+
+def inactive_call_refusal(
+    parsed: ParsedFunction, stmt: gast.stmt, callee: object, param: str, mutation: Mutation, arg
+) -> UnsupportedSyntaxError:
+    name = callee.__qualname__
+    return parsed.error(
+        stmt,
+        f"{name}({arg}) changes its parameter {param!r} in place ({mutation.describe()}), and "
+        f"the gradient reads {arg!r} as it was before this call",
+        f"make {name} return a new array instead of updating {param!r} in place, or pass a "
+        f"copy ({arg}.copy())",
+    )

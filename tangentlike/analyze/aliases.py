@@ -1,0 +1,212 @@
+"""Which names may share memory, on A-normal form ("in place is in place", DESIGN.md).
+
+Assumes: A-normal form (normalize.anf), where `name op= atom` may still appear.
+Guarantees: `analyze` returns a frozen `Aliases` and never writes to the tree.
+For each simple statement s, `Aliases.before[id(s)]` is the `Memory` when s runs:
+  - `roots`: name -> the memories it may refer to, whole or in part: a
+    parameter's, a global object's, or one made by a statement ("new"). Numbers,
+    strings and None refer to none: they are immutable. A result of arithmetic,
+    a ufunc or a function the registry says allocates (`makes_new_array`) is
+    new; a subscript, a view-making or unknown function (reshape, transpose,
+    asarray, ...), a helper that may return an argument (analyze.effects) or a
+    list, tuple or dict refers to its operands' memories too.
+  - `views`: name -> View: the name certainly is the view base[index] (an index
+    with a slice and otherwise integers, of a base that is certainly no list),
+    and neither the name, the base nor the index was rebound since.
+  - `ints` / `arrays`: names certainly holding an integer / certainly not a list,
+    tuple or dict.
+  - `made`: name -> the statements that may have bound it last (for messages).
+  - `read`: the memories read by earlier statements `reads` selects (if given).
+Liveness comes with it (`live`, from analyze.liveness).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import gast
+
+from ..parse.resolve import Scope
+from ..rules.registry import Registry
+from ..syntax import nodes
+from . import liveness
+from .effects import Effects
+from .memory import NONE, Memory, Root, Roots, Values, View, bound_arguments
+
+__all__ = ["Aliases", "Memory", "View", "analyze", "bound_arguments"]
+
+
+@dataclass(frozen=True)
+class Aliases:
+    before: dict[int, Memory]  # id(simple statement) -> memory when it runs
+    live: dict[int, frozenset[str]]  # id(simple statement) -> names read later
+    statements: dict[int, gast.stmt]  # id -> every statement (to point at where names are made)
+    params: tuple[str, ...]
+    locals: frozenset[str]  # parameters and every name the function binds
+
+    def roots(self, stmt: gast.stmt, name: str) -> Roots:
+        return self.before[id(stmt)].roots.get(name, NONE)
+
+    def sharers(self, stmt: gast.stmt, name: str) -> list[str]:
+        """The other names that may share memory with `name` when stmt runs, user names
+        first. Parameters may be one array passed twice (f(a, a)): a name holding one
+        parameter's memory may share any other's."""
+        mine = self.roots(stmt, name)
+        params = any(r[0] == "param" for r in mine)
+        found = [
+            n
+            for n, r in self.before[id(stmt)].roots.items()
+            if n != name and (r & mine or (params and any(k[0] == "param" for k in r)))
+        ]
+        return sorted(found, key=lambda n: (n.startswith("_"), n))
+
+    def live_sharers(self, stmt: gast.stmt, name: str, skip: tuple[str, ...] = ()) -> list[str]:
+        """Sharers of `name` read after stmt (`name` itself counts unless skipped)."""
+        live = self.live.get(id(stmt), frozenset())
+        found = [n for n in [name, *self.sharers(stmt, name)] if n in live and n not in skip]
+        return found if self.roots(stmt, name) else []
+
+    def global_roots(self, stmt: gast.stmt, name: str) -> list[Root]:
+        return sorted((r for r in self.roots(stmt, name) if r[0] == "global"), key=str)
+
+    def params_of(self, stmt: gast.stmt, name: str) -> list[str]:
+        roots = self.roots(stmt, name)
+        return [p for p in self.params if ("param", p) in roots]
+
+    def view(self, stmt: gast.stmt, name: str) -> View | None:
+        return self.before[id(stmt)].views.get(name)
+
+    def made_at(self, stmt: gast.stmt, name: str) -> gast.stmt | None:
+        """The earliest statement that may have bound `name` before stmt, if any."""
+        made = [self.statements[i] for i in self.before[id(stmt)].made.get(name, ())]
+        made = [s for s in made if getattr(s, "lineno", None) is not None]
+        return min(made, key=lambda s: (s.lineno, s.col_offset)) if made else None
+
+
+def analyze(
+    fn: gast.FunctionDef,
+    scope: Scope,
+    registry: Registry,
+    effects_of: Callable[[object], Effects | None],
+    structured: frozenset[str] = frozenset(),
+    reads: Callable[[gast.stmt], bool] | None = None,
+) -> Aliases:
+    """`effects_of(callee)`: a user function's Effects, None when unknown (its result may
+    share any argument's memory); `structured`: names that may hold lists, tuples or dicts
+    (analyze.containers); `reads(stmt)`: whether stmt's reads count in `Memory.read`."""
+    forward = _Forward(fn, scope, registry, effects_of, structured, reads)
+    params = nodes.all_param_names(fn)
+    start = Memory(roots={p: frozenset({("param", p)}) for p in params})
+    forward.block(fn.body, start)
+    return Aliases(
+        before=forward.before,
+        live=liveness.live_after(fn),
+        statements=forward.statements,
+        params=tuple(params),
+        locals=frozenset(forward.locals),
+    )
+
+
+class _Forward:
+    """The forward may/must analysis; `before` fills as it runs."""
+
+    def __init__(self, fn, scope, registry, effects_of, structured, reads) -> None:
+        self.structured, self.reads = structured, reads
+        self.statements: dict[int, gast.stmt] = {}
+        self.locals = set(nodes.all_param_names(fn))
+        for node in gast.walk(fn):
+            if isinstance(node, gast.stmt):
+                self.statements[id(node)] = node
+            elif isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Param)):
+                self.locals.add(node.id)
+        self.number = {k: n for n, k in enumerate(self.statements)}
+        self.values = Values(scope, registry, effects_of, self.locals)
+        self.before: dict[int, Memory] = {}
+
+    # -- statements ---------------------------------------------------------------
+    def block(self, stmts: list[gast.stmt], m: Memory) -> Memory:
+        for stmt in stmts:
+            m = self.stmt(stmt, m)
+        return m
+
+    def stmt(self, stmt: gast.stmt, m: Memory) -> Memory:
+        if isinstance(stmt, gast.If):
+            return self.block(stmt.body, m).join(self.block(stmt.orelse, m))
+        if isinstance(stmt, (gast.For, gast.While)):
+            head = m
+            while True:
+                inside = head
+                if isinstance(stmt, gast.For):  # the position: an integer
+                    inside = self.bind(head, stmt.target.id, NONE, stmt, integer=True, array=True)
+                joined = m.join(self.block(stmt.body, inside))
+                if joined == head:
+                    return head
+                head = joined
+        self.before[id(stmt)] = m
+        if self.reads is not None and self.reads(stmt):
+            read = set().union(*(m.roots.get(n, NONE) for n in liveness.reads(stmt)))
+            m = replace(m, read=m.read | read)
+        if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
+            value, values = stmt.value, self.values
+            name = stmt.targets[0].id
+            new = self.bind(
+                m,
+                name,
+                values.value_roots(value, m, self.fresh(stmt)),
+                stmt,
+                integer=values.is_int(value, m),
+                array=values.is_array(value, m),
+            )
+            view = values.view(value, m, stmt)
+            if view is not None and name not in (view.base, *view.reads):
+                new = replace(new, views={**new.views, name: view})
+            return new
+        if nodes.is_item_write(stmt):
+            y = nodes.assigned_name(stmt)
+            if y in self.structured and y not in m.arrays:  # a list or dict holds the value
+                return self.grow(m, y, self.values.value_roots(stmt.value, m, self.fresh(stmt)))
+            return m
+        if isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name):
+            z, value = stmt.target.id, stmt.value
+            more = self.fresh(stmt)
+            if isinstance(stmt.op, (gast.Add, gast.Mult)) and z not in m.arrays:
+                more |= self.values.value_roots(value, m, more)  # `xs += ys` extends xs
+            integer = z in m.ints and self.values.int_op(stmt.op, value, m)
+            ints = m.ints if integer else m.ints - {z}
+            return self.killed(replace(self.grow(m, z, more), ints=ints), z, keep_own=True)
+        if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call):
+            call = stmt.value
+            if isinstance(call.func, gast.Attribute) and isinstance(call.func.value, gast.Name):
+                xs = call.func.value.id  # xs.append(v), xs.extend(ys): xs holds them now
+                if xs in self.locals:
+                    return self.grow(m, xs, self.values.atoms_roots(call.args, m))
+        return m
+
+    def bind(self, m, name, roots, stmt, *, integer, array) -> Memory:
+        m = self.killed(m, name, keep_own=False)
+        return replace(
+            m,
+            roots={**m.roots, name: roots},
+            ints=m.ints | {name} if integer else m.ints - {name},
+            arrays=m.arrays | {name} if array else m.arrays - {name},
+            made={**m.made, name: frozenset({id(stmt)})},
+        )
+
+    def grow(self, m: Memory, name: str, more: Roots) -> Memory:
+        return replace(m, roots={**m.roots, name: m.roots.get(name, NONE) | more})
+
+    @staticmethod
+    def killed(m: Memory, name: str, keep_own: bool) -> Memory:
+        """Drop the view facts `name` being rebound breaks."""
+        views = {
+            n: v
+            for n, v in m.views.items()
+            if (n != name or keep_own) and v.base != name and name not in v.reads
+        }
+        return replace(m, views=views) if len(views) != len(m.views) else m
+
+    # -- values -----------------------------------------------------------------------
+    def fresh(self, stmt: gast.stmt) -> Roots:
+        """The memory a value `stmt` makes is, when it is new."""
+        return frozenset({("new", self.number[id(stmt)])})

@@ -1,0 +1,277 @@
+"""The abstract memory of analyze.aliases: what a value may refer to, and what is certain.
+
+A root is a memory a name may refer to, whole or in part: a parameter's, a global
+object's, or one a statement made ("new"). Numbers, strings and None refer to none.
+`Values` says, for one A-normal-form value, which roots it may refer to and
+whether it is certainly an integer, certainly not a list, or certainly a view.
+Nothing here writes to the tree.
+"""
+
+from __future__ import annotations
+
+import builtins
+import inspect
+import types
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import gast
+import numpy as np
+
+from .. import runtime
+from ..parse.resolve import MISSING, Scope
+from ..rules.registry import Registry
+from ..syntax import nodes
+from .activity import SHAPE_ATTRIBUTES, user_function
+from .calls import bind_call, hides_arguments
+from .effects import Effects
+
+Root = tuple[str, object]  # ("param", name) | ("global", name) | ("new", statement number)
+Roots = frozenset[Root]
+NONE: Roots = frozenset()
+
+# Builtins whose result is a number or other immutable value, never an argument.
+_IMMUTABLE_RESULTS = frozenset(
+    {builtins.float, builtins.int, builtins.bool, builtins.complex, builtins.len}
+    | {builtins.round, builtins.hash, builtins.id, builtins.isinstance, builtins.str}
+)
+_INT_OPS = (gast.Add, gast.Sub, gast.Mult, gast.FloorDiv, gast.Mod)
+_IMMUTABLE_TYPES = (int, float, complex, str, bytes, bool, type(None), np.generic, range)
+_CODE_TYPES = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType, np.ufunc)
+
+
+@dataclass(frozen=True)
+class View:
+    """`name = base[index]`, certainly a view of base (made at `stmt`)."""
+
+    base: str
+    index: gast.expr
+    stmt: gast.stmt
+    reads: frozenset[str]  # the names the index reads
+
+
+@dataclass(frozen=True)
+class Memory:
+    roots: dict[str, Roots] = field(default_factory=dict)
+    views: dict[str, View] = field(default_factory=dict)
+    ints: frozenset[str] = frozenset()
+    arrays: frozenset[str] = frozenset()
+    made: dict[str, frozenset[int]] = field(default_factory=dict)
+    read: Roots = NONE
+
+    def join(self, other: Memory) -> Memory:
+        names = self.roots.keys() | other.roots.keys()
+        made = self.made.keys() | other.made.keys()
+        return Memory(
+            roots={n: self.roots.get(n, NONE) | other.roots.get(n, NONE) for n in names},
+            views={n: v for n, v in self.views.items() if other.views.get(n) == v},
+            ints=self.ints & other.ints,
+            arrays=self.arrays & other.arrays,
+            made={n: self.made.get(n, frozenset()) | other.made.get(n, frozenset()) for n in made},
+            read=self.read | other.read,
+        )
+
+
+class Values:
+    """Classifies values against a function's locals, its scope, the registry and the
+    effects of the user functions it calls."""
+
+    def __init__(
+        self,
+        scope: Scope,
+        registry: Registry,
+        effects_of: Callable[[object], Effects | None],
+        locals_: set[str],
+    ) -> None:
+        self.scope, self.registry, self.effects_of = scope, registry, effects_of
+        self.locals = locals_
+
+    def name_roots(self, node: gast.expr, m: Memory) -> Roots:
+        if isinstance(node, gast.Name) and node.id in self.locals:
+            return m.roots.get(node.id, NONE)
+        if isinstance(node, (gast.Name, gast.Attribute)):
+            obj = self.scope.resolve(node)
+            if obj is MISSING or _immutable(obj):
+                return NONE
+            return frozenset({("global", _dotted(node))})
+        if isinstance(node, (gast.List, gast.Tuple)):
+            return self.atoms_roots(node.elts, m)
+        if isinstance(node, gast.Starred):
+            return self.name_roots(node.value, m)
+        return NONE
+
+    def atoms_roots(self, atoms: list[gast.expr], m: Memory) -> Roots:
+        return frozenset().union(*(self.name_roots(a, m) for a in atoms))
+
+    def value_roots(self, value: gast.expr, m: Memory, fresh: Roots) -> Roots:
+        """What `value` may refer to; `fresh`: the memory it is when it is new."""
+        if isinstance(value, (gast.Name, gast.Attribute, gast.Constant)):
+            base = value.value if isinstance(value, gast.Attribute) else None
+            if isinstance(base, gast.Name) and base.id in self.locals:  # obj.attr: part of obj
+                return NONE if value.attr in SHAPE_ATTRIBUTES else m.roots.get(base.id, NONE)
+            return self.name_roots(value, m)
+        if isinstance(value, gast.BinOp):  # `xs + ys` keeps the lists' elements
+            return fresh | self.atoms_roots(self.list_operands(value, m), m)
+        if isinstance(value, gast.BoolOp):  # `a or b` is a or b
+            return self.atoms_roots(value.values, m)
+        if isinstance(value, (gast.UnaryOp, gast.Compare, gast.JoinedStr)):
+            return fresh
+        if isinstance(value, gast.Subscript):
+            return self.name_roots(value.value, m)
+        if isinstance(value, (gast.List, gast.Tuple)):
+            return fresh | self.atoms_roots(value.elts, m)
+        if isinstance(value, gast.Dict):
+            return fresh | self.atoms_roots(value.values, m)
+        if isinstance(value, gast.Call):
+            return fresh | self.call_roots(value, m)
+        return fresh | self.atoms_roots(list(gast.walk(value)), m)
+
+    def call_roots(self, call: gast.Call, m: Memory) -> Roots:
+        """The memories of the arguments the call's result may share."""
+        arguments = [*call.args, *(k.value for k in call.keywords)]
+        everything = self.atoms_roots(arguments, m)
+        if isinstance(call.func, gast.Attribute) and isinstance(call.func.value, gast.Name):
+            everything |= self.name_roots(call.func.value, m)  # a method of a local object
+        callee = self.scope.resolve(call.func)
+        if callee is MISSING or getattr(callee, "__module__", None) == runtime.__name__:
+            return everything  # iterable(xs), stop_gradient(x): the argument itself
+        if _hashable(callee) and callee in _IMMUTABLE_RESULTS:
+            return NONE
+        self.registry.lookup(callee)  # loads deferred rule files (scipy.special) it needs
+        if isinstance(callee, np.ufunc) or self.registry.makes_new_array(callee):
+            return NONE
+        if user_function(callee, self.registry):
+            effects = self.effects_of(callee)
+            if effects is None or hides_arguments(call):
+                return everything
+            shared = set(effects.globals)
+            for param, value in bound_arguments(callee, call).items():
+                if param in effects.returned:
+                    shared |= self.atoms_roots(value, m)
+            return frozenset(shared)
+        if self.registry.is_nondifferentiable(callee):
+            return NONE  # shapes, comparisons, index arrays, constants: new values
+        return everything  # rule-backed views (reshape, transpose, ...) and the unknown
+
+    def view(self, value: gast.expr, m: Memory, stmt: gast.stmt) -> View | None:
+        """`base[index]` certainly a view of base (of a base certainly no list)."""
+        if not (isinstance(value, gast.Subscript) and isinstance(value.value, gast.Name)):
+            return None
+        base = value.value.id
+        if base not in m.arrays or not _sure_view(value.slice, m.ints):
+            return None
+        return View(base, value.slice, stmt, frozenset(nodes.names_read(value.slice)))
+
+    def is_int(self, value: gast.expr, m: Memory) -> bool:
+        if isinstance(value, gast.Constant):
+            return isinstance(value.value, int) and not isinstance(value.value, bool)
+        if isinstance(value, gast.Name):
+            return value.id in m.ints
+        if isinstance(value, gast.BinOp):
+            return isinstance(value.op, _INT_OPS) and all(
+                self.is_int(o, m) for o in (value.left, value.right)
+            )
+        if isinstance(value, gast.Call):
+            return self.scope.resolve(value.func) in (builtins.len, builtins.int)
+        return False
+
+    def int_op(self, op: gast.operator, value: gast.expr, m: Memory) -> bool:
+        return isinstance(op, _INT_OPS) and self.is_int(value, m)
+
+    def is_array(self, value: gast.expr, m: Memory) -> bool:
+        """Certainly not a list, tuple or dict (`x * 1.0`: a list cannot be multiplied so)."""
+        if isinstance(value, gast.Constant):
+            return not isinstance(value.value, (str, bytes))
+        if isinstance(value, gast.Name):
+            return value.id in m.arrays
+        if isinstance(value, (gast.UnaryOp, gast.Compare)):
+            return True
+        if isinstance(value, gast.BinOp):
+            return not self.list_operands(value, m)
+        if isinstance(value, gast.Subscript):
+            return self.is_array(value.value, m)
+        if isinstance(value, gast.Call):
+            callee = self.scope.resolve(value.func)
+            return isinstance(callee, np.ufunc) or self.registry.makes_new_array(callee)
+        return False
+
+    def list_operands(self, value: gast.BinOp, m: Memory) -> list[gast.expr]:
+        """The operands of `value` that may be lists, tuples or strings it concatenates or
+        repeats (none when it divides, or multiplies by 1.0: no list can be)."""
+        operands = [value.left, value.right]
+        if not isinstance(value.op, (gast.Add, gast.Mult)) or any(
+            isinstance(o, gast.Constant) and type(o.value) in (float, complex) for o in operands
+        ):
+            return []
+        lists = [o for o in operands if self.may_list(o, m)]
+        return lists if isinstance(value.op, gast.Mult) or len(lists) == 2 else []
+
+    def may_list(self, operand: gast.expr, m: Memory) -> bool:
+        if isinstance(operand, gast.Constant):
+            return isinstance(operand.value, (str, bytes))
+        if isinstance(operand, gast.Name) and operand.id in self.locals:
+            return operand.id not in m.arrays
+        return isinstance(operand, (gast.List, gast.Tuple, gast.Name, gast.Attribute))
+
+
+def _sure_view(index: gast.expr, ints: frozenset[str]) -> bool:
+    """An index that makes a view of any array it applies to: a slice, and otherwise
+    integers, None or `...` (an integer alone may give a number: a copy)."""
+    parts = index.elts if isinstance(index, gast.Tuple) else [index]
+    if not any(isinstance(p, gast.Slice) for p in parts):
+        return False
+    for p in parts:
+        if isinstance(p, gast.Slice):
+            continue
+        if isinstance(p, gast.Constant) and (
+            p.value is None or p.value is Ellipsis or type(p.value) is int
+        ):
+            continue
+        if not (isinstance(p, gast.Name) and p.id in ints):
+            return False
+    return True
+
+
+def bound_arguments(callee: object, call: gast.Call) -> dict[str, list[gast.expr]]:
+    """Parameter -> the argument atoms it receives (all of them when binding fails)."""
+    try:
+        bound = bind_call(callee, call)
+    except (TypeError, ValueError):
+        every = [*call.args, *(k.value for k in call.keywords)]
+        return {p: every for p in _param_names(callee)}
+    out = {}
+    for param, value in bound.arguments.items():
+        if isinstance(value, dict):
+            out[param] = list(value.values())
+        elif isinstance(value, tuple):
+            out[param] = list(value)
+        else:
+            out[param] = [value]
+    return out
+
+
+def _param_names(callee: object) -> list[str]:
+    try:
+        return list(inspect.signature(callee).parameters)
+    except (TypeError, ValueError):
+        return []
+
+
+def _immutable(obj: object) -> bool:
+    if isinstance(obj, tuple):
+        return all(_immutable(o) for o in obj)
+    return isinstance(obj, (*_IMMUTABLE_TYPES, *_CODE_TYPES)) or inspect.isroutine(obj)
+
+
+def _hashable(obj: object) -> bool:
+    try:
+        hash(obj)
+    except TypeError:
+        return False
+    return True
+
+
+def _dotted(node: gast.expr) -> str:
+    if isinstance(node, gast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    return node.id if isinstance(node, gast.Name) else "?"

@@ -1,0 +1,217 @@
+"""Lower `z op= v`, and check calls of helpers that change an argument in place.
+
+An augmented assignment changes the array z refers to; generated code can
+differentiate a new value or a write by index, so each `z op= v` becomes
+(decided by analyze.aliases on the whole function):
+  - `_z1 = z op v; z = _z1` where that is the program's meaning: no other name
+    that may share z's memory is read afterwards (numbers share nothing);
+  - `_z1 = z op v; b[index] = _z1; z = b[index]` where z is certainly the view
+    b[index] of a local array b that nothing else still read shares: the write
+    into b that the update is;
+  - a located error where z is certainly such a view and that is not possible;
+  - otherwise the first form preceded by `unshared(z, (w, ...), "<message>")`,
+    which raises at run time when z turns out to be an array one of the names
+    read later shares (it never does for numbers).
+A call of a helper that may change a parameter in place (analyze.effects), whose
+argument is shared with a name read later, gets the same check (a helper's
+parameter is never certainly an array). `run` returns the function's own
+Effects for its callers.
+
+Assumes: A-normal form with `name op= atom` statements; closures inlined. Runs before
+activity (whose A-normal form has no AugAssign).
+Guarantees: no AugAssign; A-normal form otherwise unchanged.
+Invalidates: every analysis.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import gast
+
+from .. import runtime
+from ..analyze import alias_messages as messages
+from ..analyze import containers
+from ..analyze.activity import user_function
+from ..analyze.aliases import Aliases, View, analyze, bound_arguments
+from ..analyze.effects import Effects, Mutation
+from ..checkpoint import is_checkpointed
+from ..parse.resolve import Scope
+from ..parse.source import ParsedFunction
+from ..rules.registry import Registry
+from ..syntax import nodes
+from ..syntax.names import Namer
+from ..syntax.namespace import Namespace
+
+EffectsOf = Callable[[object], Effects | None]
+
+
+def run(
+    fn: gast.FunctionDef,
+    parsed: ParsedFunction,
+    scope: Scope,
+    registry: Registry,
+    namespace: Namespace,
+    namer: Namer,
+    effects_of: EffectsOf,
+    temps: dict[int, str] | None = None,
+) -> Effects:
+    """`temps`: id(`z op= v`) -> the name A-normal form chose for its result."""
+    structured = containers.structured(
+        fn,
+        lambda call: user_function(scope.resolve(call.func), registry),
+        lambda call: registry.makes_sequence(scope.resolve(call.func)),
+    )
+    aliases = analyze(fn, scope, registry, effects_of, structured)
+    lowering = _Lowering(parsed, scope, registry, namespace, namer, effects_of, aliases)
+    lowering.temps = temps or {}
+    fn.body = lowering.block(fn.body)
+    check(fn)
+    return lowering.effects(fn)
+
+
+def check(fn: gast.FunctionDef) -> None:
+    """Assert no augmented assignment is left (a compiler bug if it fails)."""
+    assert not any(isinstance(n, gast.AugAssign) for n in gast.walk(fn)), "AugAssign left"
+
+
+class _Lowering:
+    def __init__(self, parsed, scope, registry, namespace, namer, effects_of, aliases) -> None:
+        self.parsed: ParsedFunction = parsed
+        self.scope: Scope = scope
+        self.registry: Registry = registry
+        self.namespace: Namespace = namespace
+        self.namer: Namer = namer
+        self.effects_of: EffectsOf = effects_of
+        self.aliases: Aliases = aliases
+        self.mutated: dict[str, Mutation] = {}
+        self.temps: dict[int, str] = {}
+
+    def block(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
+        out: list[gast.stmt] = []
+        for stmt in stmts:
+            for part in ("body", "orelse"):
+                if isinstance(getattr(stmt, part, None), list):
+                    setattr(stmt, part, self.block(getattr(stmt, part)))
+            if isinstance(stmt, gast.AugAssign):
+                lowered = self.augmented(stmt)
+            elif nodes.is_item_write(stmt):  # refused where it is compiled; callers know
+                for param in self.aliases.params_of(stmt, nodes.assigned_name(stmt)):
+                    self.mutated.setdefault(param, self.mutation(stmt))
+                lowered = [stmt]
+            elif isinstance(stmt, (gast.Assign, gast.Expr)) and isinstance(stmt.value, gast.Call):
+                lowered = [*self.call(stmt), stmt]
+            else:
+                lowered = [stmt]
+            out.extend(nodes.located(s, stmt) for s in lowered)
+        return out
+
+    # -- z op= v ----------------------------------------------------------------------
+    def augmented(self, stmt: gast.AugAssign) -> list[gast.stmt]:
+        a = self.aliases
+        z = stmt.target.id
+        view = a.view(stmt, z)
+        for param in a.params_of(stmt, z):
+            self.mutated.setdefault(param, self.mutation(stmt))
+        shared = self.shared(stmt, z, skip=(z,))
+        if not shared:
+            return self.out_of_place(stmt)
+        if view is not None:
+            base = view.base
+            roots = a.roots(stmt, base)
+            others = self.shared(stmt, base, skip=(base, z))
+            if roots and all(r[0] == "new" for r in roots) and not others:
+                return self.through(stmt, view)
+            raise messages.view_refusal(self.parsed, a, stmt, view, others or shared)
+        text = messages.augmented_guard(self.parsed, a, stmt, shared)
+        return [self.guard(z, shared, text), *self.out_of_place(stmt)]
+
+    def temp(self, stmt: gast.AugAssign) -> str:
+        return self.temps.get(id(stmt)) or self.namer.temp(stmt.target.id)
+
+    def out_of_place(self, stmt: gast.AugAssign) -> list[gast.stmt]:
+        z = stmt.target.id
+        tmp = self.temp(stmt)
+        value = nodes.binop(nodes.name(z), stmt.op, stmt.value)
+        return [nodes.assign(tmp, value), nodes.assign(z, nodes.name(tmp))]
+
+    def through(self, stmt: gast.AugAssign, view: View) -> list[gast.stmt]:
+        """`b[index] = z op v; z = b[index]`: the update of the array z is a view of."""
+        z = stmt.target.id
+        tmp = self.temp(stmt)
+        write = gast.Subscript(
+            value=nodes.name(view.base), slice=nodes.deepcopy(view.index), ctx=gast.Store()
+        )
+        again = nodes.subscript(nodes.name(view.base), nodes.deepcopy(view.index))
+        return [
+            nodes.assign(tmp, nodes.binop(nodes.name(z), stmt.op, stmt.value)),
+            nodes.assign(write, nodes.name(tmp)),
+            nodes.assign(z, again),
+        ]
+
+    # -- calls of helpers that change an argument --------------------------------------
+    def call(self, stmt: gast.Assign | gast.Expr) -> list[gast.stmt]:
+        call = stmt.value
+        callee = self.scope.resolve(call.func)
+        if not user_function(callee, self.registry):
+            return []
+        effects = self.effects_of(callee)
+        if effects is None or not effects.mutated:
+            return []
+        target = nodes.assigned_name(stmt) if isinstance(stmt, gast.Assign) else None
+        bound = bound_arguments(callee, call)
+        checks = []
+        for param, mutation in effects.mutated:
+            for atom in bound.get(param, []):
+                found = self.argument(stmt, callee, param, mutation, atom, target)
+                if found is not None:
+                    checks.append(found)
+        return checks
+
+    def argument(self, stmt, callee, param, mutation, atom, target) -> gast.stmt | None:
+        """The check for one argument of a call that may change it in place, if needed."""
+        a = self.aliases
+        if isinstance(atom, gast.Starred):
+            atom = atom.value
+        if not isinstance(atom, gast.Name):
+            return None
+        arg = atom.id
+        if arg not in a.locals:  # a global passed in: it changes for good
+            shared: list[tuple[str, gast.expr]] = [(arg, nodes.name(arg))]
+        else:
+            where = f"{callee.__qualname__}({arg}) at {messages.place(self.parsed, stmt)}"
+            for p in a.params_of(stmt, arg):
+                chained = Mutation(mutation.where, mutation.text, (*mutation.via, where))
+                self.mutated.setdefault(p, chained)
+            shared = self.shared(stmt, arg, skip=(target,) if target else ())
+            if is_checkpointed(callee) and a.roots(stmt, arg) and arg not in dict(shared):
+                shared.append((arg, nodes.name(arg)))  # recomputed later from the argument
+        if not shared:
+            return None
+        text = messages.call_guard(self.parsed, a, stmt, callee, param, mutation, arg, shared)
+        return self.guard(arg, shared, text)
+
+    # -- shared ----------------------------------------------------------------------
+    def shared(self, stmt: gast.stmt, name: str, skip: tuple) -> list[tuple[str, gast.expr]]:
+        """(label, expression) of what shares `name`'s memory and is read afterwards."""
+        a = self.aliases
+        found = [(n, nodes.name(n)) for n in a.live_sharers(stmt, name, skip)]
+        for root in a.global_roots(stmt, name):  # visible after the call: always shared
+            found.append((str(root[1]), nodes.name(name)))
+        return found
+
+    def guard(self, name: str, shared: list[tuple[str, gast.expr]], text: str) -> gast.stmt:
+        helper = nodes.name(self.namespace.bind("unshared", runtime.unshared, self.namer))
+        others = nodes.tuple_([expr for _, expr in shared])
+        return nodes.expr_stmt(nodes.call(helper, [nodes.name(name), others, nodes.const(text)]))
+
+    def mutation(self, stmt: gast.stmt) -> Mutation:
+        return Mutation(self.parsed.location(stmt), messages.text(self.parsed, stmt))
+
+    def effects(self, fn: gast.FunctionDef) -> Effects:
+        ret = fn.body[-1]
+        a = self.aliases
+        name = ret.value.id if isinstance(ret, gast.Return) and id(ret) in a.before else None
+        returned = frozenset(a.params_of(ret, name)) if name else frozenset()
+        shares = frozenset(a.global_roots(ret, name)) if name else frozenset()
+        return Effects(tuple(sorted(self.mutated.items())), returned, shares)
