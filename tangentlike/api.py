@@ -20,14 +20,19 @@ from typing import Any
 
 import numpy as np
 
-from . import __version__, specialize, structure
+from . import build as build_module
+from . import specialize, structure
 from .checkpoint import Binomial, FixedInterval, Schedule
-from .compile import keys, loader
 from .compile.cache import DiskCache
-from .errors import CheckError, NonScalarOutputError, UnknownClassError, WrtError
-from .parse.resolve import MISSING
-from .parse.source import peel_bound, unwrap
-from .pipeline import Guard, ModuleBuilder
+from .errors import (
+    CheckError,
+    NonScalarOutputError,
+    SourceNotFoundError,
+    UnknownClassError,
+    WrtError,
+)
+from .live import Built, Live, show
+from .parse.source import function_for_rule, peel_bound, unwrap
 from .rules.registry import Registry, default_registry
 from .schedule import Tape
 
@@ -83,11 +88,12 @@ class Stats:
 @dataclass
 class _Entry:
     wrapper: Callable
-    guards: list[Guard]
-    registry_version: int
+    live: Live | None  # None: a gradient built at each call (specialize.per_call)
 
 
 _cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# ufunc or builtin with a rule -> the Python function calling it that `grad` differentiates
+_rule_functions: dict[object, types.FunctionType] = {}
 _lock = threading.Lock()
 
 
@@ -225,6 +231,8 @@ def _build(
         rebuild = _rebuild(mode, optimize, verbose, cache, checkpoint, stats, checks)
         return specialize.bound(f, *_wrt_names(f, wrt), rebuild)
     func = unwrap(f)
+    if not isinstance(func, types.FunctionType):
+        func = _function_for(func)
     if checkpoint is not None and not isinstance(checkpoint, (Binomial, FixedInterval)):
         raise TypeError(
             f"checkpoint= takes tl.Binomial(snapshots=k) or tl.FixedInterval(every=n), "
@@ -242,31 +250,65 @@ def _build(
     registry = default_registry()
     per_func = _cache.get(func)
     entry = per_func.get(key) if per_func is not None else None
-    if (
-        entry is not None
-        and entry.registry_version == registry.version
-        and all(g.holds() for g in entry.guards)
-    ):
+    if entry is not None:
+        if entry.live is not None and not entry.live.check():
+            entry.live.current()  # refreshed or rebuilt in place: what it was built from changed
         if verbose:
             print(entry.wrapper.source)
         return entry.wrapper
     names, single = _wrt_names(func, wrt)
     options = Options(names, single, mode, optimize, checkpoint, bool(stats), checks)
-    # methods reached through a class are not among the disk key's dependencies
-    disk = None if param_types else _disk(cache)
+    disk = _disk(cache)
+    types_ = dict(param_types)
+
+    # a gradient made by tangentlike stands for the code it runs now (tl.grad(tl.vjp(f)))
+    front = f if hasattr(f, "__tangentlike_live__") else None
+
+    def build() -> Built:
+        target = func if front is None else unwrap(front)  # what that gradient runs now
+        return build_module.build(target, options, registry, disk, types_, front)
+
     try:
-        wrapper, guards = _compile(func, options, registry, disk, dict(param_types))
+        live: Live | None = Live(build(), build)
     except UnknownClassError as err:
         if param_types:
             raise
         rebuild = _rebuild(mode, optimize, verbose, cache, checkpoint, stats, checks)
         wrapper = specialize.per_call(func, wrt, names, mode == "vjp", err, rebuild)
-        guards = []
+        live = None
+    else:
+        built = live.built
+        wrapper = _wrap(func, live.caller(), options, built.source)
+        show(wrapper, built)
+        wrapper.__tangentlike_live__ = live
+        live.wrappers.append(wrapper)
     with _lock:
-        _cache.setdefault(func, {})[key] = _Entry(wrapper, guards, registry.version)
+        _cache.setdefault(func, {})[key] = _Entry(wrapper, live)
     if verbose:
         print(wrapper.source)
     return wrapper
+
+
+def _function_for(primal: Callable) -> types.FunctionType:
+    """The Python function `grad` differentiates for a callable without Python source:
+    one calling it, when a derivative rule knows it (`grad(np.exp)`); else an error."""
+    rule = default_registry().lookup(primal)
+    if rule is None:
+        raise SourceNotFoundError(
+            f"cannot differentiate {primal!r}: it is not a Python function with source "
+            "code, and no derivative rule is registered for it",
+            hint="What to do: differentiate a Python function that calls it, and register "
+            "a rule for it with @tangentlike.adjoint(...) if it is called on "
+            "differentiated values.",
+        )
+    with _lock:
+        try:
+            found = _rule_functions.get(primal)
+        except TypeError:  # unhashable: make one each time
+            return function_for_rule(primal, rule.params)
+        if found is None:
+            found = _rule_functions[primal] = function_for_rule(primal, rule.params)
+    return found
 
 
 def _rebuild(
@@ -301,88 +343,6 @@ def _disk(cache: CacheOption) -> DiskCache | None:
     if cache is False or os.environ.get("TANGENTLIKE_DISK_CACHE", "1").lower() in {"0", "off"}:
         return None
     return DiskCache(None if cache is True else cache)
-
-
-_ENTRY = "# Entry point: "
-
-
-def _compile(
-    func: Callable,
-    options: Options,
-    registry: Registry,
-    disk: DiskCache | None = None,
-    param_types: dict[str, type] | None = None,
-) -> tuple[Callable, list[Guard]]:
-    """Build the gradient module, or load it from the disk cache when its key is there."""
-    disk_key = None
-    if disk is not None:
-        option_text = (
-            options.mode,
-            ",".join(options.wrt),
-            str(options.single),
-            str(options.optimize),
-            repr(options.checkpoint),
-            str(options.stats),
-            f"checks={options.checks}",
-            registry.fingerprint(),
-        )
-        disk_key = keys.disk_key(func, option_text, (__version__,))
-    if disk_key is not None:
-        text = disk.load(disk_key)
-        if text is not None and _ENTRY in text:
-            name = text.split(_ENTRY, 1)[1].split("\n", 1)[0].strip()
-            module = loader.load(text, name, {})
-            generated = getattr(module, name, None)
-            if generated is not None:
-                wrapper = _wrap(func, generated, options, text)
-                wrapper.external, wrapper.built_from = {}, "disk cache"
-                return wrapper, _guards_of(func)
-    builder = ModuleBuilder(
-        registry,
-        optimize=options.optimize,
-        checkpoint=options.checkpoint,
-        stats=options.stats,
-        checks=options.checks,
-    )
-    name = builder.entry(
-        func,
-        options.wrt,
-        preserve_result=options.mode == "value_and_grad",
-        scalar_output=options.mode != "vjp",
-        param_types=param_types,
-    )
-    settings = "".join(
-        f", {what}"
-        for what in (
-            options.checkpoint,
-            "stats=True" if options.stats else None,
-            "checks=True" if options.checks else None,
-        )
-        if what
-    )
-    header = [
-        f"Generated by tangentlike {__version__}: {options.mode} of {func.__qualname__} "
-        f"with respect to {', '.join(options.wrt)}{settings}.",
-        f"Source: {builder.parsed[0].basename}:{builder.parsed[0].first_line}",
-        f"{_ENTRY[2:]}{name}",
-    ]
-    text = builder.render(header)
-    module = loader.load(text.source, name, text.external)
-    generated = getattr(module, name)
-    wrapper = _wrap(func, generated, options, text.source)
-    wrapper.external, wrapper.built_from = dict(text.external), "transform"
-    if disk_key is not None and not text.external:
-        disk.store(disk_key, text.source)
-    return wrapper, builder.guards
-
-
-def _guards_of(func: Callable) -> list[Guard]:
-    """Guards over every name the dependencies of `func` read (for a module loaded from disk)."""
-    guards = []
-    for f in keys.dependencies(func):
-        for name in keys.names_of(f.__code__):  # nested functions too
-            guards.append(Guard(f.__globals__, name, f.__globals__.get(name, MISSING)))
-    return guards
 
 
 def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> Callable:

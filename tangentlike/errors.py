@@ -71,6 +71,11 @@ class SourceNotFoundError(TangentlikeError):
     """The source of a function could not be read (built-in, REPL, lambda in an expression...)."""
 
 
+class SourceChangedError(TangentlikeError):
+    """The source file of a function was edited after the function was imported: its text
+    is not the code that runs."""
+
+
 class WrtError(TangentlikeError, ValueError):
     """`wrt` names no parameter, or a parameter that is not differentiable."""
 

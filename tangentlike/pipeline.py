@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -39,6 +40,7 @@ from .normalize import (
 )
 from .optimize import dce, inline
 from .parse import fence
+from .parse.record import Recorder
 from .parse.resolve import MISSING, Scope
 from .parse.source import ParsedFunction, parse_function
 from .rules.registry import Registry
@@ -50,18 +52,6 @@ from .transform import checkpoints as transform_checkpoints
 from .transform.context import Context, Variant
 
 log = logging.getLogger("tangentlike")
-
-
-@dataclass(frozen=True)
-class Guard:
-    """A name lookup whose answer the generated code depends on."""
-
-    mapping: dict
-    name: str
-    value: object
-
-    def holds(self) -> bool:
-        return self.mapping.get(self.name, MISSING) is self.value
 
 
 @dataclass
@@ -77,7 +67,8 @@ class ModuleBuilder:
     functions: list[str] = field(default_factory=list)
     variants: dict[tuple[object, tuple[str, ...]], Variant] = field(default_factory=dict)
     parsed: list[ParsedFunction] = field(default_factory=list)
-    guards: list[Guard] = field(default_factory=list)
+    # what the build resolves and parses: the guards and disk-cache manifest come from it
+    recorder: Recorder = field(default_factory=Recorder)
     # (function, parameter) -> the class of its value: `self` of a bound method, receivers
     param_types: dict[tuple[object, str], type] = field(default_factory=dict)
     summaries: Summaries = field(default_factory=Summaries)  # effects of user functions
@@ -97,7 +88,7 @@ class ModuleBuilder:
         scalar_output: bool,
         param_types: dict[str, type] | None = None,
     ) -> str:
-        parsed = parse_function(func)
+        parsed = parse_function(func, self.recorder)
         for param, cls in (param_types or {}).items():
             self.note_type(parsed.func, param, cls)
         name = self.reserve("d" + parsed.node.name)
@@ -126,7 +117,7 @@ class ModuleBuilder:
         key = (func, active)
         if key in self.variants:
             return self.variants[key]
-        parsed = parse_function(func)
+        parsed = parse_function(func, self.recorder)
         base = parsed.node.name  # a lambda's: the name it is assigned to, or lambda_
         suffix = "" if not any(k[0] is func for k in self.variants) else "_" + "_".join(active)
         found = Variant(
@@ -199,7 +190,11 @@ class ModuleBuilder:
         every_name = {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}
         namer = Namer(reserved=every_name | set(self.namespace.objects), locals_=user_locals)
         names = tuple(namer.exact(n) for n in ("_stack", "_push", "_pop"))
-        scope = Scope(parsed.func, user_locals, self.namespace.objects)
+        scope = Scope(parsed.func, user_locals, self.namespace.objects, self.recorder)
+        self._runtime_defaults(fn, parsed, scope, namer)
+        # the generated signatures copy keyword-only defaults from the parsed tree
+        parsed.node.args.kw_defaults = nodes.deepcopy(fn.args.kw_defaults)
+        parsed.node.args.defaults = nodes.deepcopy(fn.args.defaults)
         nested = closures.collect(parsed, fn, namer)
         self._bind_free_names(fn, parsed, scope, namer, user_locals)
         for closure in nested.by_name.values():
@@ -250,7 +245,7 @@ class ModuleBuilder:
             self, namespace=self.namespace.copy(), functions=[], variants={}
         )
         try:
-            return scratch._normalize(parse_function(func), None)[-1]
+            return scratch._normalize(parse_function(func, self.recorder), None)[-1]
         except TangentlikeError:
             return None
         except Exception:  # a compiler bug: differentiating it will say so, if it ever is
@@ -259,18 +254,46 @@ class ModuleBuilder:
 
     def _is_partial(self, parsed: ParsedFunction, func: gast.expr) -> bool:
         """Whether `func` names functools.partial where `parsed` is defined."""
-        scope = Scope(parsed.func, closures.function_locals(parsed.node), {})
+        scope = Scope(parsed.func, closures.function_locals(parsed.node), {}, self.recorder)
         return scope.resolve(func) is functools.partial
 
-    def watch(self, obj: object, fingerprint: Callable[[object], object]) -> None:
-        """Rebuild if `fingerprint(obj)` changes (a global object's attributes' classes,
-        a global dict's keys)."""
-        value = fingerprint(obj)
-        self.guards.append(Guard(_Fingerprint(obj, fingerprint, value), "value", value))
+    def watch(self, obj: object, kind: str) -> None:
+        """Rebuild if `record.FINGERPRINTS[kind](obj)` changes (a global object's
+        attributes' classes, a global dict's keys)."""
+        self.recorder.watch(obj, kind)
 
     def note_type(self, func: object, param: str, cls: type) -> bool:
         """Record that `param` of `func` holds a `cls`; False if another class was recorded."""
         return self.param_types.setdefault((func, param), cls) is cls
+
+    def _runtime_defaults(
+        self, fn: gast.FunctionDef, parsed: ParsedFunction, scope: Scope, namer: Namer
+    ) -> None:
+        """Default values as the function holds them (evaluated once, when it was defined,
+        or set since), not as its text would evaluate them now: `def g(x, a=SCALE)` keeps
+        the SCALE of its definition. A default that still is what its expression names
+        keeps its text; a literal is written out; anything else is bound by name."""
+        a = fn.args
+        positional = [*a.posonlyargs, *a.args][len(a.posonlyargs) + len(a.args) - len(a.defaults) :]
+        pairs = list(zip(positional, a.defaults, parsed.defaults, strict=True))
+        kw = parsed.kwdefaults
+        pairs += [(p, d, kw[p.id]) for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True) if d]
+        values = {}
+        for param, node, value in pairs:
+            if scope.resolve(node) is value and value is not MISSING:
+                continue
+            if isinstance(value, (bool, int, str, type(None))) or (
+                isinstance(value, float) and math.isfinite(value)
+            ):
+                values[param.id] = nodes.const(value)
+            else:
+                bound = self.namespace.bind(f"{param.id}_default", value, namer)
+                values[param.id] = nodes.name(bound)
+        a.defaults = [values.get(p.id, d) for p, d in zip(positional, a.defaults, strict=True)]
+        a.kw_defaults = [
+            values.get(p.id, d) if d is not None else None
+            for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True)
+        ]
 
     def _bind_free_names(
         self,
@@ -296,12 +319,11 @@ class ModuleBuilder:
             obj = scope.lookup_original(name)
             if obj is MISSING:
                 continue
-            if name in func.__code__.co_freevars:
-                cell = func.__closure__[func.__code__.co_freevars.index(name)]
-                self.guards.append(Guard(_CellView(cell), "value", obj))
-            elif name in func.__globals__:
-                self.guards.append(Guard(func.__globals__, name, obj))
             bound = self.namespace.bind(name, obj, namer)
+            if name in func.__code__.co_freevars:
+                self.recorder.bound(func, ("cell", name), bound)
+            elif name in func.__globals__:
+                self.recorder.bound(func, ("global", name), bound)
             if bound != name:
                 renames[name] = bound
             if name in func.__globals__ and func.__globals__.get("__name__"):
@@ -357,28 +379,3 @@ def _pure(ctx: Context, value: gast.expr, helpers: bool = False) -> bool:
                 continue  # making a checkpoint schedule changes nothing else
             return False
     return True
-
-
-class _Fingerprint(dict):
-    """Lets a Guard check that something about an object is still what it was."""
-
-    def __init__(self, obj: object, fingerprint: Callable[[object], object], value: object):
-        super().__init__()
-        self.obj, self.fingerprint, self.value = obj, fingerprint, value
-
-    def get(self, key: str, default: object = None) -> object:
-        return self.value if self.fingerprint(self.obj) == self.value else default
-
-
-class _CellView(dict):
-    """Lets a Guard check a closure cell like a mapping entry."""
-
-    def __init__(self, cell: object) -> None:
-        super().__init__()
-        self.cell = cell
-
-    def get(self, key: str, default: object = None) -> object:
-        try:
-            return self.cell.cell_contents
-        except ValueError:
-            return default

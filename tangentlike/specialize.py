@@ -36,11 +36,17 @@ def bound(f: Callable, names: tuple[str, ...], single: bool, build: Build) -> Ca
         return build(func, names[0] if single else names, param_types=types_)
 
     def df(*more, **more_keywords):
-        return specialised()(*args, *more, **{**keywords, **more_keywords})
+        inner = specialised()  # rebuilt when what it was built from changed
+        df.source, df.built_from = inner.source, getattr(inner, "built_from", None)
+        return inner(*args, *more, **{**keywords, **more_keywords})
 
     inner = specialised()
-    functools.update_wrapper(df, inner, assigned=("__module__", "__name__", "__qualname__"))
+    # not its other attributes: this gradient takes fewer arguments than the inner one
+    functools.update_wrapper(
+        df, inner, assigned=("__module__", "__name__", "__qualname__"), updated=()
+    )
     df.source, df.wrt, df.__wrapped__ = inner.source, inner.wrt, inner
+    df.built_from, df.external = getattr(inner, "built_from", None), getattr(inner, "external", {})
     return df
 
 
@@ -70,7 +76,7 @@ def per_call(
         if not types_:
             raise error
         built = build(func, wrt, param_types=types_)
-        df.source = built.source
+        df.source, df.built_from = built.source, getattr(built, "built_from", None)
         return built(*args, **kwargs)
 
     functools.update_wrapper(df, func, assigned=("__module__", "__doc__"), updated=())
@@ -79,5 +85,6 @@ def per_call(
         "of its object arguments (they decide which methods run); see .source after a call."
     )
     df.wrt = names
+    df.built_from = None  # "transform" or "disk cache" once a call has built it
     df.built_per_call = (error.param,)  # the command-line tool cannot write it ahead
     return df

@@ -9,7 +9,10 @@ Assumes: keys come from `cache_key` over everything the generated text depends o
 options, rule registry fingerprint, tangentlike version), so one key always maps to one text; the
 cache directory is trusted (the digest detects damage, not tampering: whoever can write the
 directory can make us load any source). Guarantees: never pickles; writes are atomic (temporary
-file in the same directory, fsync, `os.replace`), so no reader ever sees a partial entry; `load`
+file in the same directory, fsync, `os.replace`), so no reader ever sees a partial entry; a
+temporary left by a killed writer is removed by a later `store` once it is older than
+`STALE_TEMPORARY_SECONDS`, or by `clear`; directories the cache creates are private (0700,
+whatever the umask), entries are 0600; `load`
 returns a body only if its header, key and digest all check out, and otherwise reports a miss;
 environmental failures (unwritable or unreadable directory, full disk) become misses or ``None``,
 never exceptions. Standard library only.
@@ -24,6 +27,7 @@ import pathlib
 import re
 import sys
 import tempfile
+import time
 
 __all__ = ["DiskCache", "cache_key", "default_cache_dir"]
 
@@ -34,6 +38,8 @@ _TMP_SUFFIX = ".tmp"
 _KEY_RE = re.compile(r"[0-9a-f]{16,128}")
 _ENTRY_RE = re.compile(r"[0-9a-f]{16,128}\.py")
 _TMP_RE = re.compile(r"\.[0-9a-f]{16,128}\..*\.tmp")
+# A temporary file this old belongs to a writer that died (a store takes milliseconds).
+STALE_TEMPORARY_SECONDS = 600
 
 
 def default_cache_dir() -> pathlib.Path:
@@ -144,7 +150,8 @@ class DiskCache:
         body = source.encode("utf-8")
         data = _header(key, body) + body
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
+            _make_private_directory(self.directory)
+            _remove_stale_temporaries(self.directory)
             fd, tmp = tempfile.mkstemp(prefix=f".{key}.", suffix=_TMP_SUFFIX, dir=self.directory)
         except OSError:
             return None
@@ -184,6 +191,40 @@ class DiskCache:
             if is_entry:
                 removed += 1
         return removed
+
+
+def _make_private_directory(directory: pathlib.Path) -> None:
+    """Create `directory` and its missing parents readable and writable by the user alone
+    (0700: under umask 000 a shared cache would let anyone plant code we execute)."""
+    missing = []
+    path = directory
+    while not path.exists():
+        missing.append(path)
+        if path.parent == path:
+            break
+        path = path.parent
+    for path in reversed(missing):
+        with contextlib.suppress(FileExistsError):  # another process made it meanwhile
+            os.mkdir(path, 0o700)
+    if not directory.is_dir():
+        raise NotADirectoryError(str(directory))
+
+
+def _remove_stale_temporaries(directory: pathlib.Path) -> None:
+    """Remove our temporary files older than STALE_TEMPORARY_SECONDS (their writer was killed
+    before it could rename or remove them); younger ones may be a concurrent store's."""
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return
+    now = time.time()
+    for name in names:
+        if _TMP_RE.fullmatch(name) is None:
+            continue
+        path = directory / name
+        with contextlib.suppress(OSError):
+            if now - os.stat(path).st_mtime > STALE_TEMPORARY_SECONDS:
+                os.unlink(path)
 
 
 def _discard(path: pathlib.Path, seen: os.stat_result) -> None:

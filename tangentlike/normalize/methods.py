@@ -52,8 +52,8 @@ class Methods(gast.NodeTransformer):
     known: dict[str, object]
     note_types: Callable[[Callable, str, type], bool]  # False: a different class was noted
     # a global object and what about it the generated code relies on (its attributes'
-    # classes, a dict's keys): the builder rebuilds when that changes
-    watch: Callable[[object, Callable[[object], object]], None]
+    # classes, a dict's keys: a parse.record.FINGERPRINTS kind): rebuilt when that changes
+    watch: Callable[[object, str], None]
 
     def visit_Call(self, node: gast.Call) -> gast.expr:
         self.generic_visit(node)
@@ -66,7 +66,8 @@ class Methods(gast.NodeTransformer):
         elif obj is MISSING and isinstance(func, gast.Attribute):
             peeled = self.super_method(func) or self.method_of_known(func)
         elif obj is not MISSING and user_class(type(obj)) and not inspect.isfunction(obj):
-            peeled = self.called_object(func, type(obj))  # a global `layer(x)`
+            cls = self.scope.note(obj, ("type", ""), type(obj))
+            peeled = self.called_object(func, cls)  # a global `layer(x)`
         elif obj is MISSING and isinstance(func, gast.Name):
             peeled = self.called_parameter(func)
         if peeled is None:
@@ -112,7 +113,7 @@ class Methods(gast.NodeTransformer):
         for k in node.keywords:
             mapping = self.scope.resolve(k.value) if k.arg is None else MISSING
             if isinstance(mapping, dict) and all(isinstance(key, str) for key in mapping):
-                self.watch(mapping, keys_of)
+                self.watch(mapping, "keys")
                 keywords += [  # a dict may change after the build: read it at run time
                     gast.keyword(arg=key, value=nodes.subscript(k.value, nodes.const(key)))
                     for key in mapping
@@ -130,15 +131,19 @@ class Methods(gast.NodeTransformer):
         """(reference to the plain function, leading arguments, keywords) for `obj`,
         denoted by `expr` in the source."""
         if isinstance(obj, functools.partial):
-            self.watch(obj, literals_of)  # its literals are spelled out; keywords may change
-            ref, args, keywords = self.peel(nodes.attribute(expr, "func"), obj.func)
+            self.watch(obj, "literals")  # its literals are spelled out; keywords may change
+            for part in ("args", "keywords"):
+                self.scope.note(obj, ("attr", part), getattr(obj, part))
+            inner = self.scope.note(obj, ("attr", "func"), obj.func)
+            ref, args, keywords = self.peel(nodes.attribute(expr, "func"), inner)
             for i, value in enumerate(obj.args):
                 args.append(self.value(value, expr, "args", i))
             for k, value in obj.keywords.items():
                 keywords[k] = self.value(value, expr, "keywords", k)
             return ref, args, keywords
         if isinstance(obj, types.MethodType):
-            receiver = obj.__self__
+            receiver = self.scope.note(obj, ("attr", "__self__"), obj.__self__)
+            self.scope.note(obj, ("attr", "__func__"), obj.__func__)
             if isinstance(expr, gast.Attribute) and self.scope.resolve(expr.value) is receiver:
                 recv = expr.value
             else:
@@ -150,7 +155,9 @@ class Methods(gast.NodeTransformer):
     def called_object(self, func: gast.expr, cls: type) -> tuple[gast.expr, list, dict] | None:
         """`obj(x)` for an instance of a class defining `__call__` with `def`."""
         call = primal_of(inspect.getattr_static(cls, "__call__", MISSING))
-        if not inspect.isfunction(call):
+        if inspect.isfunction(call):
+            self.scope.note(cls, ("attr", "__call__"), cls.__call__)
+        else:
             raise self.parsed.error(
                 func,
                 f"calling {dotted(func) or 'this object'}, a {cls.__qualname__}, whose class "
@@ -199,11 +206,15 @@ class Methods(gast.NodeTransformer):
                 "call the base class's method explicitly: Base.method(self, ...)",
             )
         cell = self.parsed.func.__closure__[code.co_freevars.index("__class__")]
-        mro = self.known[params[0]].__mro__
-        for cls in mro[mro.index(cell.cell_contents) + 1 :]:
+        here = self.scope.note(self.parsed.func, ("cell", "__class__"), cell.cell_contents)
+        known = self.known[params[0]]
+        mro = known.__mro__
+        for i, cls in enumerate(mro[mro.index(here) + 1 :], start=mro.index(here) + 1):
             if func.attr in vars(cls):
                 found = primal_of(vars(cls)[func.attr])
                 if inspect.isfunction(found):
+                    self.scope.note(known, ("mro", str(i)), cls)
+                    self.scope.note(cls, ("attr", func.attr), getattr(cls, func.attr))
                     return self.function_ref(found, cls), [nodes.name(params[0])], {}
                 break
         raise self.parsed.error(
@@ -256,7 +267,10 @@ class Methods(gast.NodeTransformer):
     ) -> tuple[gast.expr, list, dict] | None:
         cls = self.known[path]
         static = primal_of(inspect.getattr_static(cls, func.attr, MISSING))
-        found = primal_of(getattr(cls, func.attr, MISSING))
+        raw = getattr(cls, func.attr, MISSING)
+        found = primal_of(raw)
+        if raw is not MISSING and user_class(cls):
+            self.scope.primal(self.scope.note(cls, ("attr", func.attr), raw))
         if isinstance(static, staticmethod) and inspect.isfunction(found):
             return self.function_ref(found, cls), [], {}
         if inspect.isfunction(static) and found is static:
@@ -277,6 +291,9 @@ class Methods(gast.NodeTransformer):
         cls = owner if isinstance(owner, type) else type(owner) if owner is not None else None
         name = getattr(fn, "__name__", "")
         if cls is not None and name and getattr(cls, name, None) is fn:
+            if owner is not cls:
+                self.scope.note(owner, ("type", ""), cls)
+            self.scope.note(cls, ("attr", name), fn)
             bound = self.namespace.bind(cls.__name__, cls, self.namer)
             return nodes.attribute(nodes.name(bound), name)
         if not name.isidentifier():
@@ -308,9 +325,12 @@ class Methods(gast.NodeTransformer):
                 obj = self.scope.resolve(arg)
                 if obj is MISSING:
                     continue
-                classes = object_classes(param, obj)
+                recorder = self.scope.recorder
+                classes = (
+                    object_classes(param, obj) if recorder is None else recorder.classes(param, obj)
+                )
                 if classes:
-                    self.watch(obj, classes_of)
+                    self.watch(obj, "classes")
             for p, cls in classes:
                 if not self.note_types(fn, p, cls):
                     raise self.parsed.error(
@@ -320,21 +340,6 @@ class Methods(gast.NodeTransformer):
                         "differentiate each variant separately, or call the methods "
                         "explicitly (Class.method(obj, ...))",
                     )
-
-
-def literals_of(p: functools.partial) -> object:
-    def one(v: object) -> object:
-        return repr(v) if isinstance(v, _LITERALS) else id(v)
-
-    return tuple(map(one, p.args)), tuple((k, one(v)) for k, v in p.keywords.items())
-
-
-def keys_of(mapping: object) -> object:
-    return tuple(mapping)
-
-
-def classes_of(obj: object) -> object:
-    return tuple(object_classes("", obj))
 
 
 def known_classes(fn: gast.FunctionDef, given: dict[str, type]) -> dict[str, type]:
@@ -362,7 +367,7 @@ def run(
     namer: Namer,
     known: dict[str, type],
     note_types: Callable[[Callable, str, type], bool],
-    watch: Callable[[object, Callable[[object], object]], None],
+    watch: Callable[[object, str], None],
 ) -> gast.FunctionDef:
     Methods(parsed, scope, namespace, namer, known, note_types, watch).visit(fn)
     return fn

@@ -2,17 +2,24 @@
 
 Guarantees: a Scope answers, for a Name or a dotted Attribute chain that does
 not start at a local variable, the Python object it denotes at the time of
-the call to `grad`. It never mutates the tree.
+the call to `grad`. It never mutates the tree. With a recorder (parse/record.py),
+every lookup it makes (global, builtin, closure cell, attribute, the function
+behind a `tl.differentiable`) is reported to it.
 """
 
 from __future__ import annotations
 
 import builtins
+import functools
 import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import gast
+
+if TYPE_CHECKING:
+    from .record import Recorder
 
 MISSING = object()
 
@@ -29,11 +36,12 @@ class Scope:
     func: Callable
     locals: frozenset[str] = field(default_factory=frozenset)
     module_names: dict[str, object] = field(default_factory=dict)
+    recorder: Recorder | None = None
 
     def lookup(self, name: str) -> object:
         if name in self.module_names:
-            return primal_of(self.module_names[name])
-        return primal_of(self.lookup_original(name))
+            return self.primal(self.module_names[name])
+        return self.primal(self.lookup_original(name))
 
     def lookup_original(self, name: str) -> object:
         """What `name` means in the function's own closure, globals or builtins."""
@@ -41,12 +49,29 @@ class Scope:
         if name in code.co_freevars and self.func.__closure__ is not None:
             cell = self.func.__closure__[code.co_freevars.index(name)]
             try:
-                return cell.cell_contents
+                found = cell.cell_contents
             except ValueError:
-                return MISSING
+                found = MISSING
+            return self.note(self.func, ("cell", name), found)
         if name in self.func.__globals__:
-            return self.func.__globals__[name]
-        return getattr(builtins, name, MISSING)
+            return self.note(self.func, ("global", name), self.func.__globals__[name])
+        return self.note(self.func, ("builtin", name), getattr(builtins, name, MISSING))
+
+    def primal(self, obj: object) -> object:
+        """`primal_of(obj)`, recorded."""
+        attr = primal_attribute(obj)
+        if attr is None:
+            return obj
+        if self.recorder is not None and hasattr(obj, "__tangentlike_live__"):
+            self.recorder.watch(obj, "current")  # a gradient: what it runs may change
+        return self.note(obj, ("attr", attr), getattr(obj, attr))
+
+    def note(self, base: object, step: tuple[str, str], value: object) -> object:
+        """Report that `value` was found one `step` from `base`; returns value."""
+        # a name or attribute that is not there decides nothing (using it fails)
+        if self.recorder is not None and value is not MISSING:
+            self.recorder.resolved(base, step, value)
+        return value
 
     def resolve(self, node: gast.expr) -> object:
         """The object a Name/Attribute chain denotes, or MISSING (locals, other expressions)."""
@@ -58,13 +83,23 @@ class Scope:
             base = self.resolve(node.value)
             if base is MISSING:
                 return MISSING
-            return primal_of(getattr(base, node.attr, MISSING))
+            found = self.note(base, ("attr", node.attr), getattr(base, node.attr, MISSING))
+            return MISSING if found is MISSING else self.primal(found)
         return MISSING
 
 
 def primal_of(obj: object) -> object:
-    """The plain function behind a `tl.differentiable` wrapper; anything else unchanged."""
-    return getattr(obj, "__tangentlike_primal__", obj)
+    """The plain function behind a `tl.differentiable` wrapper or a functools.lru_cache
+    (which returns what its function returns); anything else unchanged."""
+    attr = primal_attribute(obj)
+    return obj if attr is None else getattr(obj, attr)
+
+
+def primal_attribute(obj: object) -> str | None:
+    """The attribute holding the function a transparent wrapper calls, if `obj` is one."""
+    if isinstance(obj, functools._lru_cache_wrapper):
+        return "__wrapped__"
+    return "__tangentlike_primal__" if hasattr(obj, "__tangentlike_primal__") else None
 
 
 def user_class(cls: type) -> bool:

@@ -7,19 +7,27 @@ are the lines of the original file, plus what is needed to point at them.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import hashlib
 import inspect
 import linecache
 import os
+import re
 import textwrap
 import types
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import gast
 
 from ..errors import SourceLocation, SourceNotFoundError, UnsupportedSyntaxError
-from .resolve import user_class
+from . import freshness, wrappers
+from .resolve import primal_of, user_class
+
+if TYPE_CHECKING:
+    from .record import Recorder
 
 
 @dataclass(frozen=True)
@@ -32,6 +40,10 @@ class ParsedFunction:
     first_line: int
     col_shift: int  # columns removed by dedenting
     source: str  # the dedented source text, as parsed
+    # the defaults of the parameters as called (positional, keyword-only): the function's
+    # own, or, for a decorator's wrapper, those of the signature it claims
+    defaults: tuple = ()
+    kwdefaults: dict = field(default_factory=dict)
 
     @property
     def basename(self) -> str:
@@ -55,9 +67,13 @@ class ParsedFunction:
 
 
 def unwrap(func: Callable) -> Callable:
-    """The plain function behind decorators (functools.wraps) and tangentlike wrappers."""
-    func = getattr(func, "__tangentlike_primal__", func)
-    return inspect.unwrap(func)
+    """The plain function behind tangentlike's own wrappers (tl.differentiable) and
+    functools.lru_cache: wrappers that call it and return what it returns. A decorator's
+    wrapper made with functools.wraps is not unwrapped: it is what runs (parse/wrappers.py
+    differentiates it)."""
+    while (inner := primal_of(func)) is not func:
+        func = inner
+    return func
 
 
 def peel_bound(func: Callable) -> tuple[Callable, tuple, dict] | None:
@@ -83,6 +99,41 @@ def peel_bound(func: Callable) -> tuple[Callable, tuple, dict] | None:
         else:
             args, func = (func.__self__, *args), func.__func__
     return unwrap(func), args, keywords
+
+
+def function_for_rule(primal: object, params: tuple[str, ...]) -> types.FunctionType:
+    """A Python function calling `primal` (a NumPy ufunc, a builtin: something with a
+    derivative rule and no Python source) with `params`, so that `grad(np.exp)` is the
+    gradient of `def exp(x): return exp(x)`, whose inner `exp` is `primal`. Its source is
+    registered in linecache under a name of its own text, like generated code."""
+    name = getattr(primal, "__name__", "") or "function"
+    if not name.isidentifier():
+        name = "function"
+    try:  # keep the defaults (np.sum's axis=None) when the signature says them
+        signature = inspect.signature(primal)  # type: ignore[arg-type]
+        defaults = {p.name: p.default for p in signature.parameters.values()}
+    except (TypeError, ValueError):
+        defaults = {}
+    kept: list[str] = []
+    for p in params:
+        default = defaults.get(p, inspect.Parameter.empty)
+        if default is inspect.Parameter.empty:
+            kept.append(p)
+        elif isinstance(default, (bool, int, float, str, type(None))):
+            kept.append(f"{p}={default!r}")
+        else:  # np.sum's keepdims=<no value>: this and later parameters keep their defaults
+            break
+    listed = ", ".join(kept)
+    params = tuple(p.partition("=")[0] for p in kept)
+    text = f"def {name}({listed}):\n    return {name}({', '.join(params)})\n"
+    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+    filename = f"<tangentlike rule {name} {digest}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    namespace: dict[str, object] = {name: primal, "__name__": f"tangentlike_rule_{name}"}
+    exec(compile(text, filename, "exec"), namespace)  # our own text
+    func = namespace.pop(name)  # its body's `name` is now `primal` again
+    namespace[name] = primal
+    return func  # type: ignore[return-value]
 
 
 def _lambda_def(func: Callable, tree: gast.Module, where: SourceLocation) -> gast.FunctionDef:
@@ -117,8 +168,9 @@ def _lambda_def(func: Callable, tree: gast.Module, where: SourceLocation) -> gas
     return gast.copy_location(fn, lam)
 
 
-def parse_function(func: Callable) -> ParsedFunction:
-    """Parse `func`'s source; raise SourceNotFoundError when Python cannot show it."""
+def parse_function(func: Callable, recorder: Recorder | None = None) -> ParsedFunction:
+    """Parse `func`'s source; raise SourceNotFoundError when Python cannot show it.
+    The recorder, if any, is told the whole file text the source was cut from."""
     func = unwrap(func)
     if not inspect.isfunction(func):
         raise SourceNotFoundError(
@@ -126,17 +178,22 @@ def parse_function(func: Callable) -> ParsedFunction:
             hint="Register a derivative rule for it with @tangentlike.adjoint(...).",
         )
     try:
-        lines, first_line = inspect.getsourcelines(func)
-    except (OSError, TypeError) as err:
+        filename, every_line = file_lines(func)
+        start = _definition_line(func.__code__, every_line)
+        lines = inspect.getblock(every_line[start:])
+    except (OSError, TypeError, IndexError) as err:
         raise SourceNotFoundError(
             f"cannot read the source of {func.__qualname__}: {err}",
             hint="Define the function in a file (not in the interactive prompt), "
             "or register a derivative rule with @tangentlike.adjoint(...).",
         ) from None
+    first_line = start + 1
+    freshness.check(func, every_line, start, lines)
+    if recorder is not None:
+        recorder.parsed(func, filename, every_line)
     raw = "".join(lines)
     source = textwrap.dedent(raw)
     col_shift = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
-    filename = inspect.getsourcefile(func) or func.__code__.co_filename
     where = SourceLocation(filename, first_line, col_shift, lines[0] if lines else "")
     try:
         tree = gast.parse(source)
@@ -148,9 +205,10 @@ def parse_function(func: Callable) -> ParsedFunction:
         ) from None
     gast.increment_lineno(tree, first_line - 1)
     node = tree.body[0]
-    if func.__name__ == "<lambda>":
+    name = func.__code__.co_name  # its `def` name (functools.wraps changes __name__)
+    if name == "<lambda>":
         node = _lambda_def(func, tree, where)
-    elif not isinstance(node, gast.FunctionDef) or node.name != func.__name__:
+    elif not isinstance(node, gast.FunctionDef) or node.name != name:
         raise SourceNotFoundError(
             f"cannot differentiate {func.__qualname__}: it is a lambda or its source "
             "is not a plain `def`",
@@ -158,4 +216,47 @@ def parse_function(func: Callable) -> ParsedFunction:
             hint="Write it as a `def` function.",
         )
     node.decorator_list = []
-    return ParsedFunction(func, node, filename, first_line, col_shift, source)
+    parsed = ParsedFunction(
+        func,
+        node,
+        filename,
+        first_line,
+        col_shift,
+        source,
+        func.__defaults__ or (),
+        func.__kwdefaults__ or {},
+    )
+    if wrappers.is_wrapper(func, node):  # a decorator's: what its signature claims
+        node, (defaults, kwdefaults) = wrappers.specialize(func, node, parsed.error)
+        parsed = dataclasses.replace(parsed, node=node, defaults=defaults, kwdefaults=kwdefaults)
+    return parsed
+
+
+# inspect.findsource's test for the line a function's definition starts on
+_DEFINITION = re.compile(r"^(\s*def\s)|(\s*async\s+def\s)|(.*(?<!\w)lambda(:|\s))|^(\s*@)")
+
+
+def _definition_line(code: types.CodeType, lines: list[str]) -> int:
+    """The 0-based line of `lines` where the function of `code` is defined (its first
+    decorator), found as inspect.getsourcelines finds it, but in these very lines and
+    without following `__wrapped__` to another function."""
+    line = code.co_firstlineno - 1
+    while line > 0:
+        if line >= len(lines):
+            raise OSError("lineno is out of bounds")
+        if _DEFINITION.match(lines[line]):
+            break
+        line -= 1
+    return line
+
+
+def file_lines(func: types.FunctionType) -> tuple[str, list[str]]:
+    """(file name, every line of that file) as Python reads `func`'s source now: the one
+    place source text is read, for parsing and for checking a cached gradient against it.
+    Raises OSError when there is none."""
+    filename = inspect.getsourcefile(func) or func.__code__.co_filename
+    linecache.checkcache(filename)
+    lines = linecache.getlines(filename, func.__globals__)
+    if not lines:
+        raise OSError("could not get source code")
+    return filename, lines

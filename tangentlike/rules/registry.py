@@ -8,6 +8,7 @@ never names a NumPy function itself.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -30,24 +31,41 @@ class Registry:
         self._nondiff: dict[object, str] = {}
         self._methods: dict[str, Method] = {}
         self._attributes: dict[str, str] = {}
-        self._deferred: dict[str, Callable[[Registry], None]] = {}
+        # module -> its rules' registration (None while it runs)
+        self._deferred: dict[str, Callable[[Registry], None] | None] = {}
         self._array_makers: set[object] = set()
         self._sequence_makers: set[object] = set()
         self._sequence_params: dict[object, tuple[str, ...]] = {}
         self._builtins: Callable[[Registry], None] | None = None
+        # Loading rule files is lazy; threads asking at once wait for the one loading them
+        # (reentrant: the rule files register through the methods that wait).
+        self._loading = threading.RLock()
+        self._loaded = False
+        self._in_load = False
         self.version = 0
 
     def builtins(self, load: Callable[[Registry], None]) -> None:
         """Rule files to load on first use: a gradient loaded from the disk cache never
         needs them, and importing them costs more than loading the gradient."""
-        self._builtins = load
+        with self._loading:
+            self._builtins, self._loaded = load, False
 
     def _ready(self) -> None:
-        if self._builtins is not None:
-            load, self._builtins = self._builtins, None
-            version = self.version
-            load(self)
-            self.version = version  # built-in rules are part of the compiler, not a change
+        """Load the built-in rule files once; a query from another thread waits for them."""
+        if self._loaded:
+            return
+        with self._loading:
+            if self._builtins is not None:
+                load, self._builtins = self._builtins, None
+                version = self.version
+                self._in_load = True
+                try:
+                    load(self)
+                finally:
+                    self._in_load = False
+                self.version = version  # built-in rules are part of the compiler, not a change
+            if not self._in_load:  # not a rule file registering through this method
+                self._loaded = True
 
     def array_makers(self, primals: Iterable[object]) -> None:
         """Functions that always return a new array (never a view of an argument)."""
@@ -96,9 +114,14 @@ class Registry:
     def _load_deferred(self, everything: bool = False) -> None:
         import sys
 
-        for module in list(self._deferred):
-            if everything or module in sys.modules:
-                self._deferred.pop(module)(self)
+        with self._loading:  # another thread waits until the rules are in
+            for module, register in list(self._deferred.items()):
+                if register is not None and (everything or module in sys.modules):
+                    self._deferred[module] = None  # being loaded: a nested query skips it
+                    try:
+                        register(self)
+                    finally:
+                        del self._deferred[module]
 
     # -- building -------------------------------------------------------------
     def add(self, rule: Rule) -> Rule:
@@ -212,12 +235,16 @@ class Registry:
 
     def copy(self) -> Registry:
         self._ready()
+        with self._loading:
+            return self._copy()
+
+    def _copy(self) -> Registry:
         other = Registry()
         other._rules = dict(self._rules)
         other._nondiff = dict(self._nondiff)
         other._methods = dict(self._methods)
         other._attributes = dict(self._attributes)
-        other._deferred = dict(self._deferred)
+        other._deferred = {m: r for m, r in self._deferred.items() if r is not None}
         other._array_makers = set(self._array_makers)
         other._sequence_makers = set(self._sequence_makers)
         other._sequence_params = dict(self._sequence_params)
@@ -246,15 +273,18 @@ def _key(primal: object) -> object:
 
 
 _default: Registry | None = None
+_default_lock = threading.Lock()
 
 
 def default_registry() -> Registry:
     """The process-wide registry: built-in rule files plus rules from `tl.adjoint`."""
     global _default
     if _default is None:
-        registry = Registry()
-        registry.builtins(_load_rule_files)
-        _default = registry
+        with _default_lock:  # two threads starting at once must share one registry
+            if _default is None:
+                registry = Registry()
+                registry.builtins(_load_rule_files)
+                _default = registry
     return _default
 
 

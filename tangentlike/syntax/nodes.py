@@ -20,6 +20,11 @@ def name(id_: str, store: bool = False) -> gast.Name:
     return gast.Name(id=id_, ctx=ctx, annotation=None, type_comment=None)
 
 
+def param(id_: str) -> gast.Name:
+    """A parameter of a function definition."""
+    return gast.Name(id=id_, ctx=gast.Param(), annotation=None, type_comment=None)
+
+
 def const(value: object) -> gast.Constant:
     return gast.Constant(value=value, kind=None)
 

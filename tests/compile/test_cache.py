@@ -322,6 +322,81 @@ def test_unencodable_source_raises_before_touching_disk(tmp_path):
     assert not disk.directory.exists()
 
 
+KILLED_WRITER = """
+import os, sys, time
+sys.path.insert(0, {root!r})
+from tangentlike.compile import cache
+
+def stuck(fd):  # the writer is killed between writing its temporary file and renaming it
+    print("writing", flush=True)
+    time.sleep(60)
+
+cache.os.fsync = stuck
+cache.DiskCache({directory!r}).store({key!r}, "x = 1\\n" * 1000)
+"""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL is POSIX")
+def test_temporary_file_of_a_killed_writer_is_removed_once_stale(tmp_path):
+    import signal
+
+    directory = tmp_path / "cache"
+    code = KILLED_WRITER.format(
+        root=str(pathlib.Path(__file__).resolve().parents[2]), directory=str(directory), key=KEY
+    )
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline() == "writing\n"
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    child.stdout.close()
+    (leftover,) = [p for p in directory.iterdir() if p.suffix == ".tmp"]
+    disk = DiskCache(directory)
+    disk.store(OTHER_KEY, SOURCE)  # young: perhaps a live writer's, so it stays
+    assert leftover.exists()
+    old = leftover.stat().st_mtime - cache.STALE_TEMPORARY_SECONDS - 1
+    os.utime(leftover, (old, old))
+    disk.store(OTHER_KEY, SOURCE)
+    assert entry_files(directory) == [f"{OTHER_KEY}.py"]
+
+
+def test_store_removes_only_stale_temporaries_of_the_cache(tmp_path):
+    disk = DiskCache(tmp_path)
+    stale, young = tmp_path / f".{KEY}.a1.tmp", tmp_path / f".{OTHER_KEY}.b2.tmp"
+    foreign = tmp_path / "notes.tmp"
+    for path in (stale, young, foreign):
+        path.write_text("partial")
+    old = stale.stat().st_mtime - cache.STALE_TEMPORARY_SECONDS - 1
+    for path in (stale, foreign):
+        os.utime(path, (old, old))
+    disk.store(KEY, SOURCE)
+    assert entry_files(tmp_path) == sorted([young.name, "notes.tmp", f"{KEY}.py"])
+
+
+PRIVATE_UNDER_UMASK_0 = """
+import os, stat, sys
+sys.path.insert(0, {root!r})
+from tangentlike.compile.cache import DiskCache
+os.umask(0)
+DiskCache({directory!r}).store({key!r}, "x = 1\\n")
+for path in ({parent!r}, {directory!r}, os.path.join({directory!r}, {key!r} + ".py")):
+    print(oct(stat.S_IMODE(os.stat(path).st_mode)))
+"""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="modes and umask are POSIX")
+def test_directories_are_private_even_under_umask_0(tmp_path):
+    parent = tmp_path / "home" / ".cache"
+    directory = parent / "tangentlike"
+    code = PRIVATE_UNDER_UMASK_0.format(
+        root=str(pathlib.Path(__file__).resolve().parents[2]),
+        parent=str(parent),
+        directory=str(directory),
+        key=KEY,
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["0o700", "0o700", "0o600"]
+
+
 # clear
 
 

@@ -337,3 +337,19 @@ def test_zip_as_a_value_of_differentiated_values_is_refused(tmp_path):
     with pytest.raises(UnknownFunctionError, match="zip") as err:
         tl.grad(module.f)(np.ones(3))
     assert ":2:" in str(err.value) and "list(zip(x, x * 2.0))" in str(err.value)
+
+
+def test_source_edited_after_import_names_the_file_and_says_what_to_do(tmp_path):
+    from pathlib import Path
+
+    from tangentlike.errors import SourceChangedError
+
+    module = load_module(tmp_path, "import numpy as np\n\ndef f(x):\n    return np.sin(x) * 2.0\n")
+    path = Path(module.__file__)
+    path.write_text(path.read_text().replace("2.0", "3.0"))
+    with pytest.raises(SourceChangedError) as err:
+        tl.grad(module.f, cache=False)
+    message = str(err.value)
+    assert message.startswith(f"{path}:3:1: the source of f changed after it was imported")
+    assert "def f(x):\n    ^" in message
+    assert "What to do: reload the module (importlib.reload) or restart" in message
