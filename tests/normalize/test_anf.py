@@ -60,7 +60,7 @@ def test_loops_iterate_over_named_ranges(tmp_path):
     text = anf_source(tmp_path, "    for r in x:\n        y = y + r\n    return y\n")
     # iterable(x) is x itself, or a dict's keys (normalize/comprehensions)
     assert text == (
-        "_seq1 = iterable(x)\n_r1 = range(len(_seq1))\nfor _i1 in _r1:\nr = _seq1[_i1]\n"
+        "_seq1 = iterable(x)\n_n1 = len(_seq1)\n_r1 = range(_n1)\nfor _i1 in _r1:\nr = _seq1[_i1]\n"
         "_y1 = y + r\ny = _y1\nreturn y"
     )
 
