@@ -228,6 +228,7 @@ class ModuleBuilder:
 
         normalize(fn, nested.names)
         closure_calls.Inliner(parsed, namer, scope, normalize).run(fn, nested)
+        anf.check(fn, parsed)  # inlining keeps the contract the analyses rely on
         effects = in_place.run(
             fn, parsed, scope, self.registry, self.namespace, namer, self.effects_of, update_temps
         )

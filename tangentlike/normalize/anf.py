@@ -46,7 +46,7 @@ from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
 from . import checkpoints
-from .anf_check import check, written
+from .anf_check import changed_in_place, check, written
 
 __all__ = ["Normalizer", "check", "run"]
 
@@ -117,9 +117,10 @@ class Normalizer:
                     return [nodes.while_(stmt.test, body)]
                 # the body changes the test: a flag, recomputed only at its end
                 flag = self.namer.temp("c")
-                again = nodes.located(nodes.assign(flag, nodes.deepcopy(stmt.test)), stmt.test)
+                value = self.truth(stmt.test, body)
+                again = nodes.located(nodes.assign(flag, nodes.deepcopy(value)), stmt.test)
                 return [
-                    nodes.located(nodes.assign(flag, stmt.test), stmt.test),
+                    nodes.located(nodes.assign(flag, value), stmt.test),
                     nodes.while_(nodes.name(flag), [*body, again]),
                 ]
             saved = self.namer.snapshot()
@@ -154,13 +155,18 @@ class Normalizer:
         """`pre; if test: body else: orelse` whose test is a name neither branch writes:
         the backward sweep tests it again before undoing the branch (every If is made
         here)."""
-        if not isinstance(test, gast.Name) or any(
-            test.id in written(s) for s in [*body, *orelse]
-        ):
+        if not isinstance(test, gast.Name) or any(test.id in written(s) for s in [*body, *orelse]):
             flag = self.namer.temp("c")
-            pre = [*pre, nodes.assign(flag, test)]
+            pre = [*pre, nodes.assign(flag, self.truth(test, [*body, *orelse]))]
             test = nodes.name(flag)
         return [*pre, nodes.if_(test, body, orelse)]
+
+    def truth(self, test: gast.expr, stmts: list[gast.stmt]) -> gast.expr:
+        """What a flag for `test` holds: the test itself, or `bool(test)` when `stmts`
+        change its value in place (a copy of the reference would change with it)."""
+        if isinstance(test, gast.Name) and any(test.id in changed_in_place(s) for s in stmts):
+            return nodes.call(nodes.name(self._builtin("bool")), [test])
+        return test
 
     def for_(self, stmt: gast.For) -> list[gast.stmt]:
         target = stmt.target.id

@@ -39,7 +39,13 @@ STATEMENT = "statements are assignments, calls, assert, if, for, while and a fin
 def written(stmt: gast.stmt) -> set[str]:
     """Names `stmt` (and the statements nested in it) binds or changes in place:
     assignment and loop targets, `y` of `y[i] = v`, `xs` of `xs.append(v)`."""
-    out = nodes.names_stored(stmt)
+    return nodes.names_stored(stmt) | changed_in_place(stmt)
+
+
+def changed_in_place(stmt: gast.stmt) -> set[str]:
+    """Names whose value `stmt` changes without rebinding them: `y` of `y[i] = v`, `xs` of
+    `xs.append(v)` (a copy of the reference changes with them)."""
+    out = set()
     for node in gast.walk(stmt):
         if isinstance(node, gast.Assign):
             for target in node.targets:
@@ -76,7 +82,7 @@ class _Checker:
     def fail(self, clause: str, stmt: gast.AST) -> InternalError:
         try:
             text = ast.unparse(gast.gast_to_ast(stmt)).split("\n")[0]
-        except Exception:  # noqa: BLE001 - a malformed tree: show its dump instead
+        except Exception:  # a malformed tree: show its dump instead
             text = gast.dump(stmt)[:200]
         location = None
         if self.parsed is not None and getattr(stmt, "lineno", None):
@@ -175,9 +181,7 @@ class _Checker:
                 is_atom(x) for x in v.values
             )
         if isinstance(v, gast.JoinedStr):
-            return all(
-                not isinstance(p, gast.FormattedValue) or is_atom(p.value) for p in v.values
-            )
+            return all(not isinstance(p, gast.FormattedValue) or is_atom(p.value) for p in v.values)
         return False
 
     def call(self, c: gast.Call) -> bool:

@@ -218,3 +218,42 @@ def _random_case(tmp_path, seed: int, arrays: bool) -> None:
         for i, g in ((0, gx), (1, gy)):
             expected = autograd_grad(module.f, [x, y, 3], i)
             np.testing.assert_allclose(g, expected, rtol=1e-9, atol=1e-12)
+
+
+# -- a tested value changed in place by its own branch ----------------------------------
+# (the program, the same without writes in place for autograd); x has one element
+IN_PLACE = {
+    "item-write": (
+        "m = x * 2.0\nif m:\n    m[0] = 0.0\nreturn np.sum(m * x) + np.sum(x * x)",
+        "m = x * 2.0\nif m:\n    m = m * 0.0\nreturn np.sum(m * x) + np.sum(x * x)",
+    ),
+    "item-write-else": (
+        "m = x * 3.0\nif m:\n    m[0] = m[0] * 3.0\nelse:\n    m[0] = x[0] * 5.0\n"
+        "return np.sum(m * x)",
+        "m = x * 3.0\nif m:\n    m = m * 3.0\nelse:\n    m = x * 5.0\nreturn np.sum(m * x)",
+    ),
+    "list-append": (
+        "xs = []\nif xs:\n    xs.append(x)\nelse:\n    xs.append(x * 2.0)\nif xs:\n"
+        "    xs.append(x * 3.0)\nreturn np.sum(xs[0] * xs[-1])",
+        "return np.sum(x * 2.0 * x * 3.0)",
+    ),
+    "while-item-write": (
+        "m = x * 1.0\nk = 0\nwhile m:\n    k = k + 1\n    m[0] = m[0] * 0.5 if k < 3 else 0.0\n"
+        "return np.sum(m * x) + k * np.sum(x)",
+        "m = x * 1.0\nk = 0\nwhile m:\n    k = k + 1\n    m = m * 0.5 if k < 3 else m * 0.0\n"
+        "return np.sum(m * x) + k * np.sum(x)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(IN_PLACE))
+@pytest.mark.parametrize("x0", [0.0, 1.0, -2.5])
+def test_a_test_changed_in_place_keeps_its_forward_value(tmp_path, case, x0):
+    def function(body: str):
+        text = "\n".join("    " + line for line in body.split("\n"))
+        return load_module(tmp_path, f"import numpy as np\n\n\ndef f(x):\n{text}\n").f
+
+    program, functional = (function(body) for body in IN_PLACE[case])
+    x = np.array([x0])
+    expected = autograd_grad(functional, [x], 0)
+    np.testing.assert_allclose(tl.grad(program)(x), expected, rtol=1e-12)
