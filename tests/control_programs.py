@@ -124,7 +124,7 @@ class _Gen:
         else:
             k = self.fresh("k")
             lines.append(f"{pad}{k} = 0")
-            cond = f"{k} < 3" if self.rng.random() < 0.5 else f"{k} < 3 and {self.condition(1)}"
+            cond = f"{k} < 3" if self.rng.random() < 0.5 else f"{k} < 3 and ({self.condition(1)})"
             lines.append(f"{pad}while {cond}:")
             lines.append(f"{inner}{k} = {k} + 1")
         lines += self.block(inner, depth + 1, loops + 1, in_loop=True)

@@ -35,7 +35,12 @@ _IGNORED = frozenset(
 
 
 def check(tree: gast.AST | ast.AST | list, text: str) -> None:
-    """Raise `InternalError` unless `text` parses to the same program as `tree`."""
+    """Raise `InternalError` unless `text` parses to the same program as `tree`.
+
+    `tree` is what was printed (a gast or ast FunctionDef, statement, list of
+    statements, or expression), `text` the printed source. Returns None when they
+    match. The pipeline calls it on every function it emits (ModuleBuilder._emit).
+    """
     try:
         parsed = ast.parse(text)
     except SyntaxError as err:
