@@ -39,7 +39,8 @@ def expr_source(node: gast.expr) -> str:
 def value_source(value: object) -> str:
     """Source text of a literal value (a module constant): it parses back to an equal
     value of the same type (emit/literals.py)."""
-    return astor.to_source(ast.Expr(value=literals.expression(value))).strip()
+    text = astor.to_source(ast.Expr(value=literals.expression(value)), pretty_string=_one_line)
+    return text.strip()
 
 
 def _to_source(node: gast.AST) -> str:
