@@ -91,3 +91,15 @@ class NonScalarOutputError(TangentlikeError, ValueError):
 class CheckError(TangentlikeError, ValueError):
     """A check the generated code makes at run time failed: a vjp seed, a user rule's
     contribution, a gradient, or (debug mode) an adjoint or the stack."""
+
+
+class InternalError(TangentlikeError):
+    """A bug in tangentlike itself: a compiler invariant does not hold. Never the user's
+    fault; raised instead of continuing with code that might compute a wrong gradient."""
+
+    def __init__(self, message: str, location: SourceLocation | None = None, hint: str = ""):
+        hint = hint or (
+            "This is a bug in tangentlike, not in your code: please report it with the "
+            "function being differentiated."
+        )
+        super().__init__(f"internal error: {message}", location, hint)

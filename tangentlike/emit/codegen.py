@@ -1,6 +1,9 @@
 """Python source for generated functions, with comments naming original lines.
 
-The only module that imports astor (and only `astor.to_source`). Comments
+The only module that imports astor (and only `astor.to_source`). Every
+constant is spelled first so that the text parses back to the same value
+(emit/literals.py: negative numbers, nan, inf, complex); emit/roundtrip.py
+checks that the text parses back to the tree it came from. Comments
 are derived from standard `lineno` positions: a forward-sweep statement ends
 with `# file.py:12`; each backward block opens with
 `# grad of file.py:12  <original statement>`. A `"\\x00text"` expression
@@ -9,11 +12,14 @@ statement is a banner and prints as `# text`.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import astor
 import gast
+
+from . import literals
 
 COMMENT_COLUMN = 40
 
@@ -30,8 +36,22 @@ def expr_source(node: gast.expr) -> str:
     return _to_source(gast.Expr(value=node)).strip()
 
 
+def value_source(value: object) -> str:
+    """Source text of a literal value (a module constant): it parses back to an equal
+    value of the same type (emit/literals.py)."""
+    text = astor.to_source(ast.Expr(value=literals.expression(value)), pretty_string=_one_line)
+    return text.strip()
+
+
 def _to_source(node: gast.AST) -> str:
-    return astor.to_source(gast.gast_to_ast(node))
+    return astor.to_source(literals.spell(gast.gast_to_ast(node)), pretty_string=_one_line)
+
+
+def _one_line(text: str, *args: object, **kwargs: object) -> str:
+    """astor's choice of quotes for a string, but never a triple-quoted string across
+    lines: each line is indented where it is printed, which would change the string."""
+    chosen = astor.string_repr.pretty_string(text, *args, **kwargs)
+    return chosen if "\n" not in chosen else repr(text)
 
 
 def function_source(fn: gast.FunctionDef, origin: Origin | None) -> str:
@@ -97,14 +117,16 @@ class _Block:
                 out.append(f"{pad}else:")
                 self.nested(orelse, depth, out)
             return
-        if isinstance(stmt, gast.For):
-            head = f"{pad}for {expr_source(stmt.target)} in {expr_source(stmt.iter)}:"
+        if isinstance(stmt, (gast.For, gast.While)):
+            if isinstance(stmt, gast.For):
+                head = f"{pad}for {expr_source(stmt.target)} in {expr_source(stmt.iter)}:"
+            else:
+                head = f"{pad}while {expr_source(stmt.test)}:"
             out.append(_with_comment(head, trailing))
             self.nested(stmt.body, depth, out)
-            return
-        if isinstance(stmt, gast.While):
-            out.append(_with_comment(f"{pad}while {expr_source(stmt.test)}:", trailing))
-            self.nested(stmt.body, depth, out)
+            if stmt.orelse:  # none after normalize/jumps; a user's function may have one
+                out.append(f"{pad}else:")
+                self.nested(stmt.orelse, depth, out)
             return
         text = _to_source(stmt).rstrip("\n").split("\n")
         for j, part in enumerate(text):

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import boundary, runtime, schedule
+from . import codegen, literals
 
 
 class Generated:
@@ -70,7 +71,7 @@ def render(
         elif getattr(builtins, name, None) is obj:
             continue
         elif _is_literal(obj):
-            constants.append(f"{name} = {obj!r}")
+            constants.append(f"{name} = {codegen.value_source(obj)}")
         elif (line := _import_object(name, obj) or _import_origin(name, obj, origins)) is not None:
             imports.append(line)
         else:
@@ -216,11 +217,11 @@ def _import_module(name: str, module: types.ModuleType) -> str:
 
 
 def _is_literal(obj: object) -> bool:
-    if isinstance(obj, (bool, int, float, complex, str, bytes, type(None))):
-        return True
-    if isinstance(obj, (tuple, frozenset)):
+    """A value written into the module as its literal text (exact types: a NumPy scalar
+    is imported or bound instead, its repr being a call)."""
+    if type(obj) in (tuple, frozenset):
         return all(_is_literal(o) for o in obj)
-    return False
+    return literals.is_literal(obj)
 
 
 def _import_object(name: str, obj: object) -> str | None:

@@ -12,11 +12,17 @@ Guarantees (checked by `check`), every statement of the body is one of:
     `out=` argument: `f(..., out=y)` is `_t = f(...)` then `y[...] = _t`, its value y;
   - `call(...)` as a statement (side effects, no value), `assert atom`;
   - `name.append(atom)` / `name.extend(atom)`, the only mutations of a list;
-  - `if name: ... else: ...`;
+  - `if name: ... else: ...` where neither branch assigns `name` (nor writes into
+    it): the backward sweep tests the name again before it undoes the branch;
   - `for name in name: ...` where the iterable is a range object;
-  - `while name: ...` whose body ends by recomputing the test name;
+  - `while name: ...` whose body assigns `name` only in its last statement, which
+    recomputes the test;
   - a final `return name`.
+`t = a and b` is `if a: t = b else: t = a` (`or` swaps the branches), so the
+rest runs only when Python runs it and `t` holds the operand Python returns;
+a chained comparison `a < b < c` is `t = _t1 and _t2` of the two comparisons.
 An atom is a Name, a Constant, or a dotted reference to a global (`np.pi`).
+Every If is built by `Normalizer.branch`, which keeps the test clause.
 Temporaries are `_<target><n>`, branch flags `_c<n>`, ranges `_r<n>`.
 Invalidates: every analysis.
 """
@@ -40,6 +46,9 @@ from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
 from . import checkpoints
+from .anf_check import changed_in_place, check, written
+
+__all__ = ["Normalizer", "check", "run"]
 
 Pre = list[gast.stmt]
 
@@ -97,20 +106,23 @@ class Normalizer:
             msg_pre, msg = self.atom(stmt.msg, "msg") if stmt.msg is not None else ([], None)
             return [*pre, *msg_pre, gast.Assert(test=test, msg=msg)]
         if isinstance(stmt, gast.If):
-            body_stores = set()
-            for s in [*stmt.body, *stmt.orelse]:
-                body_stores |= nodes.names_stored(s)
             pre, test = self.atom(stmt.test, "c")
-            if not isinstance(test, gast.Name) or test.id in body_stores:
-                flag = self.namer.temp("c")
-                pre.append(nodes.assign(flag, test))
-                test = nodes.name(flag)
-            return [*pre, nodes.if_(test, self.block(stmt.body), self.block(stmt.orelse))]
+            return self.branch(pre, test, self.block(stmt.body), self.block(stmt.orelse))
         if isinstance(stmt, gast.For):
             return self.for_(stmt)
         if isinstance(stmt, gast.While):
             if isinstance(stmt.test, gast.Name):
-                return [nodes.while_(stmt.test, self.block(stmt.body))]
+                body = self.block(stmt.body)
+                if not any(stmt.test.id in written(s) for s in body):
+                    return [nodes.while_(stmt.test, body)]
+                # the body changes the test: a flag, recomputed only at its end
+                flag = self.namer.temp("c")
+                value = self.truth(stmt.test, body)
+                again = nodes.located(nodes.assign(flag, nodes.deepcopy(value)), stmt.test)
+                return [
+                    nodes.located(nodes.assign(flag, value), stmt.test),
+                    nodes.while_(nodes.name(flag), [*body, again]),
+                ]
             saved = self.namer.snapshot()
             pre, flag = self.atom(stmt.test, "c")
             if not isinstance(flag, gast.Name):  # a literal test: `while True`
@@ -136,6 +148,25 @@ class Normalizer:
 
     def located_block(self, stmts: list[gast.stmt], origin: gast.AST) -> list[gast.stmt]:
         return [nodes.located(s, origin) for s in stmts]
+
+    def branch(
+        self, pre: Pre, test: gast.expr, body: list[gast.stmt], orelse: list[gast.stmt]
+    ) -> list[gast.stmt]:
+        """`pre; if test: body else: orelse` whose test is a name neither branch writes:
+        the backward sweep tests it again before undoing the branch (every If is made
+        here)."""
+        if not isinstance(test, gast.Name) or any(test.id in written(s) for s in [*body, *orelse]):
+            flag = self.namer.temp("c")
+            pre = [*pre, nodes.assign(flag, self.truth(test, [*body, *orelse]))]
+            test = nodes.name(flag)
+        return [*pre, nodes.if_(test, body, orelse)]
+
+    def truth(self, test: gast.expr, stmts: list[gast.stmt]) -> gast.expr:
+        """What a flag for `test` holds: the test itself, or `bool(test)` when `stmts`
+        change its value in place (a copy of the reference would change with it)."""
+        if isinstance(test, gast.Name) and any(test.id in changed_in_place(s) for s in stmts):
+            return nodes.call(nodes.name(self._builtin("bool")), [test])
+        return test
 
     def for_(self, stmt: gast.For) -> list[gast.stmt]:
         target = stmt.target.id
@@ -163,9 +194,10 @@ class Normalizer:
             name = self.namer.temp("seq")
             pre.append(nodes.assign(name, seq))
             seq = nodes.name(name)
-        index, rng = self.namer.temp("i"), self.namer.temp("r")
-        length = nodes.call(nodes.name(self._builtin("len")), [seq])
-        pre.append(nodes.assign(rng, nodes.call(nodes.name(self._builtin("range")), [length])))
+        index, rng, count = self.namer.temp("i"), self.namer.temp("r"), self.namer.temp("n")
+        pre.append(nodes.assign(count, nodes.call(nodes.name(self._builtin("len")), [seq])))
+        positions = nodes.call(nodes.name(self._builtin("range")), [nodes.name(count)])
+        pre.append(nodes.assign(rng, positions))
         item = nodes.located(
             nodes.assign(target, nodes.subscript(nodes.deepcopy(seq), nodes.name(index))), stmt
         )
@@ -225,8 +257,8 @@ class Normalizer:
             pre, test = self.atom(value.test, "c")
             body = self.assign(target, value.body)
             orelse = self.assign(target, value.orelse)
-            return [*pre, nodes.if_(test, body, orelse)]
-        if isinstance(value, gast.BoolOp) and not self._simple_boolop(value):
+            return self.branch(pre, test, body, orelse)
+        if isinstance(value, gast.BoolOp):
             return self.lower_boolop(target, value)
         pre, op = self.operation(value, _root(target))
         if isinstance(op, gast.Name) and op.id == target:
@@ -244,24 +276,22 @@ class Normalizer:
         store = gast.Subscript(value=nodes.name(base), slice=index, ctx=gast.Store())
         return [*pre, *idx_pre, nodes.assign(store, atom)]
 
-    def _simple_boolop(self, node: gast.BoolOp) -> bool:
-        return all(self.is_atom(v) for v in node.values[1:])
-
     def lower_boolop(self, target: str, node: gast.BoolOp) -> list[gast.stmt]:
-        """`t = a and b` -> `t = a; if t: t = b`, keeping short-circuit evaluation."""
+        """`t = a and b` -> `if a: t = b else: t = a` (`or` swaps the branches): the rest
+        runs only when Python would run it, `t` gets the value Python gives it (an
+        operand, not a bool: `x or 1.0`), and differentiates like any branch."""
         first, *rest = node.values
-        out = self.assign(target, first)
-        if not rest:
-            return out
+        pre, test = self.operation(first, _root(target))
         remainder = rest[0] if len(rest) == 1 else gast.BoolOp(op=node.op, values=rest)
         then = self.assign(target, remainder)
-        if isinstance(node.op, gast.And):
-            out.append(nodes.if_(nodes.name(target), then, []))
-        else:
+        if not isinstance(test, gast.Name) or any(test.id in written(s) for s in then):
             flag = self.namer.temp("c")
-            not_target = gast.UnaryOp(op=gast.Not(), operand=nodes.name(target))
-            out.extend([nodes.assign(flag, not_target), nodes.if_(nodes.name(flag), then, [])])
-        return out
+            pre.append(nodes.assign(flag, test))
+            test = nodes.name(flag)
+        keep = [nodes.assign(target, nodes.deepcopy(test))]
+        if isinstance(node.op, gast.And):
+            return self.branch(pre, test, then, keep)
+        return self.branch(pre, test, keep, then)
 
     # -- expressions ----------------------------------------------------------------
     def is_atom(self, node: gast.expr) -> bool:
@@ -321,9 +351,6 @@ class Normalizer:
                 )
                 parts.append(nodes.name(tmp))
             return pre, gast.BoolOp(op=gast.And(), values=parts)
-        if isinstance(node, gast.BoolOp):
-            pre, values = self.atoms(node.values, hint)
-            return pre, gast.BoolOp(op=node.op, values=values)
         if isinstance(node, gast.Call):
             return self.call(node, hint)
         if isinstance(node, gast.Attribute):
@@ -347,7 +374,7 @@ class Normalizer:
             pre, keys = self.atoms(node.keys, hint)
             more, values = self.atoms(node.values, hint)
             return [*pre, *more], gast.Dict(keys=keys, values=values)
-        if isinstance(node, gast.IfExp):
+        if isinstance(node, (gast.IfExp, gast.BoolOp)):
             tmp = self.namer.temp(hint)
             return self.assign(tmp, node), nodes.name(tmp)
         if isinstance(node, gast.JoinedStr):
@@ -526,43 +553,9 @@ def run(
     the names chosen for the results of `z op= atom` into `update_temps`."""
     normalizer = Normalizer(parsed, scope, registry, namespace, namer, callables)
     fn.body = normalizer.block(fn.body)
-    check(fn)
+    check(fn, parsed)
     if checkpointed_loops is not None:
         checkpointed_loops.update(normalizer.checkpoints)
     if update_temps is not None:
         update_temps.update(normalizer.update_temps)
     return fn
-
-
-def check(fn: gast.FunctionDef) -> None:
-    """Assert the A-normal form contract (a compiler bug if it fails)."""
-    body = fn.body
-    assert body and isinstance(body[-1], gast.Return), "ANF: the body must end in return"
-    assert isinstance(body[-1].value, gast.Name), "ANF: return must return a name"
-
-    def block(stmts: list[gast.stmt], top: bool) -> None:
-        for s in stmts:
-            if isinstance(s, gast.Assign):
-                t = s.targets[0]
-                assert len(s.targets) == 1, gast.dump(s)
-                assert isinstance(t, gast.Name) or (
-                    isinstance(t, gast.Subscript) and isinstance(t.value, gast.Name)
-                ), gast.dump(s)
-            elif isinstance(s, gast.If):
-                assert isinstance(s.test, gast.Name), gast.dump(s.test)
-                block(s.body, False)
-                block(s.orelse, False)
-            elif isinstance(s, gast.For):
-                assert isinstance(s.target, gast.Name) and isinstance(s.iter, gast.Name)
-                block(s.body, False)
-            elif isinstance(s, gast.While):
-                assert isinstance(s.test, gast.Name)
-                block(s.body, False)
-            elif isinstance(s, gast.Return):
-                assert top and s is body[-1], "ANF: return only at the end"
-            elif isinstance(s, gast.AugAssign):
-                assert isinstance(s.target, gast.Name), gast.dump(s)
-            else:
-                assert isinstance(s, (gast.Expr, gast.Assert, gast.Pass)), gast.dump(s)
-
-    block(body, True)

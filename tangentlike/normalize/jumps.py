@@ -97,12 +97,12 @@ class _Lowering:
                     nodes.if_(nodes.name(self.returned), self.set_flags(loop.skip, loop.stop))
                 )
             if orelse:  # runs when the loop ends without break; may jump in the outer loop
+                returns = returns or self.jumps(orelse)  # before lowering removes the jumps
                 lowered = self.block(orelse, loop)
                 if stop is not None:
                     not_stopped = gast.UnaryOp(op=gast.Not(), operand=nodes.name(stop))
                     lowered = [nodes.if_(not_stopped, lowered or [gast.Pass()])]
                 out.extend(nodes.located(s, orelse[0]) for s in lowered)
-                returns = returns or self.jumps(orelse)
             return out, returns
         return [stmt], False
 

@@ -123,8 +123,8 @@ class Methods(gast.NodeTransformer):
         node.args, node.keywords = args, keywords
 
     def literal(self, value: object, container: gast.expr, key: object) -> gast.expr:
-        if isinstance(value, _LITERALS):
-            return nodes.const(value)
+        if nodes.is_literal(value) and not isinstance(value, tuple):
+            return nodes.const(value)  # exactly a literal: np.float64(2.0) is read as T[i]
         return nodes.subscript(nodes.deepcopy(container), nodes.const(key))
 
     def peel(self, expr: gast.expr, obj: object) -> tuple[gast.expr, list, dict]:

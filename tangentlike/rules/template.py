@@ -285,6 +285,9 @@ def instantiate(
         if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
     }
     renames = {name: namer.temp(name) for name in sorted(locals_)}
+    bindings = {
+        p: _literal_or_global(e, f"{rule.name}_{p}", namer, namespace) for p, e in bindings.items()
+    }
     exprs: dict[str, gast.expr] = dict(bindings)
     exprs["result"] = result
     stmts = []
@@ -301,6 +304,16 @@ def instantiate(
     if rule.unbroadcast:
         stmts = [_wrap_unbroadcast(s, bindings, namer, namespace) for s in stmts]
     return Instance(stmts, bindings, rule)
+
+
+def _literal_or_global(
+    expr: gast.expr, preferred: str, namer: Namer, namespace: Namespace
+) -> gast.expr:
+    """A default filled in by `bind_arguments` that is no literal (`k=np.float64(1.5)`,
+    `dtype=np.float32`) becomes a module global: a Constant must print as what it holds."""
+    if isinstance(expr, gast.Constant) and not nodes.is_literal(expr.value):
+        return nodes.name(namespace.bind(preferred, expr.value, namer))
+    return expr
 
 
 _D_RESULT = "__d_result__"  # d[result] until the call site's names are filled in

@@ -25,6 +25,18 @@ def param(id_: str) -> gast.Name:
     return gast.Name(id=id_, ctx=gast.Param(), annotation=None, type_comment=None)
 
 
+# The exact types a Constant may hold to be printed as a literal (emit/literals.py); a
+# subclass such as np.float64 prints as a call, so a value of it is bound as a name.
+LITERAL_TYPES = (bool, int, float, complex, str, bytes, type(None), type(Ellipsis))
+
+
+def is_literal(value: object) -> bool:
+    """Whether `value` can live in a Constant: exactly a literal type, or a tuple of them."""
+    if type(value) is tuple:
+        return all(is_literal(v) for v in value)
+    return type(value) in LITERAL_TYPES
+
+
 def const(value: object) -> gast.Constant:
     return gast.Constant(value=value, kind=None)
 

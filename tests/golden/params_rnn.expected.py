@@ -298,7 +298,8 @@ def dloss(params, xs, bloss=1.0):
     h = np.zeros(params['b'].shape)     # params_rnn.py:5
     hs = []                             # params_rnn.py:6
     _seq1 = iterable(xs)                # params_rnn.py:7  for x in xs:
-    _r1 = range(len(_seq1))             # params_rnn.py:7
+    _n1 = len(_seq1)                    # params_rnn.py:7
+    _r1 = range(_n1)                    # params_rnn.py:7
     for _i1 in _r1:                     # params_rnn.py:7
         _push(x)                        # params_rnn.py:7  for x in xs:
         x = _seq1[_i1]                  # params_rnn.py:7
@@ -320,7 +321,8 @@ def dloss(params, xs, bloss=1.0):
         hs.append(h)                    # params_rnn.py:9
     _comp1 = []                         # params_rnn.py:10  return np.sum(np.stack(hs) ** 2) + 0.1 * sum(np.sum(p * p) for p in params.values())
     _seq2 = iterable(params)            # params_rnn.py:10
-    _r2 = range(len(_seq2))             # params_rnn.py:10
+    _n2 = len(_seq2)                    # params_rnn.py:10
+    _r2 = range(_n2)                    # params_rnn.py:10
     for _i2 in _r2:                     # params_rnn.py:10
         _push(_key1)                    # params_rnn.py:10  return np.sum(np.stack(hs) ** 2) + 0.1 * sum(np.sum(p * p) for p in params.values())
         _key1 = _seq2[_i2]              # params_rnn.py:10
