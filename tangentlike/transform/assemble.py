@@ -245,7 +245,9 @@ def build(
     undone, lists = container_checks.restored(ctx, reads)  # list appends undone backward
     ctx.pushed = saved_sites(ctx, reads | lists, final) | undone
     bwd_code = resolve_pops(marked, ctx.pushed)
-    reads = read_by_backward(ctx, bwd_code)
+    # a split backward half gets its state from the forward half: everything it reads,
+    # including the arguments whose zero gradients it returns
+    reads = read_by_backward(ctx, bwd_code) | final
     fwd_code = Forward(ctx).block(body)
     bwd_code = checkpoints.fill_copies(ctx, bwd_code)
 
