@@ -347,6 +347,19 @@ def unstack(g, arrays, kind):
     return [np.reshape(p, np.shape(x)) for p, x in zip(parts, arrays, strict=True)]
 
 
+def unconcatenate_index(g, concatenator, items):
+    """The adjoints of the items of `concatenator[items]` (np.r_, np.c_): g cut along the
+    concatenation axis into each item's piece, shaped like the item; None for a slice
+    (a constant range)."""
+    axis = concatenator.axis
+    widths = [np.shape(concatenator[item])[axis] for item in items]
+    parts = np.split(np.asarray(g), np.cumsum(widths)[:-1], axis=axis)
+    return [
+        None if isinstance(item, slice) else np.reshape(part, np.shape(item))
+        for part, item in zip(parts, items, strict=True)
+    ]
+
+
 def unsplit(g, result, axis):
     """The adjoint of `np.split`-like functions: the pieces' adjoints joined along axis.
 

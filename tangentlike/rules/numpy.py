@@ -281,8 +281,11 @@ NEW_RESULTS = [
     "vdot",
 ]
 
+# `np.r_[a, 0:3, b]`, `np.c_[a, b]`: a subscript that concatenates its items.
+INDEX_CONCATENATORS = [np.r_, np.c_]
+
 # Return a list of arrays: the adjoint of the result is a list (analyze/containers).
-SEQUENCE_MAKERS = [np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit]
+SEQUENCE_MAKERS = [np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.divmod, np.modf]
 # Take a list of arrays and give its adjoint as a list.
 SEQUENCE_PARAMS = {
     np.stack: ("arrays",),
@@ -306,6 +309,7 @@ def register(registry: Registry) -> None:
             func, ("x", "y"), {"x": dx, "y": dy}, unbroadcast=True, globals_=_GLOBALS
         )
     registry.nondifferentiable(NONDIFFERENTIABLE, "integer, boolean or shape-valued")
+    registry.index_concatenators(INDEX_CONCATENATORS)
     registry.defer("numpy.random", _random_draws)
     for name, dotted in METHODS.items():
         if hasattr(np, dotted.split(".")[-1]):  # np.astype is NumPy >= 2.1
@@ -754,6 +758,19 @@ def _bespoke(registry: Registry) -> None:
     @adjoint(np.broadcast_to)
     def broadcast_to(result, array, shape):
         d[array] = runtime.unbroadcast(d[result], array)
+
+    # -- elementwise with two results ---------------------------------------------------
+    # (floor_divide, remainder): the quotient is locally constant
+    @adjoint(np.divmod, unbroadcast=True)
+    def divmod_(result, x, y):
+        g = runtime.part(d[result], 1, result[1])
+        d[x] = g
+        d[y] = -g * result[0]
+
+    # (fractional part, integral part): the integral part is locally constant
+    @adjoint(np.modf)
+    def modf(result, x):
+        d[x] = runtime.part(d[result], 0, result[0])
 
     # -- elementwise with extra arguments --------------------------------------------
     @adjoint(np.where)

@@ -23,6 +23,9 @@ BINARY = {
     gast.Mult: {"x": "g * y", "y": "g * x"},
     gast.Div: {"x": "g / y", "y": "-g * result / y"},
     gast.Pow: {"x": "g * y * x ** (y - 1)", "y": "g * result * np.log(np.where(x == 0, 1, x))"},
+    # x % y == x - floor(x / y) * y (floored, as Python and np.remainder); floor is locally
+    # constant. `"%s" % x` (text) is refused by analyze/operands before this applies.
+    gast.Mod: {"x": "g", "y": "-g * np.floor_divide(x, y)"},
 }
 
 UNARY = {
@@ -33,7 +36,6 @@ UNARY = {
 # Operators whose result never carries a gradient.
 NONDIFFERENTIABLE = [
     gast.FloorDiv,
-    gast.Mod,
     gast.BitAnd,
     gast.BitOr,
     gast.BitXor,
@@ -61,12 +63,18 @@ BUILTINS_NONDIFFERENTIABLE = [
     builtins.round,
     builtins.print,
     builtins.isinstance,
-    builtins.str,
-    builtins.repr,
     builtins.type,
     builtins.id,
     builtins.hash,
 ]
+
+
+# Text: the number is still in there (float(str(x)) == x), but no gradient follows it.
+TEXT = [builtins.str, builtins.repr, builtins.format, builtins.ascii]
+TEXT_HINT = (
+    "compute with the number itself; if the text is only printed or used as a label, "
+    "keep it out of the computed result"
+)
 
 
 def register(registry: Registry) -> None:
@@ -78,6 +86,9 @@ def register(registry: Registry) -> None:
     registry.nondifferentiable(BUILTINS_NONDIFFERENTIABLE, "integer, boolean or bookkeeping")
     registry.nondifferentiable([runtime.stop_gradient], "blocks the gradient on purpose")
     registry.array_makers([builtins.abs])
+    registry.refuse(
+        TEXT, "makes text of a differentiated value, which carries no gradient", TEXT_HINT
+    )
     # iterable(xs) is xs itself: when xs is a list, so is its adjoint
     registry.sequence_params(
         {
@@ -87,7 +98,7 @@ def register(registry: Registry) -> None:
             runtime.iterable: ("x",),
         }
     )
-    registry.sequence_makers([builtins.list, builtins.tuple])
+    registry.sequence_makers([builtins.list, builtins.tuple, builtins.divmod])
 
     @registry.adjoint(gast.MatMult)
     def matmul(result, x, y):
@@ -119,6 +130,13 @@ def register(registry: Registry) -> None:
     @registry.adjoint(runtime.dict_of)
     def dict_of(result, keys, values):
         d[values] = runtime.undict_of(d[result], keys)
+
+    # (x // y, x % y): the quotient is locally constant, the remainder is x % y
+    @registry.adjoint(builtins.divmod, unbroadcast=True)
+    def divmod_(result, x, y):
+        g = runtime.part(d[result], 1, result[1])
+        d[x] = g
+        d[y] = -g * result[0]
 
     @registry.adjoint(builtins.abs)
     def abs_(result, x):

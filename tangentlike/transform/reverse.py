@@ -26,7 +26,7 @@ from ..analyze.activity import data_operands, user_function
 from ..analyze.calls import bind_call
 from ..checkpoint import is_checkpointed
 from ..errors import UnknownFunctionError
-from ..rules.template import BindError, bind_arguments, instantiate
+from ..rules.template import bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
 from . import checkpoints, checks, container_checks, containers
@@ -65,7 +65,6 @@ def plan(ctx: Context) -> None:
             if nodes.is_item_write(stmt):
                 check_item_write(ctx, aliases, stmt)
             elif isinstance(stmt, gast.Assign):
-                check_cut_paths(ctx, stmt)
                 if isinstance(stmt.value, gast.Call) and stmt.targets[0].id in ctx.active:
                     plan_call(ctx, stmt)
             elif isinstance(stmt, gast.If):
@@ -159,37 +158,6 @@ def _read_by_backward(ctx: Context, stmt: gast.stmt) -> bool:
         and isinstance(stmt.targets[0], gast.Name)
         and stmt.targets[0].id in ctx.active
     )
-
-
-def check_cut_paths(ctx: Context, stmt: gast.Assign) -> None:
-    """A varied value passed where a rule has no derivative must not be silently dropped."""
-    call = stmt.value
-    if not isinstance(call, gast.Call) or stmt.targets[0].id not in ctx.activity.useful:
-        return
-    callee = ctx.scope.resolve(call.func)
-    rule = ctx.registry.lookup(callee)
-    if rule is None:
-        return
-    try:
-        bound = bind_arguments(rule, call.args, {k.arg: k.value for k in call.keywords})
-    except BindError as err:
-        raise ctx.error(
-            call,
-            f"cannot apply the derivative rule of {rule.name}: {err}",
-            "call it with the arguments its rule expects",
-        ) from None
-    for param, value in bound.items():
-        if param in rule.differentiable:
-            continue
-        for n in gast.walk(value):
-            if isinstance(n, gast.Name) and n.id in ctx.activity.varied:
-                raise ctx.error(
-                    call,
-                    f"the gradient with respect to argument {param!r} of {rule.name} "
-                    "is not implemented",
-                    f"register a rule that covers {param!r} with @tangentlike.adjoint, "
-                    "or pass a value that does not depend on the differentiated inputs",
-                )
 
 
 # ---------------------------------------------------------------------------
@@ -385,6 +353,16 @@ class Backward:
                 )
             keywords = {k.arg: k.value for k in value.keywords}
             bindings = bind_arguments(rule, value.args, keywords)
+        elif isinstance(value, gast.Subscript) and ctx.registry.concatenates(
+            ctx.scope.resolve(value.value)
+        ):
+            return self.concatenation(value, bt, defined)
+        elif isinstance(value, gast.Subscript) and not isinstance(value.value, gast.Name):
+            raise ctx.error(  # analyze.operands refuses these first
+                value,
+                "differentiating through this subscript is not supported",
+                "index a local array, list, tuple or dict",
+            )
         elif (
             isinstance(value, gast.Subscript)
             and isinstance(value.value, gast.Name)
@@ -432,6 +410,23 @@ class Backward:
             else:
                 code.append(s)
         return _drop_dead_temps(code, set(ctx.adjoint.values())), defined
+
+    def concatenation(self, value: gast.Subscript, bt: str, defined: frozenset[str]):
+        """`t = np.r_[a, 0:3, b]`: each item gets its piece of bt along the axis."""
+        items = value.slice.elts if isinstance(value.slice, gast.Tuple) else [value.slice]
+        helper = self.ctx.namespace.bind(
+            "unconcatenate_index", runtime.unconcatenate_index, self.ctx.namer
+        )
+        pieces = nodes.call(
+            nodes.name(helper),
+            [
+                nodes.name(bt),
+                nodes.deepcopy(value.value),
+                nodes.tuple_([_index_expr(e) for e in items]),
+            ],
+        )
+        binding = nodes.tuple_([nodes.deepcopy(e) for e in items])
+        return self.contribute(binding, pieces, defined)
 
     def without_identity_unbroadcast(self, stmt: gast.Assign, value: gast.expr, bt: str):
         """`unbroadcast(g * m, x)` -> `g * m` when x has the result's shape already (then

@@ -114,6 +114,17 @@ CASES: list[Case] = [
     *binary("np.copysign(x, y)", "distinct"),
     *binary("np.fmod(x, y)", "distinct"),
     *binary("np.remainder(x, y)", "distinct"),
+    *binary("np.mod(x, y)", "distinct"),
+    *binary("x % y", "distinct"),
+    *unary("x % 0.7", "distinct"),
+    *unary("x % -0.7", "distinct"),
+    *unary("2.5 % x", "positive"),
+    *binary("np.divmod(x, y)[1]", "distinct"),
+    *binary("np.divmod(x, y)[0] * x", "distinct"),
+    *binary("divmod(x, y)[1]", "distinct"),
+    Case("divmod(x, y)[1] + divmod(x, y)[0] * y", {"x": S, "y": S}, "distinct"),
+    *unary("np.modf(x)[0]", "distinct"),
+    *unary("np.modf(x)[1] * x", "distinct"),
     # reductions, every axis form
     *[
         Case(f"np.sum(x{a})", {"x": T})
