@@ -347,6 +347,51 @@ def unstack(g, arrays, kind):
     return [np.reshape(p, np.shape(x)) for p, x in zip(parts, arrays, strict=True)]
 
 
+def arange_vjp(g, arg, stop, result, side):
+    """The adjoint of `start` (side 0) or `step` (side 2) in `np.arange(start, stop, step)`,
+    whose values are start + i * step. With one argument (stop is None) that argument is
+    the stop: the values are counts, locally constant in it; so are integer results."""
+    dtype = np.result_type(arg)
+    if not np.issubdtype(dtype, np.inexact):
+        dtype = np.float64
+    if stop is None or g is None or not np.issubdtype(np.result_type(result), np.inexact):
+        return np.zeros(np.shape(arg), dtype=dtype)
+    weights = 1.0 if side == 0 else np.arange(np.size(result))
+    return np.asarray(np.sum(np.asarray(g) * weights), dtype=dtype)
+
+
+def linspace_vjp(g, arg, result, num, endpoint, retstep, axis, side):
+    """The adjoint of `start` (side 0) or `stop` (side 1) in `np.linspace`: the samples are
+    start + t_k (stop - start) along `axis`, t_k = k / div (div = num - 1 with the endpoint,
+    num without); with retstep, result and g are (samples, step) pairs, step = (stop -
+    start) / div. Zero for integer samples (they are floored: locally constant)."""
+    g_step = None
+    if retstep:
+        g, g_step = (None, None) if g is None else g
+        result = result[0]
+    dtype = np.result_type(arg)
+    if not np.issubdtype(dtype, np.inexact):
+        dtype = np.float64
+    shape = np.shape(arg)
+    if not np.issubdtype(np.result_type(result), np.inexact):
+        return np.zeros(shape, dtype=dtype)
+    div = num - 1 if endpoint else num
+    t = np.arange(num) / div if div > 0 else np.zeros(num)
+    weights = t if side == 1 else 1.0 - t
+    total = np.zeros(np.shape(np.take(result, 0, axis=axis)))
+    if g is not None:
+        total = total + np.tensordot(weights, np.moveaxis(np.asarray(g), axis, 0), axes=1)
+    if g_step is not None and div > 0:
+        total = total + np.asarray(g_step) * ((1.0 if side == 1 else -1.0) / div)
+    extra = total.ndim - len(shape)  # start and stop broadcast together: sum back to arg
+    if extra > 0:
+        total = total.sum(axis=tuple(range(extra)))
+    axes = tuple(i for i, n in enumerate(shape) if n == 1 and total.shape[i] != 1)
+    if axes:
+        total = total.sum(axis=axes, keepdims=True)
+    return np.asarray(total, dtype=dtype)
+
+
 def unconcatenate_index(g, concatenator, items):
     """The adjoints of the items of `concatenator[items]` (np.r_, np.c_): g cut along the
     concatenation axis into each item's piece, shaped like the item; None for a slice

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from .template import Rule, rule_from_expressions, rule_from_function
@@ -200,11 +200,23 @@ class Registry:
             )
         )
 
-    def nondifferentiable(self, primals: Iterable[object], why: str = "") -> None:
+    def nondifferentiable(self, reasons: Mapping[object, str]) -> None:
+        """Functions (or operator classes) whose gradient is zero, each with the reason:
+        its result is integer, boolean or locally constant in every floating argument
+        (tests/rules/test_nondifferentiable.py checks each one numerically)."""
         self._ready()
-        for primal in primals:
+        for primal, why in reasons.items():
             self._nondiff[_key(primal)] = why
         self.version += 1
+
+    def nondifferentiable_reason(self, primal: object) -> str | None:
+        """Why `primal` has no gradient, or None if it is not listed."""
+        self._ready()
+        self._load_deferred(everything=True)
+        try:
+            return self._nondiff.get(_key(primal))
+        except TypeError:
+            return None
 
     def refuse(self, primals: Iterable[object], what: str, hint: str) -> None:
         """Functions whose result depends on their arguments in a way no gradient follows."""
@@ -232,6 +244,15 @@ class Registry:
             return obj in self._concatenators
         except TypeError:
             return False
+
+    def refused_primals(self) -> dict[object, Refusal]:
+        self._ready()
+        self._load_deferred(everything=True)
+        return dict(self._refused)
+
+    def concatenator_objects(self) -> list[object]:
+        self._ready()
+        return list(self._concatenators)
 
     def method(self, name: str, dotted: str, *, pack_varargs: bool = False) -> None:
         self._ready()
