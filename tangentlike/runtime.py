@@ -782,8 +782,10 @@ def undiff(g, a, n, axis):
 
 
 def convolve_vjp(g, a, v, mode, side, correlate):
-    """The adjoint of operand `side` (0: a, 1: v) in `np.convolve` or `np.correlate`."""
-    g, a, v = np.asarray(g), np.asarray(a), np.asarray(v)
+    """The adjoint of operand `side` (0: a, 1: v) in `np.convolve` or `np.correlate`
+    (a scalar operand is a sequence of one)."""
+    shape = np.shape(a if side == 0 else v)
+    g, a, v = np.asarray(g), np.ravel(a), np.ravel(v)
     n, m = a.size, v.size
     low = min(n, m)
     if mode == "full":
@@ -796,9 +798,9 @@ def convolve_vjp(g, a, v, mode, side, correlate):
     full[offset : offset + g.size] = g
     w = v[::-1] if correlate else v  # the full result is np.convolve(a, w)
     if side == 0:
-        return np.correlate(full, w, "valid")
+        return np.reshape(np.correlate(full, w, "valid"), shape)
     out = np.correlate(full, a, "valid")
-    return out[::-1] if correlate else out
+    return np.reshape(out[::-1] if correlate else out, shape)
 
 
 def median_vjp(g, a, axis, keepdims):

@@ -701,11 +701,11 @@ def _bespoke(registry: Registry) -> None:
 
     @adjoint(np.triu)
     def triu(result, m, k=0):
-        d[m] = np.triu(d[result], k)
+        d[m] = runtime.unbroadcast(np.triu(d[result], k), m)  # a 1-D m makes a matrix
 
     @adjoint(np.tril)
     def tril(result, m, k=0):
-        d[m] = np.tril(d[result], k)
+        d[m] = runtime.unbroadcast(np.tril(d[result], k), m)  # a 1-D m makes a matrix
 
     @adjoint(np.sort, restriction="ties: each tied entry gets the gradient of one sorted slot")
     def sort(result, a, axis=-1, kind=None, order=None):
@@ -751,8 +751,8 @@ def _bespoke(registry: Registry) -> None:
 
         @adjoint(np.cumulative_sum, restriction="include_initial=False")
         def cumulative_sum(result, x, axis=None, dtype=None, out=None):
-            if axis is None:
-                d[x] = np.flip(np.cumsum(np.flip(d[result])))
+            if axis is None:  # x has at most one dimension
+                d[x] = np.reshape(np.flip(np.cumsum(np.flip(d[result]))), np.shape(x))
             else:
                 d[x] = np.flip(np.cumsum(np.flip(d[result], axis), axis), axis)
 

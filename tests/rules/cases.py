@@ -236,6 +236,7 @@ CASES: list[Case] = [
     Case("np.trapezoid(x, np.cumsum(y, axis=1))", {"x": (2, 5), "y": (2, 5)}, "positive", False),
     Case("np.cumulative_sum(x)", {"x": (5,)}, autograd=False),  # autograd: NumPy 2 API
     Case("np.cumulative_sum(x, axis=1)", {"x": T}, autograd=False),
+    Case("np.cumulative_sum(x)", {"x": S}, autograd=False),
     Case("np.cumulative_prod(x, axis=0)", {"x": (4, 3)}, "zeros", False),
     # products
     Case("np.matmul(x, y)", {"x": (2, 3), "y": (3, 4)}),
@@ -256,6 +257,11 @@ CASES: list[Case] = [
         for f in ("convolve", "correlate")
         for m in ("", ", 'full'", ", 'same'", ", mode='valid'")
         for a, b in [((5,), (3,)), ((2,), (4,)), ((4,), (4,))]
+    ],
+    *[
+        Case(f"np.convolve(x, y{m})", {"x": a, "y": b})
+        for m in ("", ", 'same'")
+        for a, b in [(S, V), (S, S)]
     ],
     Case("np.vecdot(x, y)", {"x": M, "y": M}, autograd=False),  # autograd: NumPy 2 API
     Case("np.vecdot(x, y, axis=0)", {"x": T, "y": (2, 1, 4)}, autograd=False),
@@ -390,6 +396,9 @@ CASES: list[Case] = [
     Case("np.triu(x, 1)", {"x": T}),
     Case("np.tril(x)", {"x": M}),
     Case("np.tril(x, k=-1)", {"x": (3, 3)}),
+    # a 1-D input makes a matrix (autograd's gradient keeps the matrix's shape: FD only)
+    Case("np.tril(x)", {"x": V}, autograd=False),
+    Case("np.triu(x, 1)", {"x": V}, autograd=False),
     Case("np.sort(x)", {"x": V}, "distinct"),
     Case("np.sort(x)", {"x": T}, "distinct"),
     Case("np.sort(x, axis=0)", {"x": T}, "distinct"),
