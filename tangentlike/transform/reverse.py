@@ -444,9 +444,9 @@ class Backward:
         return value.args[0]
 
     def receives(self, binding: gast.expr) -> bool:
-        """Whether a contribution to `binding` reaches an active variable."""
-        elts = binding.elts if isinstance(binding, (gast.List, gast.Tuple)) else [binding]
-        return any(isinstance(e, gast.Name) and e.id in self.ctx.active for e in elts)
+        """Whether a contribution to `binding` reaches an active variable (`contribute`
+        delivers it, or refuses a binding it cannot deliver to)."""
+        return bool(nodes.names_read(binding) & self.ctx.active)
 
     def contribute(
         self, binding: gast.expr, value: gast.expr, defined: frozenset[str], owned: bool = False
@@ -462,6 +462,9 @@ class Backward:
                 return [], defined
             return self.accumulate(binding.id, value, defined, owned)
         if isinstance(binding, (gast.List, gast.Tuple)):
+            for e in binding.elts:
+                if not isinstance(e, gast.Name) and nodes.names_read(e) & ctx.active:
+                    return self.contribute(e, value, defined)  # refused below
             targets = [
                 (i, e.id)
                 for i, e in enumerate(binding.elts)
@@ -476,7 +479,13 @@ class Backward:
                 more, defined = self.accumulate(name, piece, defined)
                 code.extend(more)
             return code, defined
-        return [], defined
+        if nodes.names_read(binding) & ctx.active:  # a form A-normal form does not make
+            raise ctx.error(
+                binding,
+                "differentiating through this expression is not supported",
+                "assign it to a variable first",
+            )
+        return [], defined  # a literal or a global: it has no adjoint
 
     def accumulate(self, name: str, value: gast.expr, defined: frozenset[str], owned=False):
         b = self.ctx.adjoint[name]

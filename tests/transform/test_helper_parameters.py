@@ -112,6 +112,13 @@ OTHERS = {
         "def h(a, table):\n    if np.sum(a) > 0.0:\n        table = {'k': 1.0}\n"
         "    return a * table['k']\n\n\ndef f(x, y):\n    return np.sum(h(x, {'k': y}))\n"
     ),
+    # the adjoint updated in place (`b *= 1.5`) dies with the rebound parameter
+    "rebound_before_use_in_loop": (
+        "def h(p0, p1, p2):\n    p0 = 1.5\n    p0 = np.sin(p2) * np.sin(1.5)\n"
+        "    u = np.tanh(1.5 * p0)\n    return u\n\n\n"
+        "def f(x, y):\n    s = x * 1.0\n    for _k in range(2):\n        s = s + h(s, y, 1.0)\n"
+        "    return np.sum(s)\n"
+    ),
     "unused_keyword_only": (
         "def h(a, *, b):\n    return a * 1.0\n\n\ndef f(x, y):\n    return np.sum(h(x, b=y))\n"
     ),
