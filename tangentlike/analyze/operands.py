@@ -1,7 +1,9 @@
 """Where a value's operands go: into its derivative, nowhere for a reason, or nowhere.
 
-Assumes: A-normal form. Guarantees: `operands(value)` sorts every local name a
-value reads into exactly one of three kinds:
+Assumes: A-normal form; a local variable that is indexed holds an array, list, tuple
+or dict (an object with its own `__getitem__` in a local is not detected). Guarantees:
+`operands(value)` sorts every local name a value reads into these kinds (a call that
+does not fit its rule's signature has its names both flow and refused):
   - flows: the value depends on it differentiably; the transform gives it a
     contribution, or refuses the operation with a located error;
   - dropped for a reason that makes its gradient zero: an operator or function
