@@ -152,7 +152,10 @@ class ModuleBuilder:
             parsed, default_schedule
         )
         activity = activity_analysis.analyze(fn, wrt, scope, self.registry)
-        operands.check(parsed, fn, activity.varied, activity.useful, scope, self.registry)
+        given = {p: t for (f, p), t in self.param_types.items() if f is parsed.func}
+        operands.check(
+            parsed, fn, activity.varied, activity.useful, scope, self.registry, known=given
+        )
         calls.check(parsed, fn, activity, scope, self.registry)
         blocks = frozenset(i for i, loop in checkpointed.items() if loop.kind == "region")
         flow = flow_analysis.analyze(fn, nodes.all_param_names(fn), once=blocks)

@@ -1,7 +1,7 @@
 """Where a value's operands go: into its derivative, nowhere for a reason, or nowhere.
 
-Assumes: A-normal form; a local variable that is indexed holds an array, list, tuple
-or dict (an object with its own `__getitem__` in a local is not detected). Guarantees:
+Assumes: A-normal form, and normalize.methods (an object whose class defines
+`__getitem__` with `def` is indexed by calling it). Guarantees:
 `operands(value)` sorts every local name a value reads into these kinds (a call that
 does not fit its rule's signature has its names both flow and refused):
   - flows: the value depends on it differentiably; the transform gives it a
@@ -9,8 +9,10 @@ does not fit its rule's signature has its names both flow and refused):
   - dropped for a reason that makes its gradient zero: an operator or function
     of the registry's non-differentiable list (integer, boolean or locally
     constant result), a comparison, a shape attribute, a parameter a rule marks
-    constant (a shape, a dtype), an index into a local variable or a global
-    container (an index selects: integer, boolean or a key);
+    constant (a shape, a dtype), an index into an array, list, tuple or dict
+    (an index selects: integer, boolean or a key); for a parameter indexed by a
+    varied value `check` has the gradient built for its class, and refuses a local
+    made by a user class (a local from elsewhere is taken for a container);
   - refused: read where no gradient can follow (a dictionary key, text, a rule
     parameter without derivative, the index of a global object's own `[...]`).
 `check` raises, at the statement, when a name of the third kind varies with the
@@ -21,13 +23,14 @@ never zero.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 import gast
 import numpy as np
 
-from ..parse.resolve import MISSING, Scope
+from ..errors import UnknownClassError
+from ..parse.resolve import MISSING, Scope, user_class
 from ..parse.source import ParsedFunction
 from ..rules.registry import Registry
 from ..rules.template import BindError, bind_arguments
@@ -210,9 +213,13 @@ def check(
     useful: frozenset[str],
     scope: Scope,
     registry: Registry,
+    known: Mapping[str, object] | None = None,
 ) -> None:
     """Raise where a varied name is read, by a statement whose value reaches the output,
-    in a place no gradient follows."""
+    in a place no gradient follows. `known`: the classes of parameters the gradient is
+    built for (a parameter indexed by a varied value needs its class: an UnknownClassError
+    makes the caller build for the arguments' classes)."""
+    objects = _constructed(fn, scope)
     for stmt in _assignments(fn.body):
         target = nodes.assigned_name(stmt)
         if target not in useful:
@@ -223,6 +230,60 @@ def check(
             hit = [n for n in refused.names if n in varied]
             if hit:
                 raise parsed.error(stmt.value, f"{refused.what} ({hit[0]!r})", refused.hint)
+        value = stmt.value
+        if (
+            isinstance(value, gast.Subscript)
+            and isinstance(value.value, gast.Name)
+            and value.value.id not in varied
+            and set(_read(value.slice)) & varied
+        ):
+            _check_indexed_object(parsed, fn, value, value.value.id, known or {}, objects)
+
+
+def _check_indexed_object(
+    parsed: ParsedFunction,
+    fn: gast.FunctionDef,
+    value: gast.Subscript,
+    base: str,
+    known: Mapping[str, object],
+    objects: frozenset[str],
+) -> None:
+    """`base[index]` with a varied index selects only if base is an array, list, tuple or
+    dict; an object with its own `__getitem__` (normalize.methods calls it as a method
+    when its class is known) computes from the index."""
+    if base in nodes.all_param_names(fn):
+        cls = known.get(base)
+        if cls is None:
+            raise UnknownClassError(
+                f"cannot tell whether {base!r}[...] selects or computes: the class of "
+                f"{base!r} is not known (in {parsed.func.__qualname__})",
+                parsed.location(value),
+                hint=f"What to do: index {base!r} with a value that does not depend on the "
+                "differentiated inputs.",
+                param=base,
+            )
+        if isinstance(cls, type) and issubclass(cls, CONTAINERS):
+            return
+    elif base not in objects:
+        return
+    raise parsed.error(
+        value,
+        f"indexing {base!r}, an object with its own [...], with a differentiated value",
+        "define __getitem__ with `def` in its class (it is then differentiated), or index "
+        "an array, list, tuple or dict",
+    )
+
+
+def _constructed(fn: gast.FunctionDef, scope: Scope) -> frozenset[str]:
+    """Locals assigned an instance of a user class (`t = Table()`)."""
+    return frozenset(
+        nodes.assigned_name(a)
+        for a in _assignments(fn.body)
+        if isinstance(a.value, gast.Call)
+        and not nodes.is_item_write(a)
+        and isinstance(scope.resolve(a.value.func), type)
+        and user_class(scope.resolve(a.value.func))
+    )
 
 
 def _assignments(stmts: list[gast.stmt]) -> Iterator[gast.Assign]:

@@ -9,8 +9,10 @@ global object, or a parameter whose class the caller fixed (`self` of a bound
 method given to `grad`, an argument the gradient was specialised for). `p(x)`
 with `p = functools.partial(base, W, s=2.0)` -> `base(p.args[0], x, s=2.0)`
 (literals are spelled out; other bound values are read from the partial).
-A staticmethod is called without the receiver. Attribute reads of objects
-(`self.W`) are untouched: objects are never differentiated, so they are constants.
+A staticmethod is called without the receiver. `table[k]` of such an object whose
+class defines `__getitem__` is `Table.__getitem__(table, k)`. Attribute reads of
+objects (`self.W`) are untouched: objects are never differentiated, so they are
+constants.
 
 Assumes: the fence passed and nested functions were collected. Guarantees: no
 call left in the tree resolves to a bound method or a partial; a call of a
@@ -26,7 +28,7 @@ import functools
 import inspect
 import types
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import gast
 import numpy as np
@@ -54,6 +56,8 @@ class Methods(gast.NodeTransformer):
     # a global object and what about it the generated code relies on (its attributes'
     # classes, a dict's keys: a parse.record.FINGERPRINTS kind): rebuilt when that changes
     watch: Callable[[object, str], None]
+    # locals only ever assigned an instance of one user class (`t = Table()`)
+    constructed: dict[str, type] = field(default_factory=dict)
 
     def visit_Call(self, node: gast.Call) -> gast.expr:
         self.generic_visit(node)
@@ -91,6 +95,7 @@ class Methods(gast.NodeTransformer):
             and isinstance(known, type)
             and user_class(known)
             and hasattr(np.ndarray, node.attr)
+            and not node.attr.startswith("__")  # `table.__getitem__`: its own method
         ):
             read = nodes.call(
                 nodes.name(self.namespace.bind("getattr", getattr, self.namer)),
@@ -98,6 +103,40 @@ class Methods(gast.NodeTransformer):
             )
             return nodes.located(read, node)
         return node
+
+    def visit_Subscript(self, node: gast.Subscript) -> gast.expr:
+        """`table[k]` of a user object whose class defines `__getitem__` with `def` (a
+        global object, or a parameter or attribute of known class) is the method call
+        `Table.__getitem__(table, k)`, differentiated like any method."""
+        self.generic_visit(node)
+        if not isinstance(node.ctx, gast.Load):
+            return node
+        obj = self.scope.resolve(node.value)
+        if obj is not MISSING:
+            cls = type(obj)
+        else:
+            path = dotted(node.value) or ""
+            known = self.known.get(path, self.constructed.get(path))
+            cls = known if isinstance(known, type) else None
+        if cls is None or not user_class(cls):
+            return node
+        method = primal_of(inspect.getattr_static(cls, "__getitem__", None))
+        if not inspect.isfunction(method):
+            return node
+        ref = self.function_ref(method, cls)
+        call = gast.Call(func=ref, args=[node.value, self.index(node.slice)], keywords=[])
+        self.note(call)
+        return nodes.located(call, node)
+
+    def index(self, index: gast.expr) -> gast.expr:
+        """A subscript's index as the value `__getitem__` receives (slices as slice(...))."""
+        if isinstance(index, gast.Slice):
+            parts = [index.lower, index.upper, index.step]
+            args = [p if p is not None else nodes.const(None) for p in parts]
+            return nodes.call(nodes.name(self.namespace.bind("slice", slice, self.namer)), args)
+        if isinstance(index, gast.Tuple):
+            return nodes.tuple_([self.index(e) for e in index.elts])
+        return index
 
     def spell_out(self, node: gast.Call) -> None:
         """`g(*T, **M)` with T a tuple/list and M a dict known now (globals): the items as
@@ -369,5 +408,35 @@ def run(
     note_types: Callable[[Callable, str, type], bool],
     watch: Callable[[object, str], None],
 ) -> gast.FunctionDef:
-    Methods(parsed, scope, namespace, namer, known, note_types, watch).visit(fn)
+    constructed = constructed_locals(fn, scope)
+    Methods(parsed, scope, namespace, namer, known, note_types, watch, constructed).visit(fn)
     return fn
+
+
+def constructed_locals(fn: gast.FunctionDef, scope: Scope) -> dict[str, type]:
+    """Locals every assignment of which makes an instance of one user class."""
+    classes: dict[str, set[object]] = {}
+    for node in gast.walk(fn):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+            classes.setdefault(node.id, set())
+        if isinstance(node, (gast.For, gast.comprehension)) or (
+            isinstance(node, gast.Assign) and len(node.targets) > 1
+        ):
+            for name in nodes.names_stored(node.target if hasattr(node, "target") else node):
+                classes.setdefault(name, set()).add(None)
+    for node in gast.walk(fn):
+        if isinstance(node, gast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, gast.Name):
+                made = scope.resolve(node.value.func) if isinstance(node.value, gast.Call) else None
+                classes[target.id].add(
+                    made if isinstance(made, type) and user_class(made) else None
+                )
+        elif isinstance(node, (gast.AugAssign, gast.AnnAssign, gast.NamedExpr)):
+            for name in nodes.names_stored(node):
+                classes.setdefault(name, set()).add(None)
+    return {
+        name: next(iter(found))
+        for name, found in classes.items()
+        if len(found) == 1 and None not in found and name not in nodes.all_param_names(fn)
+    }

@@ -20,7 +20,10 @@ PRELUDE = (
     "class Table:\n"
     "    def __getitem__(self, k):\n"
     "        return k * 3.0\n\n\n"
+    "class Opaque:\n"
+    "    __getitem__ = staticmethod(lambda k: k * 3.0)\n\n\n"
     "TABLE = Table()\n"
+    "OPAQUE = Opaque()\n"
     "WEIGHTS = np.array([1.0, 2.0, 3.0])\n\n\n"
     "def f(x):\n"
 )
@@ -37,7 +40,13 @@ CASES = [
     ("%-formatting bytes", ["return float(b'%r' % x)"], 0, "%-formatting"),
     ("text concatenated", ["s = 'v' + str(x)", "return float(s[1:])"], 0, "str makes text"),
     ("dict key", ["d = {x: 1.0}", "return list(d)[0]"], 0, "dictionary key"),
-    ("user object's __getitem__", ["return TABLE[x]"], 0, "global object TABLE"),
+    ("a global object's opaque __getitem__", ["return OPAQUE[x]"], 0, "global object OPAQUE"),
+    (
+        "a local object's opaque __getitem__",
+        ["t = Opaque()", "return t[x]"],
+        1,
+        "an object with its own [...]",
+    ),
     ("np.mgrid", ["return float(np.sum(np.mgrid[0.0:x]))"], 0, "np.mgrid"),
     ("np.ogrid", ["return float(np.sum(np.ogrid[0.0:x]))"], 0, "np.ogrid"),
     ("np.r_ range bound", ["return np.sum(np.r_[0.0:x])"], 0, "range bound"),
@@ -69,6 +78,8 @@ FINE = [
     ("label from str", ["label = 'v' + str(x)", "return x * 2.0"], 2.0),
     ("constant key", ["d = {'a': x}", "return d['a'] * 2.0"], 2.0),
     ("index a global array", ["i = int(x)", "return WEIGHTS[i] * x"], 2.0),
+    ("a global object's __getitem__", ["return TABLE[x]"], 3.0),
+    ("a local object's __getitem__", ["t = Table()", "return t[x] * 2.0"], 6.0),
     ("constant-bounded np.r_", ["return np.sum(np.r_[0:3, x] * x)"], 3.0 + 2 * 1.25),
     ("np.mgrid with constant bounds", ["return np.sum(np.mgrid[0:3]) * x"], 3.0),
     ("clip with constant bounds", ["return np.clip(x, 0.0, 2.0) * 1.0"], 1.0),
