@@ -30,7 +30,8 @@ import gast
 import numpy as np
 
 from ..errors import UnknownClassError
-from ..parse.resolve import MISSING, Scope, user_class
+from ..normalize.objects import constructed
+from ..parse.resolve import MISSING, Scope
 from ..parse.source import ParsedFunction
 from ..rules.registry import Registry
 from ..rules.template import BindError, bind_arguments
@@ -219,7 +220,7 @@ def check(
     in a place no gradient follows. `known`: the classes of parameters the gradient is
     built for (a parameter indexed by a varied value needs its class: an UnknownClassError
     makes the caller build for the arguments' classes)."""
-    objects = _constructed(fn, scope)
+    objects = frozenset(constructed(fn, scope))
     for stmt in _assignments(fn.body):
         target = nodes.assigned_name(stmt)
         if target not in useful:
@@ -271,18 +272,6 @@ def _check_indexed_object(
         f"indexing {base!r}, an object with its own [...], with a differentiated value",
         "define __getitem__ with `def` in its class (it is then differentiated), or index "
         "an array, list, tuple or dict",
-    )
-
-
-def _constructed(fn: gast.FunctionDef, scope: Scope) -> frozenset[str]:
-    """Locals assigned an instance of a user class (`t = Table()`)."""
-    return frozenset(
-        nodes.assigned_name(a)
-        for a in _assignments(fn.body)
-        if isinstance(a.value, gast.Call)
-        and not nodes.is_item_write(a)
-        and isinstance(scope.resolve(a.value.func), type)
-        and user_class(scope.resolve(a.value.func))
     )
 
 

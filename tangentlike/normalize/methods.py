@@ -39,6 +39,7 @@ from ..parse.source import ParsedFunction
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
+from . import objects
 
 _LITERALS = (bool, int, float, complex, str, type(None))
 
@@ -106,37 +107,25 @@ class Methods(gast.NodeTransformer):
 
     def visit_Subscript(self, node: gast.Subscript) -> gast.expr:
         """`table[k]` of a user object whose class defines `__getitem__` with `def` (a
-        global object, or a parameter or attribute of known class) is the method call
-        `Table.__getitem__(table, k)`, differentiated like any method."""
+        global object, a parameter or attribute of known class, a local made by the
+        class) is the method call `Table.__getitem__(table, k)`."""
         self.generic_visit(node)
-        if not isinstance(node.ctx, gast.Load):
-            return node
         obj = self.scope.resolve(node.value)
-        if obj is not MISSING:
-            cls = type(obj)
-        else:
+        if obj is MISSING:
             path = dotted(node.value) or ""
-            known = self.known.get(path, self.constructed.get(path))
-            cls = known if isinstance(known, type) else None
-        if cls is None or not user_class(cls):
+            obj = self.known.get(path, self.constructed.get(path))
+            cls = obj if isinstance(obj, type) else None
+        else:
+            cls = type(obj)
+        method = objects.getitem(cls) if cls is not None and user_class(cls) else None
+        if method is None or not isinstance(node.ctx, gast.Load):
             return node
-        method = primal_of(inspect.getattr_static(cls, "__getitem__", None))
-        if not inspect.isfunction(method):
-            return node
-        ref = self.function_ref(method, cls)
-        call = gast.Call(func=ref, args=[node.value, self.index(node.slice)], keywords=[])
+        index = objects.index_value(
+            node.slice, lambda: self.namespace.bind("slice", slice, self.namer)
+        )
+        call = gast.Call(func=self.function_ref(method, cls), args=[node.value, index], keywords=[])
         self.note(call)
         return nodes.located(call, node)
-
-    def index(self, index: gast.expr) -> gast.expr:
-        """A subscript's index as the value `__getitem__` receives (slices as slice(...))."""
-        if isinstance(index, gast.Slice):
-            parts = [index.lower, index.upper, index.step]
-            args = [p if p is not None else nodes.const(None) for p in parts]
-            return nodes.call(nodes.name(self.namespace.bind("slice", slice, self.namer)), args)
-        if isinstance(index, gast.Tuple):
-            return nodes.tuple_([self.index(e) for e in index.elts])
-        return index
 
     def spell_out(self, node: gast.Call) -> None:
         """`g(*T, **M)` with T a tuple/list and M a dict known now (globals): the items as
@@ -408,35 +397,6 @@ def run(
     note_types: Callable[[Callable, str, type], bool],
     watch: Callable[[object, str], None],
 ) -> gast.FunctionDef:
-    constructed = constructed_locals(fn, scope)
-    Methods(parsed, scope, namespace, namer, known, note_types, watch, constructed).visit(fn)
+    made = objects.constructed(fn, scope)
+    Methods(parsed, scope, namespace, namer, known, note_types, watch, made).visit(fn)
     return fn
-
-
-def constructed_locals(fn: gast.FunctionDef, scope: Scope) -> dict[str, type]:
-    """Locals every assignment of which makes an instance of one user class."""
-    classes: dict[str, set[object]] = {}
-    for node in gast.walk(fn):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
-            classes.setdefault(node.id, set())
-        if isinstance(node, (gast.For, gast.comprehension)) or (
-            isinstance(node, gast.Assign) and len(node.targets) > 1
-        ):
-            for name in nodes.names_stored(node.target if hasattr(node, "target") else node):
-                classes.setdefault(name, set()).add(None)
-    for node in gast.walk(fn):
-        if isinstance(node, gast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, gast.Name):
-                made = scope.resolve(node.value.func) if isinstance(node.value, gast.Call) else None
-                classes[target.id].add(
-                    made if isinstance(made, type) and user_class(made) else None
-                )
-        elif isinstance(node, (gast.AugAssign, gast.AnnAssign, gast.NamedExpr)):
-            for name in nodes.names_stored(node):
-                classes.setdefault(name, set()).add(None)
-    return {
-        name: next(iter(found))
-        for name, found in classes.items()
-        if len(found) == 1 and None not in found and name not in nodes.all_param_names(fn)
-    }
