@@ -177,6 +177,7 @@ class ModuleBuilder:
             stats=self.stats,
             checks=self.checks,
             effects_of=self.effects_of,
+            selections=operands.selections(parsed, fn, activity.varied, activity.useful, given),
         )
         reverse.plan(ctx)
         return ctx, fn.body[-1].value.id

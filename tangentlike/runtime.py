@@ -976,6 +976,18 @@ def unshared(value, others, what):
         )
 
 
+def selects(x, what):
+    """Raise TypeError unless `x[...]` selects: x is an array, list, tuple, dict, string or
+    range, whose index the gradient takes for an integer or a key (`what` says where)."""
+    if not isinstance(x, (np.ndarray, np.generic, list, tuple, dict, str, bytes, range)):
+        raise TypeError(
+            f"tangentlike: {what}; a {type(x).__name__} computes its [...] with its own "
+            "__getitem__, which this gradient did not differentiate: index an array, list, "
+            "tuple or dict, or call the method (type(x).__getitem__(x, k)) in a function "
+            "whose objects are globals or a bound self"
+        )
+
+
 def stop_gradient(x):
     """`x` itself; tangentlike sends no gradient through it."""
     return x

@@ -10,9 +10,10 @@ does not fit its rule's signature has its names both flow and refused):
     of the registry's non-differentiable list (integer, boolean or locally
     constant result), a comparison, a shape attribute, a parameter a rule marks
     constant (a shape, a dtype), an index into an array, list, tuple or dict
-    (an index selects: integer, boolean or a key); for a parameter indexed by a
-    varied value `check` has the gradient built for its class, and refuses a local
-    made by a user class (a local from elsewhere is taken for a container);
+    (an index selects: integer, boolean or a key); a local made by a user class
+    and indexed by a varied value is refused, a parameter of unknown class so indexed
+    is checked at run time (`selections`), a local from elsewhere is taken for a
+    container;
   - refused: read where no gradient can follow (a dictionary key, text, a rule
     parameter without derivative, the index of a global object's own `[...]`).
 `check` raises, at the statement, when a name of the third kind varies with the
@@ -29,7 +30,6 @@ from dataclasses import dataclass, field
 import gast
 import numpy as np
 
-from ..errors import UnknownClassError
 from ..normalize.objects import constructed
 from ..parse.resolve import MISSING, Scope
 from ..parse.source import ParsedFunction
@@ -217,9 +217,9 @@ def check(
     known: Mapping[str, object] | None = None,
 ) -> None:
     """Raise where a varied name is read, by a statement whose value reaches the output,
-    in a place no gradient follows. `known`: the classes of parameters the gradient is
-    built for (a parameter indexed by a varied value needs its class: an UnknownClassError
-    makes the caller build for the arguments' classes)."""
+    in a place no gradient follows; also where a local made by a user class, or a
+    parameter of a known class other than a container, is indexed by a varied value.
+    `known`: the classes of parameters the gradient is built for."""
     objects = frozenset(constructed(fn, scope))
     for stmt in _assignments(fn.body):
         target = nodes.assigned_name(stmt)
@@ -231,48 +231,64 @@ def check(
             hit = [n for n in refused.names if n in varied]
             if hit:
                 raise parsed.error(stmt.value, f"{refused.what} ({hit[0]!r})", refused.hint)
-        value = stmt.value
-        if (
-            isinstance(value, gast.Subscript)
-            and isinstance(value.value, gast.Name)
-            and value.value.id not in varied
-            and set(_read(value.slice)) & varied
-        ):
-            _check_indexed_object(parsed, fn, value, value.value.id, known or {}, objects)
+        base = _indexed_by_varied(stmt, varied)
+        if base is None:
+            continue
+        cls = (known or {}).get(base)
+        param = base in nodes.all_param_names(fn)
+        if (param and cls is not None and not _container(cls)) or base in objects:
+            raise parsed.error(
+                stmt.value,
+                f"indexing {base!r}, an object with its own [...], with a differentiated value",
+                "define __getitem__ with `def` in its class (it is then differentiated), "
+                "or index an array, list, tuple or dict",
+            )
 
 
-def _check_indexed_object(
+def selections(
     parsed: ParsedFunction,
     fn: gast.FunctionDef,
-    value: gast.Subscript,
-    base: str,
-    known: Mapping[str, object],
-    objects: frozenset[str],
-) -> None:
-    """`base[index]` with a varied index selects only if base is an array, list, tuple or
-    dict; an object with its own `__getitem__` (normalize.methods calls it as a method
-    when its class is known) computes from the index."""
-    if base in nodes.all_param_names(fn):
-        cls = known.get(base)
-        if cls is None:
-            raise UnknownClassError(
-                f"cannot tell whether {base!r}[...] selects or computes: the class of "
-                f"{base!r} is not known (in {parsed.func.__qualname__})",
-                parsed.location(value),
-                hint=f"What to do: index {base!r} with a value that does not depend on the "
-                "differentiated inputs.",
-                param=base,
-            )
-        if isinstance(cls, type) and issubclass(cls, CONTAINERS):
-            return
-    elif base not in objects:
-        return
-    raise parsed.error(
-        value,
-        f"indexing {base!r}, an object with its own [...], with a differentiated value",
-        "define __getitem__ with `def` in its class (it is then differentiated), or index "
-        "an array, list, tuple or dict",
-    )
+    varied: frozenset[str],
+    useful: frozenset[str],
+    known: Mapping[str, object] | None = None,
+) -> dict[int, tuple[str, str]]:
+    """id(statement) -> (the parameter it indexes by a varied value, where), for the
+    statements whose parameter's class is unknown when the gradient is built: the
+    generated code checks at run time that the parameter is a container
+    (runtime.selects), since an object with its own `__getitem__` would compute from the
+    index."""
+    found = {}
+    for stmt in _assignments(fn.body):
+        base = _indexed_by_varied(stmt, varied)
+        if (
+            base is not None
+            and nodes.assigned_name(stmt) in useful
+            and base in nodes.all_param_names(fn)
+            and (known or {}).get(base) is None
+        ):
+            line = getattr(stmt, "lineno", None) or parsed.first_line
+            where = f"{parsed.basename}:{line}: {base!r} is indexed by a differentiated value"
+            found[id(stmt)] = (base, where)
+    return found
+
+
+def _indexed_by_varied(stmt: gast.Assign, varied: frozenset[str]) -> str | None:
+    """The local a statement `t = base[index]` indexes when the index varies and the
+    local does not (a varied local holds arrays and containers the inputs flow into)."""
+    value = stmt.value
+    if (
+        not nodes.is_item_write(stmt)
+        and isinstance(value, gast.Subscript)
+        and isinstance(value.value, gast.Name)
+        and value.value.id not in varied
+        and set(_read(value.slice)) & varied
+    ):
+        return value.value.id
+    return None
+
+
+def _container(cls: object) -> bool:
+    return isinstance(cls, type) and issubclass(cls, CONTAINERS)
 
 
 def _assignments(stmts: list[gast.stmt]) -> Iterator[gast.Assign]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gast
 
-from .. import schedule
+from .. import runtime, schedule
 from ..syntax import nodes
 from . import checkpoints, checks, container_checks, containers
 from .context import Context
@@ -108,6 +108,11 @@ class Forward:
             out.append(stmt)
             return out
         if isinstance(stmt, gast.Assign):
+            if id(stmt) in ctx.selections:  # p[k] with k differentiated: p must select
+                base, where = ctx.selections[id(stmt)]
+                helper = nodes.name(ctx.namespace.bind("selects", runtime.selects, ctx.namer))
+                check = nodes.call(helper, [nodes.name(base), nodes.const(where)])
+                out.append(nodes.expr_stmt(check))
             if id(stmt) in ctx.pushed:
                 out.append(self.push(stmt.targets[0].id))
             if ctx.stats and _makes_plan(ctx, stmt.value):

@@ -1,9 +1,10 @@
 """`obj[k]` of a user object whose class defines `__getitem__` is a method call,
 differentiated through its source: a global object, an attribute of a bound `self`, a
-parameter (the gradient is built for its class), a local made by the class; index
-by a value, a slice or a tuple. An object whose `__getitem__` is no `def` is refused
-when the index depends on the differentiated inputs; arrays, lists and dicts indexed by
-such a value (integers, keys) stay selections."""
+local made by the class; index by a value, a slice or a tuple. An object whose
+`__getitem__` is no `def` is refused when the index depends on the differentiated
+inputs, and so is, when the gradient runs, a parameter of unknown class that turns out
+to be an object; arrays, lists and dicts indexed by such a value (integers, keys) stay
+selections."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import pytest
 from reference import fd_gradient, load_module
 
 import tangentlike as tl
-from tangentlike.errors import UnsupportedSyntaxError
 
 SOURCE = """
 import numpy as np
@@ -123,12 +123,15 @@ def test_an_attribute_of_a_bound_self(module):
     np.testing.assert_allclose(g, fd_gradient(model.loss, [X], 0), rtol=1e-6, atol=1e-8)
 
 
-def test_a_parameter_is_built_for_its_class(module):
+def test_a_parameter_indexed_by_a_differentiated_value_is_checked_when_it_runs(module):
+    """Its class is not known when the gradient is built: an array, list or dict selects
+    (zero gradient through the index), an object with its own __getitem__ is refused."""
     df = tl.grad(module.parameter)
-    table = module.Table(1.5)
-    np.testing.assert_allclose(df(X, table), 1.5 * np.cos(X), rtol=1e-12)
-    # a class whose __getitem__ is no `def`: refused once the argument's class is known
-    with pytest.raises(UnsupportedSyntaxError, match="an object with its own"):
+    assert df(1.0, {1.0: 3.0, 2.0: 4.0}) == 0.0
+    assert "selects(table," in df.source
+    with pytest.raises(TypeError, match=r"'table' is indexed by a differentiated value"):
+        df(X, module.Table(1.5))
+    with pytest.raises(TypeError, match="own __getitem__"):
         df(X, module.Opaque())
 
 
