@@ -129,7 +129,9 @@ def test_a_parameter_indexed_by_a_differentiated_value_is_checked_when_it_runs(m
     df = tl.grad(module.parameter)
     assert df(1.0, {1.0: 3.0, 2.0: 4.0}) == 0.0
     assert "selects(table," in df.source
-    with pytest.raises(TypeError, match=r"'table' is indexed by a differentiated value"):
+    with pytest.raises(
+        TypeError, match=r"tl_case_\d+\.py:\d+: 'table' is indexed by a differentiated"
+    ):
         df(X, module.Table(1.5))
     with pytest.raises(TypeError, match="own __getitem__"):
         df(X, module.Opaque())
