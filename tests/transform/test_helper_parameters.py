@@ -161,6 +161,6 @@ def test_an_unused_parameter_is_saved_for_its_zero_gradient(tmp_path):
     module = load_module(
         tmp_path, "import numpy as np\n\n\n" + HELPERS["unused"] + "\n\n" + CALLERS["once"]
     )
-    source = tl.grad(module.f, wrt=(0, 1)).source
+    source = tl.grad(module.f, wrt=(0, 1), checks=False).source
     assert "_stack.append((b,))" in source
     assert "(b,) = _stack.pop()" in source or "b, = _stack.pop()" in source
