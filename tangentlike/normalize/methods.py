@@ -123,7 +123,9 @@ class Methods(gast.NodeTransformer):
         index = objects.index_value(
             node.slice, lambda: self.namespace.bind("slice", slice, self.namer)
         )
-        call = gast.Call(func=self.function_ref(method, cls), args=[node.value, index], keywords=[])
+        owner = cls if obj is cls else obj  # a global instance: its class is recorded too
+        ref = self.function_ref(method, owner)
+        call = gast.Call(func=ref, args=[node.value, index], keywords=[])
         self.note(call)
         return nodes.located(call, node)
 

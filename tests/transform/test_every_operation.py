@@ -216,8 +216,8 @@ def _operator_forms(op: type) -> list[str]:
         f"x {s} y",
         f"(x > 0) {s} y",
         f"(x {s} 2.0) * y",
-    ]  # `np.where((x > 0) and (y > 0), x, y)` leaves a value on the stack: class 2 of
-    # issue 10 (short-circuit conditions), tested where that is fixed
+        f"np.where((x > 0) {s} (y > 0), x, y)",
+    ]
 
 
 @pytest.mark.parametrize("op", list(SYMBOLS), ids=lambda o: o.__name__)
