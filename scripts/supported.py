@@ -105,10 +105,11 @@ def render(registry) -> str:
             continue
         section, names = spellings(rule.primal)
         sections.setdefault(section, []).append((names, rule.restriction))
-    nondiff: dict[str, list[str]] = {}
+    nondiff: dict[str, dict[str, list[str]]] = {}
     for primal in registry.nondifferentiable_primals():
         section, names = spellings(primal)
-        nondiff.setdefault(section, []).extend(names)
+        why = registry.nondifferentiable_reason(primal)
+        nondiff.setdefault(section, {}).setdefault(why, []).extend(names)
 
     from tangentlike.rules.numpy import ATTRIBUTES, METHODS, PACKED_METHODS
 
@@ -151,11 +152,40 @@ def render(registry) -> str:
     for form, dotted in sorted(forms.items()):
         if _exists(dotted):
             lines.append(f"| `{form}` | `{dotted.replace('numpy.', 'np.', 1)}` |")
-    lines += ["", "## Non-differentiable (pass through with no gradient)", ""]
+    concatenators = sorted(
+        spellings(obj)[1][0] for obj in registry.concatenator_objects() if spellings(obj)[1]
+    )
+    lines += [
+        "",
+        "## Subscripts that concatenate",
+        "",
+        ", ".join(f"`{n}[...]`" for n in concatenators) + ": each item (array, scalar, list)",
+        "gets its piece of the gradient; constant slices are ranges; string directives and",
+        "range bounds that depend on the differentiated inputs are refused.",
+    ]
+    lines += [
+        "",
+        "## Non-differentiable (pass through with no gradient)",
+        "",
+        "Each has an integer, boolean or locally constant result in every floating",
+        "argument, checked numerically by `tests/rules/test_nondifferentiable.py`.",
+        "",
+    ]
     for section in order:
-        if section in nondiff:
-            names = sorted(set(nondiff[section]))
-            lines.append(f"- **{_title(section)}:** " + ", ".join(f"`{n}`" for n in names))
+        for why, names in sorted(nondiff.get(section, {}).items()):
+            spelled = ", ".join(f"`{n}`" for n in sorted(set(names)))
+            lines.append(f"- **{_title(section)}**, {why}: {spelled}")
+    lines += [
+        "",
+        "## Refused (a located error when a differentiated value reaches the output)",
+        "",
+    ]
+    refused: dict[str, list[str]] = {}
+    for primal, refusal in registry.refused_primals().items():
+        refused.setdefault(refusal.what, []).extend(spellings(primal)[1])
+    for what, names in sorted(refused.items()):
+        lines.append(f"- {', '.join(f'`{n}`' for n in sorted(names))}: {what}")
+    lines.append("- f-strings and `%`-formatting of a differentiated value: they make text")
     lines.append("")
     return "\n".join(lines)
 

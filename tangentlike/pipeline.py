@@ -2,7 +2,7 @@
 
 Per function (`ModuleBuilder._prepare`, then `entry`/`variant` and `_emit`), in order:
 parse -> fence -> comprehensions -> desugar -> jumps -> anf -> in-place updates (with the effects
-of the callees on their arguments) -> activity, flow -> plan -> assemble
+of the callees on their arguments) -> activity, operands, flow -> plan -> assemble
 (forward and backward sweeps) -> dead code -> inline -> emit; `render` and
 compile/loader then make the module.
 """
@@ -20,7 +20,7 @@ import gast
 
 from . import runtime, schedule
 from .analyze import activity as activity_analysis
-from .analyze import calls
+from .analyze import calls, operands
 from .analyze import flow as flow_analysis
 from .analyze import shapes as shape_analysis
 from .analyze.effects import Effects, Summaries
@@ -152,6 +152,10 @@ class ModuleBuilder:
             parsed, default_schedule
         )
         activity = activity_analysis.analyze(fn, wrt, scope, self.registry)
+        given = {p: t for (f, p), t in self.param_types.items() if f is parsed.func}
+        operands.check(
+            parsed, fn, activity.varied, activity.useful, scope, self.registry, known=given
+        )
         calls.check(parsed, fn, activity, scope, self.registry)
         blocks = frozenset(i for i, loop in checkpointed.items() if loop.kind == "region")
         flow = flow_analysis.analyze(fn, nodes.all_param_names(fn), once=blocks)
@@ -173,6 +177,7 @@ class ModuleBuilder:
             stats=self.stats,
             checks=self.checks,
             effects_of=self.effects_of,
+            selections=operands.selections(parsed, fn, activity.varied, activity.useful, given),
         )
         reverse.plan(ctx)
         return ctx, fn.body[-1].value.id

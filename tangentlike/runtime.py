@@ -347,6 +347,64 @@ def unstack(g, arrays, kind):
     return [np.reshape(p, np.shape(x)) for p, x in zip(parts, arrays, strict=True)]
 
 
+def arange_vjp(g, arg, stop, result, side):
+    """The adjoint of `start` (side 0) or `step` (side 2) in `np.arange(start, stop, step)`,
+    whose values are start + i * step. With one argument (stop is None) that argument is
+    the stop: the values are counts, locally constant in it; so are integer results."""
+    dtype = np.result_type(arg)
+    if not np.issubdtype(dtype, np.inexact):
+        dtype = np.float64
+    if stop is None or g is None or not np.issubdtype(np.result_type(result), np.inexact):
+        return np.zeros(np.shape(arg), dtype=dtype)
+    weights = 1.0 if side == 0 else np.arange(np.size(result))
+    return np.asarray(np.sum(np.asarray(g) * weights), dtype=dtype)
+
+
+def linspace_vjp(g, arg, result, num, endpoint, retstep, axis, side):
+    """The adjoint of `start` (side 0) or `stop` (side 1) in `np.linspace`: the samples are
+    start + t_k (stop - start) along `axis`, t_k = k / div (div = num - 1 with the endpoint,
+    num without); with retstep, result and g are (samples, step) pairs, step = (stop -
+    start) / div. Zero for integer samples (they are floored: locally constant)."""
+    g_step = None
+    if retstep:
+        g, g_step = (None, None) if g is None else g
+        result = result[0]
+    dtype = np.result_type(arg)
+    if not np.issubdtype(dtype, np.inexact):
+        dtype = np.float64
+    shape = np.shape(arg)
+    if not np.issubdtype(np.result_type(result), np.inexact):
+        return np.zeros(shape, dtype=dtype)
+    div = num - 1 if endpoint else num
+    t = np.arange(num) / div if div > 0 else np.zeros(num)
+    weights = t if side == 1 else 1.0 - t
+    total = np.zeros(np.shape(np.take(result, 0, axis=axis)))
+    if g is not None:
+        total = total + np.tensordot(weights, np.moveaxis(np.asarray(g), axis, 0), axes=1)
+    if g_step is not None and div > 0:
+        total = total + np.asarray(g_step) * ((1.0 if side == 1 else -1.0) / div)
+    extra = total.ndim - len(shape)  # start and stop broadcast together: sum back to arg
+    if extra > 0:
+        total = total.sum(axis=tuple(range(extra)))
+    axes = tuple(i for i, n in enumerate(shape) if n == 1 and total.shape[i] != 1)
+    if axes:
+        total = total.sum(axis=axes, keepdims=True)
+    return np.asarray(total, dtype=dtype)
+
+
+def unconcatenate_index(g, concatenator, items):
+    """The adjoints of the items of `concatenator[items]` (np.r_, np.c_): g cut along the
+    concatenation axis into each item's piece, shaped like the item; None for a slice
+    (a constant range)."""
+    axis = concatenator.axis
+    widths = [np.shape(concatenator[item])[axis] for item in items]
+    parts = np.split(np.asarray(g), np.cumsum(widths)[:-1], axis=axis)
+    return [
+        None if isinstance(item, slice) else np.reshape(part, np.shape(item))
+        for part, item in zip(parts, items, strict=True)
+    ]
+
+
 def unsplit(g, result, axis):
     """The adjoint of `np.split`-like functions: the pieces' adjoints joined along axis.
 
@@ -724,8 +782,10 @@ def undiff(g, a, n, axis):
 
 
 def convolve_vjp(g, a, v, mode, side, correlate):
-    """The adjoint of operand `side` (0: a, 1: v) in `np.convolve` or `np.correlate`."""
-    g, a, v = np.asarray(g), np.asarray(a), np.asarray(v)
+    """The adjoint of operand `side` (0: a, 1: v) in `np.convolve` or `np.correlate`
+    (a scalar operand is a sequence of one)."""
+    shape = np.shape(a if side == 0 else v)
+    g, a, v = np.asarray(g), np.ravel(a), np.ravel(v)
     n, m = a.size, v.size
     low = min(n, m)
     if mode == "full":
@@ -738,9 +798,9 @@ def convolve_vjp(g, a, v, mode, side, correlate):
     full[offset : offset + g.size] = g
     w = v[::-1] if correlate else v  # the full result is np.convolve(a, w)
     if side == 0:
-        return np.correlate(full, w, "valid")
+        return np.reshape(np.correlate(full, w, "valid"), shape)
     out = np.correlate(full, a, "valid")
-    return out[::-1] if correlate else out
+    return np.reshape(out[::-1] if correlate else out, shape)
 
 
 def median_vjp(g, a, axis, keepdims):
@@ -913,6 +973,18 @@ def unshared(value, others, what):
             "which is not what runs: update out of place (z = z + ..., or return a new "
             "array and use it) if a new array was meant, or take a copy (.copy()) where "
             "the arrays start sharing memory"
+        )
+
+
+def selects(x, what):
+    """Raise TypeError unless `x[...]` selects: x is an array, list, tuple, dict, string or
+    range, whose index the gradient takes for an integer or a key (`what` says where)."""
+    if not isinstance(x, (np.ndarray, np.generic, list, tuple, dict, str, bytes, range)):
+        raise TypeError(
+            f"tangentlike: {what}; a {type(x).__name__} computes its [...] with its own "
+            "__getitem__, which this gradient did not differentiate: index an array, list, "
+            "tuple or dict, or call the method (type(x).__getitem__(x, k)) in a function "
+            "whose objects are globals or a bound self"
         )
 
 

@@ -14,14 +14,20 @@ from dataclasses import dataclass
 
 import gast
 
-from ..parse.resolve import MISSING, Scope
+from ..parse.resolve import Scope
 from ..rules.registry import Registry
-from ..rules.template import BindError, bind_arguments
 from ..syntax import nodes
 from . import containers
+from .operands import SHAPE_ATTRIBUTES, data_operands
 
-# Attribute reads that never carry a gradient.
-SHAPE_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype", "itemsize", "nbytes"})
+__all__ = [
+    "SHAPE_ATTRIBUTES",
+    "Activity",
+    "analyze",
+    "data_operands",
+    "local_names",
+    "user_function",
+]
 
 
 @dataclass(frozen=True)
@@ -43,60 +49,6 @@ def assignments(stmts: list[gast.stmt]) -> Iterator[gast.Assign]:
             yield from assignments(stmt.orelse)
         elif isinstance(stmt, (gast.For, gast.While)):
             yield from assignments(stmt.body)
-
-
-def callee_of(call: gast.Call, scope: Scope) -> object:
-    return scope.resolve(call.func)
-
-
-def data_operands(value: gast.expr, scope: Scope, registry: Registry) -> list[str]:
-    """Local names whose value flows differentiably into `value`."""
-
-    def names(exprs: list[gast.expr]) -> list[str]:
-        out = []
-        for e in exprs:
-            if isinstance(e, gast.Name):
-                out.append(e.id)
-            elif isinstance(e, (gast.List, gast.Tuple)):
-                out.extend(names(e.elts))
-            elif isinstance(e, gast.Starred):  # g(*seq): seq flows into the call
-                out.extend(names([e.value]))
-        return out
-
-    if isinstance(value, gast.Name):
-        return [value.id]
-    if isinstance(value, gast.BinOp):
-        if registry.is_nondifferentiable(type(value.op)):
-            return []
-        return names([value.left, value.right])
-    if isinstance(value, gast.UnaryOp):
-        if registry.is_nondifferentiable(type(value.op)):
-            return []
-        return names([value.operand])
-    if isinstance(value, gast.BoolOp):
-        return names(value.values)
-    if isinstance(value, (gast.Tuple, gast.List)):
-        return names(value.elts)
-    if isinstance(value, gast.Dict):
-        return names(value.values)
-    if isinstance(value, gast.Subscript):
-        return names([value.value])
-    if isinstance(value, gast.Call):
-        callee = callee_of(value, scope)
-        if callee is MISSING or registry.is_nondifferentiable(callee):
-            return []
-        rule = registry.lookup(callee)
-        keywords = {k.arg: k.value for k in value.keywords}
-        if rule is not None:
-            try:
-                bound = bind_arguments(rule, value.args, keywords)
-            except BindError:
-                return names([*value.args, *keywords.values()])
-            return names([bound[p] for p in rule.params if p in rule.differentiable])
-        return names([*value.args, *keywords.values()])
-    if isinstance(value, gast.Attribute):
-        return [] if value.attr in SHAPE_ATTRIBUTES else names([value.value])
-    return []
 
 
 def analyze(

@@ -9,8 +9,10 @@ global object, or a parameter whose class the caller fixed (`self` of a bound
 method given to `grad`, an argument the gradient was specialised for). `p(x)`
 with `p = functools.partial(base, W, s=2.0)` -> `base(p.args[0], x, s=2.0)`
 (literals are spelled out; other bound values are read from the partial).
-A staticmethod is called without the receiver. Attribute reads of objects
-(`self.W`) are untouched: objects are never differentiated, so they are constants.
+A staticmethod is called without the receiver. `table[k]` of such an object whose
+class defines `__getitem__` is `Table.__getitem__(table, k)`. Attribute reads of
+objects (`self.W`) are untouched: objects are never differentiated, so they are
+constants.
 
 Assumes: the fence passed and nested functions were collected. Guarantees: no
 call left in the tree resolves to a bound method or a partial; a call of a
@@ -26,7 +28,7 @@ import functools
 import inspect
 import types
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import gast
 import numpy as np
@@ -37,6 +39,7 @@ from ..parse.source import ParsedFunction
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
+from . import objects
 
 _LITERALS = (bool, int, float, complex, str, type(None))
 
@@ -54,6 +57,8 @@ class Methods(gast.NodeTransformer):
     # a global object and what about it the generated code relies on (its attributes'
     # classes, a dict's keys: a parse.record.FINGERPRINTS kind): rebuilt when that changes
     watch: Callable[[object, str], None]
+    # locals only ever assigned an instance of one user class (`t = Table()`)
+    constructed: dict[str, type] = field(default_factory=dict)
 
     def visit_Call(self, node: gast.Call) -> gast.expr:
         self.generic_visit(node)
@@ -91,6 +96,7 @@ class Methods(gast.NodeTransformer):
             and isinstance(known, type)
             and user_class(known)
             and hasattr(np.ndarray, node.attr)
+            and not node.attr.startswith("__")  # `table.__getitem__`: its own method
         ):
             read = nodes.call(
                 nodes.name(self.namespace.bind("getattr", getattr, self.namer)),
@@ -98,6 +104,30 @@ class Methods(gast.NodeTransformer):
             )
             return nodes.located(read, node)
         return node
+
+    def visit_Subscript(self, node: gast.Subscript) -> gast.expr:
+        """`table[k]` of a user object whose class defines `__getitem__` with `def` (a
+        global object, a parameter or attribute of known class, a local made by the
+        class) is the method call `Table.__getitem__(table, k)`."""
+        self.generic_visit(node)
+        obj = self.scope.resolve(node.value)
+        if obj is MISSING:
+            path = dotted(node.value) or ""
+            obj = self.known.get(path, self.constructed.get(path))
+            cls = obj if isinstance(obj, type) else None
+        else:
+            cls = type(obj)
+        method = objects.getitem(cls) if cls is not None and user_class(cls) else None
+        if method is None or not isinstance(node.ctx, gast.Load):
+            return node
+        index = objects.index_value(
+            node.slice, lambda: self.namespace.bind("slice", slice, self.namer)
+        )
+        owner = cls if obj is cls else obj  # a global instance: its class is recorded too
+        ref = self.function_ref(method, owner)
+        call = gast.Call(func=ref, args=[node.value, index], keywords=[])
+        self.note(call)
+        return nodes.located(call, node)
 
     def spell_out(self, node: gast.Call) -> None:
         """`g(*T, **M)` with T a tuple/list and M a dict known now (globals): the items as
@@ -369,5 +399,6 @@ def run(
     note_types: Callable[[Callable, str, type], bool],
     watch: Callable[[object, str], None],
 ) -> gast.FunctionDef:
-    Methods(parsed, scope, namespace, namer, known, note_types, watch).visit(fn)
+    made = objects.constructed(fn, scope)
+    Methods(parsed, scope, namespace, namer, known, note_types, watch, made).visit(fn)
     return fn

@@ -93,64 +93,68 @@ BINARY = {
     np.remainder: ("g", "-g * np.floor_divide(x, y)"),
 }
 
-NONDIFFERENTIABLE = [
-    np.shape,
-    np.ndim,
-    np.size,
-    np.zeros,
-    np.ones,
-    np.empty,
-    np.full,
-    np.zeros_like,
-    np.ones_like,
-    np.empty_like,
-    np.full_like,
-    np.arange,
-    np.linspace,
-    np.eye,
-    np.identity,
-    np.argmax,
-    np.argmin,
-    np.argsort,
-    np.sign,
-    np.floor,
-    np.ceil,
-    np.round,
-    np.rint,
-    np.trunc,
-    np.isnan,
-    np.isinf,
-    np.isfinite,
-    np.greater,
-    np.greater_equal,
-    np.less,
-    np.less_equal,
-    np.equal,
-    np.not_equal,
-    np.logical_and,
-    np.logical_or,
-    np.logical_not,
-    np.nonzero,
-    np.count_nonzero,
-    np.all,
-    np.any,
-    np.result_type,
-    np.floor_divide,
-    np.around,
-    np.fix,
-    np.signbit,
-    np.isclose,
-    np.allclose,
-    np.array_equal,
-    np.searchsorted,
-    np.digitize,
-    np.argwhere,
-    np.flatnonzero,
-    np.logical_xor,
-    np.isreal,
-    np.iscomplex,
-    np.isscalar,
-]
+# Zero gradient, each for its reason: the result is integer, boolean or locally constant
+# in every floating argument (tests/rules/test_nondifferentiable.py checks each
+# numerically). np.full, np.full_like, np.arange and np.linspace are not here: their
+# values move with fill_value, start, step and stop, and they have rules.
+BOOLEAN = "boolean result"
+INDICES = "integer indices"
+STEP = "piecewise constant: locally constant away from its jumps"
+SHAPE = "depends on shapes, sizes and dtypes only"
+NONDIFFERENTIABLE = {
+    np.shape: SHAPE,
+    np.ndim: SHAPE,
+    np.size: SHAPE,
+    np.result_type: SHAPE,
+    np.zeros: SHAPE,
+    np.ones: SHAPE,
+    np.empty: SHAPE,
+    np.zeros_like: SHAPE,
+    np.ones_like: SHAPE,
+    np.empty_like: SHAPE,
+    np.eye: SHAPE,
+    np.identity: SHAPE,
+    np.argmax: INDICES,
+    np.argmin: INDICES,
+    np.argsort: INDICES,
+    np.nonzero: INDICES,
+    np.argwhere: INDICES,
+    np.flatnonzero: INDICES,
+    np.searchsorted: INDICES,
+    np.digitize: INDICES,
+    np.count_nonzero: "an integer count",
+    np.sign: STEP,
+    np.floor: STEP,
+    np.ceil: STEP,
+    np.round: STEP,
+    np.around: STEP,
+    np.rint: STEP,
+    np.trunc: STEP,
+    np.fix: STEP,
+    np.floor_divide: STEP,
+    np.isnan: BOOLEAN,
+    np.isinf: BOOLEAN,
+    np.isfinite: BOOLEAN,
+    np.signbit: BOOLEAN,
+    np.greater: BOOLEAN,
+    np.greater_equal: BOOLEAN,
+    np.less: BOOLEAN,
+    np.less_equal: BOOLEAN,
+    np.equal: BOOLEAN,
+    np.not_equal: BOOLEAN,
+    np.logical_and: BOOLEAN,
+    np.logical_or: BOOLEAN,
+    np.logical_not: BOOLEAN,
+    np.logical_xor: BOOLEAN,
+    np.all: BOOLEAN,
+    np.any: BOOLEAN,
+    np.isclose: BOOLEAN,
+    np.allclose: BOOLEAN,
+    np.array_equal: BOOLEAN,
+    np.isreal: BOOLEAN,
+    np.iscomplex: BOOLEAN,
+    np.isscalar: BOOLEAN,
+}
 
 # Random draws: registered once the program has imported numpy.random (importing it
 # here would cost every gradient ~10 ms).
@@ -160,7 +164,8 @@ RANDOM_DRAWS = ("rand", "randn", "randint", "random", "random_sample", "standard
 def _random_draws(registry: Registry) -> None:
     import numpy.random as random
 
-    registry.nondifferentiable([getattr(random, n) for n in RANDOM_DRAWS], "random draws")
+    draws = "a random draw: its arguments are shapes, integer bounds or a seed"
+    registry.nondifferentiable({getattr(random, n): draws for n in RANDOM_DRAWS})
 
 
 # x.name(...) -> numpy.name(x, ...)
@@ -281,8 +286,11 @@ NEW_RESULTS = [
     "vdot",
 ]
 
+# `np.r_[a, 0:3, b]`, `np.c_[a, b]`: a subscript that concatenates its items.
+INDEX_CONCATENATORS = [np.r_, np.c_]
+
 # Return a list of arrays: the adjoint of the result is a list (analyze/containers).
-SEQUENCE_MAKERS = [np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit]
+SEQUENCE_MAKERS = [np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.divmod, np.modf]
 # Take a list of arrays and give its adjoint as a list.
 SEQUENCE_PARAMS = {
     np.stack: ("arrays",),
@@ -305,7 +313,8 @@ def register(registry: Registry) -> None:
         registry.expressions(
             func, ("x", "y"), {"x": dx, "y": dy}, unbroadcast=True, globals_=_GLOBALS
         )
-    registry.nondifferentiable(NONDIFFERENTIABLE, "integer, boolean or shape-valued")
+    registry.nondifferentiable(NONDIFFERENTIABLE)
+    registry.index_concatenators(INDEX_CONCATENATORS)
     registry.defer("numpy.random", _random_draws)
     for name, dotted in METHODS.items():
         if hasattr(np, dotted.split(".")[-1]):  # np.astype is NumPy >= 2.1
@@ -692,11 +701,11 @@ def _bespoke(registry: Registry) -> None:
 
     @adjoint(np.triu)
     def triu(result, m, k=0):
-        d[m] = np.triu(d[result], k)
+        d[m] = runtime.unbroadcast(np.triu(d[result], k), m)  # a 1-D m makes a matrix
 
     @adjoint(np.tril)
     def tril(result, m, k=0):
-        d[m] = np.tril(d[result], k)
+        d[m] = runtime.unbroadcast(np.tril(d[result], k), m)  # a 1-D m makes a matrix
 
     @adjoint(np.sort, restriction="ties: each tied entry gets the gradient of one sorted slot")
     def sort(result, a, axis=-1, kind=None, order=None):
@@ -742,8 +751,8 @@ def _bespoke(registry: Registry) -> None:
 
         @adjoint(np.cumulative_sum, restriction="include_initial=False")
         def cumulative_sum(result, x, axis=None, dtype=None, out=None):
-            if axis is None:
-                d[x] = np.flip(np.cumsum(np.flip(d[result])))
+            if axis is None:  # x has at most one dimension
+                d[x] = np.reshape(np.flip(np.cumsum(np.flip(d[result]))), np.shape(x))
             else:
                 d[x] = np.flip(np.cumsum(np.flip(d[result], axis), axis), axis)
 
@@ -754,6 +763,44 @@ def _bespoke(registry: Registry) -> None:
     @adjoint(np.broadcast_to)
     def broadcast_to(result, array, shape):
         d[array] = runtime.unbroadcast(d[result], array)
+
+    # -- constructors whose values move with an argument ---------------------------------
+    @adjoint(np.full, constant=("shape", "dtype", "order", "device"))
+    def full(result, shape, fill_value, dtype=None, order="C", device=None, like=None):
+        d[fill_value] = runtime.uncast(
+            runtime.unbroadcast(d[result], fill_value), fill_value, result
+        )
+
+    @adjoint(np.full_like, constant=("a", "dtype", "order", "subok", "shape"))
+    def full_like(result, a, fill_value, dtype=None, order="K", subok=True, shape=None):
+        d[fill_value] = runtime.uncast(
+            runtime.unbroadcast(d[result], fill_value), fill_value, result
+        )
+
+    # result[i] = start + i * step; stop only decides how many values there are
+    @adjoint(np.arange, constant=("stop", "dtype"))
+    def arange(result, start, stop=None, step=None, dtype=None):
+        d[start] = runtime.arange_vjp(d[result], start, stop, result, 0)
+        d[step] = runtime.arange_vjp(d[result], step, stop, result, 2)
+
+    # result[k] = start + k / div * (stop - start) along axis
+    @adjoint(np.linspace, constant=("num", "endpoint", "dtype", "axis"))
+    def linspace(result, start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+        d[start] = runtime.linspace_vjp(d[result], start, result, num, endpoint, retstep, axis, 0)
+        d[stop] = runtime.linspace_vjp(d[result], stop, result, num, endpoint, retstep, axis, 1)
+
+    # -- elementwise with two results ---------------------------------------------------
+    # (floor_divide, remainder): the quotient is locally constant
+    @adjoint(np.divmod, unbroadcast=True)
+    def divmod_(result, x, y):
+        g = runtime.part(d[result], 1, result[1])
+        d[x] = g
+        d[y] = -g * result[0]
+
+    # (fractional part, integral part): the integral part is locally constant
+    @adjoint(np.modf)
+    def modf(result, x):
+        d[x] = runtime.part(d[result], 0, result[0])
 
     # -- elementwise with extra arguments --------------------------------------------
     @adjoint(np.where)

@@ -16,14 +16,14 @@ from .. import runtime
 from .registry import Registry
 from .template import d
 
-NONDIFFERENTIABLE = [np.linalg.matrix_rank]
+NONDIFFERENTIABLE = {np.linalg.matrix_rank: "an integer rank"}
 # Always a new array or number (matrix_power(a, 1) is a itself, the tuple makers are tuples).
 NEW_RESULTS = "cholesky det eigvalsh inv matrix_norm multi_dot norm pinv solve svdvals vector_norm"
 
 
 def register(registry: Registry) -> None:
     adjoint = registry.adjoint
-    registry.nondifferentiable(NONDIFFERENTIABLE, "integer-valued")
+    registry.nondifferentiable(NONDIFFERENTIABLE)
     names = NEW_RESULTS.split()
     registry.array_makers(getattr(np.linalg, n) for n in names if hasattr(np.linalg, n))
 

@@ -23,6 +23,9 @@ BINARY = {
     gast.Mult: {"x": "g * y", "y": "g * x"},
     gast.Div: {"x": "g / y", "y": "-g * result / y"},
     gast.Pow: {"x": "g * y * x ** (y - 1)", "y": "g * result * np.log(np.where(x == 0, 1, x))"},
+    # x % y == x - floor(x / y) * y (floored, as Python and np.remainder); floor is locally
+    # constant. `"%s" % x` (text) is refused by analyze/operands before this applies.
+    gast.Mod: {"x": "g", "y": "-g * np.floor_divide(x, y)"},
 }
 
 UNARY = {
@@ -30,43 +33,50 @@ UNARY = {
     gast.UAdd: {"x": "g"},
 }
 
-# Operators whose result never carries a gradient.
-NONDIFFERENTIABLE = [
-    gast.FloorDiv,
-    gast.Mod,
-    gast.BitAnd,
-    gast.BitOr,
-    gast.BitXor,
-    gast.LShift,
-    gast.RShift,
-    gast.Not,
-    gast.Invert,
-    gast.Eq,
-    gast.NotEq,
-    gast.Lt,
-    gast.LtE,
-    gast.Gt,
-    gast.GtE,
-    gast.Is,
-    gast.IsNot,
-    gast.In,
-    gast.NotIn,
-]
+# Zero gradient, each for its reason: the result is integer, boolean or locally constant
+# in every floating operand (tests/rules/test_nondifferentiable.py checks each numerically).
+BOOLEAN = "boolean result"
+NONDIFFERENTIABLE = {
+    gast.FloorDiv: "floor(x / y): piecewise constant, locally constant away from its jumps",
+    gast.BitAnd: "integers or booleans only",
+    gast.BitOr: "integers or booleans only",
+    gast.BitXor: "integers or booleans only",
+    gast.LShift: "integers only",
+    gast.RShift: "integers only",
+    gast.Invert: "integers or booleans only",
+    gast.Not: BOOLEAN,
+    gast.Eq: BOOLEAN,
+    gast.NotEq: BOOLEAN,
+    gast.Lt: BOOLEAN,
+    gast.LtE: BOOLEAN,
+    gast.Gt: BOOLEAN,
+    gast.GtE: BOOLEAN,
+    gast.Is: BOOLEAN,
+    gast.IsNot: BOOLEAN,
+    gast.In: BOOLEAN,
+    gast.NotIn: BOOLEAN,
+}
 
-BUILTINS_NONDIFFERENTIABLE = [
-    builtins.len,
-    builtins.range,
-    builtins.int,
-    builtins.bool,
-    builtins.round,
-    builtins.print,
-    builtins.isinstance,
-    builtins.str,
-    builtins.repr,
-    builtins.type,
-    builtins.id,
-    builtins.hash,
-]
+BUILTINS_NONDIFFERENTIABLE = {
+    builtins.len: "an integer count",
+    builtins.range: "integers",
+    builtins.int: "an integer (truncation: locally constant)",
+    builtins.bool: BOOLEAN,
+    builtins.round: "rounding: locally constant away from its jumps",
+    builtins.print: "returns None",
+    builtins.isinstance: BOOLEAN,
+    builtins.type: "a class, constant for a given type",
+    builtins.id: "an integer identity",
+    builtins.hash: "an integer hash",
+}
+
+
+# Text: the number is still in there (float(str(x)) == x), but no gradient follows it.
+TEXT = [builtins.str, builtins.repr, builtins.format, builtins.ascii]
+TEXT_HINT = (
+    "compute with the number itself; if the text is only printed or used as a label, "
+    "keep it out of the computed result"
+)
 
 
 def register(registry: Registry) -> None:
@@ -74,10 +84,15 @@ def register(registry: Registry) -> None:
         registry.expressions(op, ("x", "y"), exprs, unbroadcast=True, globals_=_GLOBALS)
     for op, exprs in UNARY.items():
         registry.expressions(op, ("x",), exprs, unbroadcast=False, globals_=_GLOBALS)
-    registry.nondifferentiable(NONDIFFERENTIABLE, "comparison, bitwise or integer operator")
-    registry.nondifferentiable(BUILTINS_NONDIFFERENTIABLE, "integer, boolean or bookkeeping")
-    registry.nondifferentiable([runtime.stop_gradient], "blocks the gradient on purpose")
+    registry.nondifferentiable(NONDIFFERENTIABLE)
+    registry.nondifferentiable(BUILTINS_NONDIFFERENTIABLE)
+    # the identity, but the user asked for no gradient: the one entry that is not zero
+    # because of its result
+    registry.nondifferentiable({runtime.stop_gradient: "blocks the gradient on purpose"})
     registry.array_makers([builtins.abs])
+    registry.refuse(
+        TEXT, "makes text of a differentiated value, which carries no gradient", TEXT_HINT
+    )
     # iterable(xs) is xs itself: when xs is a list, so is its adjoint
     registry.sequence_params(
         {
@@ -87,7 +102,7 @@ def register(registry: Registry) -> None:
             runtime.iterable: ("x",),
         }
     )
-    registry.sequence_makers([builtins.list, builtins.tuple])
+    registry.sequence_makers([builtins.list, builtins.tuple, builtins.divmod])
 
     @registry.adjoint(gast.MatMult)
     def matmul(result, x, y):
@@ -119,6 +134,13 @@ def register(registry: Registry) -> None:
     @registry.adjoint(runtime.dict_of)
     def dict_of(result, keys, values):
         d[values] = runtime.undict_of(d[result], keys)
+
+    # (x // y, x % y): the quotient is locally constant, the remainder is x % y
+    @registry.adjoint(builtins.divmod, unbroadcast=True)
+    def divmod_(result, x, y):
+        g = runtime.part(d[result], 1, result[1])
+        d[x] = g
+        d[y] = -g * result[0]
 
     @registry.adjoint(builtins.abs)
     def abs_(result, x):

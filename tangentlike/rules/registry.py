@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from .template import Rule, rule_from_expressions, rule_from_function
@@ -23,8 +23,22 @@ class Method:
     pack_varargs: bool = False  # x.reshape(2, 3) -> np.reshape(x, (2, 3))
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why a function must not receive a differentiated value its caller's result needs."""
+
+    what: str  # "converts a number to text"
+    hint: str  # what to do instead
+
+
 class Registry:
-    """Rules, non-differentiable functions and array methods known to the compiler."""
+    """Rules, non-differentiable functions and array methods known to the compiler.
+
+    Non-differentiable functions (`nondifferentiable`) have an integer, boolean or
+    locally constant result in every floating argument: their gradient is zero. Refused
+    functions (`refuse`) lose the derivative in another way (text), so a differentiated
+    value reaching the output through them is an error, never a zero.
+    """
 
     def __init__(self) -> None:
         self._rules: dict[object, Rule] = {}
@@ -36,6 +50,8 @@ class Registry:
         self._array_makers: set[object] = set()
         self._sequence_makers: set[object] = set()
         self._sequence_params: dict[object, tuple[str, ...]] = {}
+        self._refused: dict[object, Refusal] = {}
+        self._concatenators: set[object] = set()
         self._builtins: Callable[[Registry], None] | None = None
         # Loading rule files is lazy; threads asking at once wait for the one loading them
         # (reentrant: the rule files register through the methods that wait).
@@ -138,8 +154,13 @@ class Registry:
         unbroadcast: bool = False,
         origin: str = "builtin",
         restriction: str = "",
+        constant: tuple[str, ...] = (),
     ) -> Callable[[Callable], Callable]:
-        """Decorator: register the template function as the rule for `primal`."""
+        """Decorator: register the template function as the rule for `primal`.
+
+        `constant`: parameters the result is locally constant in (shapes, dtypes, an
+        array read for its shape only); any other parameter the template gives no
+        `d[param]` is refused when a differentiated value reaches it."""
 
         def register(template: Callable) -> Callable:
             self.add(
@@ -149,6 +170,7 @@ class Registry:
                     unbroadcast=unbroadcast,
                     origin=origin,
                     restriction=restriction,
+                    constant=constant,
                 )
             )
             return template
@@ -178,11 +200,59 @@ class Registry:
             )
         )
 
-    def nondifferentiable(self, primals: Iterable[object], why: str = "") -> None:
+    def nondifferentiable(self, reasons: Mapping[object, str]) -> None:
+        """Functions (or operator classes) whose gradient is zero, each with the reason:
+        its result is integer, boolean or locally constant in every floating argument
+        (tests/rules/test_nondifferentiable.py checks each one numerically)."""
         self._ready()
-        for primal in primals:
+        for primal, why in reasons.items():
             self._nondiff[_key(primal)] = why
         self.version += 1
+
+    def nondifferentiable_reason(self, primal: object) -> str | None:
+        """Why `primal` has no gradient, or None if it is not listed."""
+        self._ready()
+        self._load_deferred(everything=True)
+        try:
+            return self._nondiff.get(_key(primal))
+        except TypeError:
+            return None
+
+    def refuse(self, primals: Iterable[object], what: str, hint: str) -> None:
+        """Functions whose result depends on their arguments in a way no gradient follows."""
+        self._ready()
+        for primal in primals:
+            self._refused[_key(primal)] = Refusal(what, hint)
+        self.version += 1
+
+    def refusal(self, primal: object) -> Refusal | None:
+        self._ready()
+        try:
+            return self._refused.get(_key(primal))
+        except TypeError:
+            return None
+
+    def index_concatenators(self, objects: Iterable[object]) -> None:
+        """Objects whose subscript concatenates its items (`np.r_[a, 0:3, b]`): the
+        backward sweep gives each item its piece (`runtime.unconcatenate_index`)."""
+        self._ready()
+        self._concatenators.update(objects)
+
+    def concatenates(self, obj: object) -> bool:
+        self._ready()
+        try:
+            return obj in self._concatenators
+        except TypeError:
+            return False
+
+    def refused_primals(self) -> dict[object, Refusal]:
+        self._ready()
+        self._load_deferred(everything=True)
+        return dict(self._refused)
+
+    def concatenator_objects(self) -> list[object]:
+        self._ready()
+        return list(self._concatenators)
 
     def method(self, name: str, dotted: str, *, pack_varargs: bool = False) -> None:
         self._ready()
@@ -248,6 +318,8 @@ class Registry:
         other._array_makers = set(self._array_makers)
         other._sequence_makers = set(self._sequence_makers)
         other._sequence_params = dict(self._sequence_params)
+        other._refused = dict(self._refused)
+        other._concatenators = set(self._concatenators)
         other.version = self.version
         return other
 

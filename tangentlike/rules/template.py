@@ -65,6 +65,9 @@ class Rule:
     restriction: str = ""
     elementwise: bool = False  # every d[p] has the result's shape (broadcast rules undo it)
     where: str = ""  # a rule from a function: its name and file:line, for error messages
+    # parameters the result is locally constant in (a shape, a dtype, an array read only
+    # for its shape): a differentiated value there needs no contribution
+    constant: frozenset[str] = frozenset()
 
     @functools.cached_property
     def body(self) -> tuple[gast.stmt, ...]:
@@ -99,6 +102,7 @@ def rule_from_function(
     unbroadcast: bool = False,
     origin: str = "builtin",
     restriction: str = "",
+    constant: tuple[str, ...] = (),
 ) -> Rule:
     """A rule from a template function written with `d[...]` notation.
 
@@ -115,6 +119,11 @@ def rule_from_function(
         if p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
             raise RuleError(f"{where}: parameters must be plain names (no *args or **kwargs)")
     _check_primal_signature(primal, params, where)
+    if set(constant) - set(params):
+        raise RuleError(
+            f"{where}: constant parameters {sorted(set(constant) - set(params))} "
+            "are not parameters of the rule"
+        )
 
     def parse() -> tuple[gast.stmt, ...]:
         return _parse_template(template, params, where)
@@ -133,6 +142,7 @@ def rule_from_function(
         origin=origin,
         restriction=restriction,
         where=f"{template.__qualname__} ({_file_line(template)})",
+        constant=frozenset(constant),
     )
 
 

@@ -160,9 +160,13 @@ def located(new: Node, old: Node) -> Node:
 
 
 def names_read(node: Node) -> set[str]:
-    """Every Name loaded anywhere under node."""
+    """Every Name loaded anywhere under node; `b *= m` reads b too."""
     return {
         n.id for n in gast.walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)
+    } | {
+        n.target.id
+        for n in gast.walk(node)
+        if isinstance(n, gast.AugAssign) and isinstance(n.target, gast.Name)
     }
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gast
 
-from .. import schedule
+from .. import runtime, schedule
 from ..syntax import nodes
 from . import checkpoints, checks, container_checks, containers
 from .context import Context
@@ -108,6 +108,11 @@ class Forward:
             out.append(stmt)
             return out
         if isinstance(stmt, gast.Assign):
+            if id(stmt) in ctx.selections:  # p[k] with k differentiated: p must select
+                base, where = ctx.selections[id(stmt)]
+                helper = nodes.name(ctx.namespace.bind("selects", runtime.selects, ctx.namer))
+                check = nodes.call(helper, [nodes.name(base), nodes.const(where)])
+                out.append(nodes.expr_stmt(check))
             if id(stmt) in ctx.pushed:
                 out.append(self.push(stmt.targets[0].id))
             if ctx.stats and _makes_plan(ctx, stmt.value):
@@ -245,7 +250,9 @@ def build(
     undone, lists = container_checks.restored(ctx, reads)  # list appends undone backward
     ctx.pushed = saved_sites(ctx, reads | lists, final) | undone
     bwd_code = resolve_pops(marked, ctx.pushed)
-    reads = read_by_backward(ctx, bwd_code)
+    # a split backward half gets its state from the forward half: everything it reads,
+    # including the arguments whose zero gradients it returns
+    reads = read_by_backward(ctx, bwd_code) | final
     fwd_code = Forward(ctx).block(body)
     bwd_code = checkpoints.fill_copies(ctx, bwd_code)
 

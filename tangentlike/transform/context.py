@@ -76,6 +76,9 @@ class Context:
     recorded: dict[int, list[gast.stmt]] = field(default_factory=dict)  # id(loop) -> body
     plain: dict[int, list[gast.stmt]] = field(default_factory=dict)  # id(loop) -> body
     recomputed: set[int] = field(default_factory=set)  # id() of calls of @checkpoint functions
+    # id(t = p[k]) -> (p, where): a parameter of unknown class indexed by a varied value,
+    # checked at run time to be a container (runtime.selects)
+    selections: dict[int, tuple[str, str]] = field(default_factory=dict)
     # what a user function does to its arguments' memory (analyze.effects), None if unknown
     effects_of: Callable[[object], Effects | None] = lambda func: None
 

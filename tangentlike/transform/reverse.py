@@ -26,7 +26,7 @@ from ..analyze.activity import data_operands, user_function
 from ..analyze.calls import bind_call
 from ..checkpoint import is_checkpointed
 from ..errors import UnknownFunctionError
-from ..rules.template import BindError, bind_arguments, instantiate
+from ..rules.template import bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
 from . import checkpoints, checks, container_checks, containers
@@ -65,7 +65,6 @@ def plan(ctx: Context) -> None:
             if nodes.is_item_write(stmt):
                 check_item_write(ctx, aliases, stmt)
             elif isinstance(stmt, gast.Assign):
-                check_cut_paths(ctx, stmt)
                 if isinstance(stmt.value, gast.Call) and stmt.targets[0].id in ctx.active:
                     plan_call(ctx, stmt)
             elif isinstance(stmt, gast.If):
@@ -159,37 +158,6 @@ def _read_by_backward(ctx: Context, stmt: gast.stmt) -> bool:
         and isinstance(stmt.targets[0], gast.Name)
         and stmt.targets[0].id in ctx.active
     )
-
-
-def check_cut_paths(ctx: Context, stmt: gast.Assign) -> None:
-    """A varied value passed where a rule has no derivative must not be silently dropped."""
-    call = stmt.value
-    if not isinstance(call, gast.Call) or stmt.targets[0].id not in ctx.activity.useful:
-        return
-    callee = ctx.scope.resolve(call.func)
-    rule = ctx.registry.lookup(callee)
-    if rule is None:
-        return
-    try:
-        bound = bind_arguments(rule, call.args, {k.arg: k.value for k in call.keywords})
-    except BindError as err:
-        raise ctx.error(
-            call,
-            f"cannot apply the derivative rule of {rule.name}: {err}",
-            "call it with the arguments its rule expects",
-        ) from None
-    for param, value in bound.items():
-        if param in rule.differentiable:
-            continue
-        for n in gast.walk(value):
-            if isinstance(n, gast.Name) and n.id in ctx.activity.varied:
-                raise ctx.error(
-                    call,
-                    f"the gradient with respect to argument {param!r} of {rule.name} "
-                    "is not implemented",
-                    f"register a rule that covers {param!r} with @tangentlike.adjoint, "
-                    "or pass a value that does not depend on the differentiated inputs",
-                )
 
 
 # ---------------------------------------------------------------------------
@@ -385,6 +353,16 @@ class Backward:
                 )
             keywords = {k.arg: k.value for k in value.keywords}
             bindings = bind_arguments(rule, value.args, keywords)
+        elif isinstance(value, gast.Subscript) and ctx.registry.concatenates(
+            ctx.scope.resolve(value.value)
+        ):
+            return self.concatenation(value, bt, defined)
+        elif isinstance(value, gast.Subscript) and not isinstance(value.value, gast.Name):
+            raise ctx.error(  # analyze.operands refuses these first
+                value,
+                "differentiating through this subscript is not supported",
+                "index a local array, list, tuple or dict",
+            )
         elif (
             isinstance(value, gast.Subscript)
             and isinstance(value.value, gast.Name)
@@ -433,6 +411,23 @@ class Backward:
                 code.append(s)
         return _drop_dead_temps(code, set(ctx.adjoint.values())), defined
 
+    def concatenation(self, value: gast.Subscript, bt: str, defined: frozenset[str]):
+        """`t = np.r_[a, 0:3, b]`: each item gets its piece of bt along the axis."""
+        items = value.slice.elts if isinstance(value.slice, gast.Tuple) else [value.slice]
+        helper = self.ctx.namespace.bind(
+            "unconcatenate_index", runtime.unconcatenate_index, self.ctx.namer
+        )
+        pieces = nodes.call(
+            nodes.name(helper),
+            [
+                nodes.name(bt),
+                nodes.deepcopy(value.value),
+                nodes.tuple_([_index_expr(e) for e in items]),
+            ],
+        )
+        binding = nodes.tuple_([nodes.deepcopy(e) for e in items])
+        return self.contribute(binding, pieces, defined)
+
     def without_identity_unbroadcast(self, stmt: gast.Assign, value: gast.expr, bt: str):
         """`unbroadcast(g * m, x)` -> `g * m` when x has the result's shape already (then
         the backward sweep need not read x, nor the forward sweep save it)."""
@@ -449,9 +444,9 @@ class Backward:
         return value.args[0]
 
     def receives(self, binding: gast.expr) -> bool:
-        """Whether a contribution to `binding` reaches an active variable."""
-        elts = binding.elts if isinstance(binding, (gast.List, gast.Tuple)) else [binding]
-        return any(isinstance(e, gast.Name) and e.id in self.ctx.active for e in elts)
+        """Whether a contribution to `binding` reaches an active variable (`contribute`
+        delivers it, or refuses a binding it cannot deliver to)."""
+        return bool(nodes.names_read(binding) & self.ctx.active)
 
     def contribute(
         self, binding: gast.expr, value: gast.expr, defined: frozenset[str], owned: bool = False
@@ -467,6 +462,9 @@ class Backward:
                 return [], defined
             return self.accumulate(binding.id, value, defined, owned)
         if isinstance(binding, (gast.List, gast.Tuple)):
+            for e in binding.elts:
+                if not isinstance(e, gast.Name) and nodes.names_read(e) & ctx.active:
+                    return self.contribute(e, value, defined)  # refused below
             targets = [
                 (i, e.id)
                 for i, e in enumerate(binding.elts)
@@ -481,7 +479,13 @@ class Backward:
                 more, defined = self.accumulate(name, piece, defined)
                 code.extend(more)
             return code, defined
-        return [], defined
+        if nodes.names_read(binding) & ctx.active:  # a form A-normal form does not make
+            raise ctx.error(
+                binding,
+                "differentiating through this expression is not supported",
+                "assign it to a variable first",
+            )
+        return [], defined  # a literal or a global: it has no adjoint
 
     def accumulate(self, name: str, value: gast.expr, defined: frozenset[str], owned=False):
         b = self.ctx.adjoint[name]

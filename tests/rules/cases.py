@@ -114,6 +114,17 @@ CASES: list[Case] = [
     *binary("np.copysign(x, y)", "distinct"),
     *binary("np.fmod(x, y)", "distinct"),
     *binary("np.remainder(x, y)", "distinct"),
+    *binary("np.mod(x, y)", "distinct"),
+    *binary("x % y", "distinct"),
+    *unary("x % 0.7", "distinct"),
+    *unary("x % -0.7", "distinct"),
+    *unary("2.5 % x", "positive"),
+    *binary("np.divmod(x, y)[1]", "distinct"),
+    *binary("np.divmod(x, y)[0] * x", "distinct"),
+    *binary("divmod(x, y)[1]", "distinct"),
+    Case("divmod(x, y)[1] + divmod(x, y)[0] * y", {"x": S, "y": S}, "distinct"),
+    *unary("np.modf(x)[0]", "distinct"),
+    *unary("np.modf(x)[1] * x", "distinct"),
     # reductions, every axis form
     *[
         Case(f"np.sum(x{a})", {"x": T})
@@ -225,6 +236,7 @@ CASES: list[Case] = [
     Case("np.trapezoid(x, np.cumsum(y, axis=1))", {"x": (2, 5), "y": (2, 5)}, "positive", False),
     Case("np.cumulative_sum(x)", {"x": (5,)}, autograd=False),  # autograd: NumPy 2 API
     Case("np.cumulative_sum(x, axis=1)", {"x": T}, autograd=False),
+    Case("np.cumulative_sum(x)", {"x": S}, autograd=False),
     Case("np.cumulative_prod(x, axis=0)", {"x": (4, 3)}, "zeros", False),
     # products
     Case("np.matmul(x, y)", {"x": (2, 3), "y": (3, 4)}),
@@ -245,6 +257,11 @@ CASES: list[Case] = [
         for f in ("convolve", "correlate")
         for m in ("", ", 'full'", ", 'same'", ", mode='valid'")
         for a, b in [((5,), (3,)), ((2,), (4,)), ((4,), (4,))]
+    ],
+    *[
+        Case(f"np.convolve(x, y{m})", {"x": a, "y": b})
+        for m in ("", ", 'same'")
+        for a, b in [(S, V), (S, S)]
     ],
     Case("np.vecdot(x, y)", {"x": M, "y": M}, autograd=False),  # autograd: NumPy 2 API
     Case("np.vecdot(x, y, axis=0)", {"x": T, "y": (2, 1, 4)}, autograd=False),
@@ -379,6 +396,9 @@ CASES: list[Case] = [
     Case("np.triu(x, 1)", {"x": T}),
     Case("np.tril(x)", {"x": M}),
     Case("np.tril(x, k=-1)", {"x": (3, 3)}),
+    # a 1-D input makes a matrix (autograd's gradient keeps the matrix's shape: FD only)
+    Case("np.tril(x)", {"x": V}, autograd=False),
+    Case("np.triu(x, 1)", {"x": V}, autograd=False),
     Case("np.sort(x)", {"x": V}, "distinct"),
     Case("np.sort(x)", {"x": T}, "distinct"),
     Case("np.sort(x, axis=0)", {"x": T}, "distinct"),
@@ -407,6 +427,32 @@ CASES: list[Case] = [
     Case("np.array([x, y, x])", {"x": V, "y": V}),
     Case("np.array(x)", {"x": M}),
     Case("np.asarray(x)", {"x": M}),
+    # constructors whose values move with an argument (autograd gives zero for full's
+    # fill_value and has no arange: FD only for those)
+    Case("np.full((2, 3), x)", {"x": S}, autograd=False),
+    Case("np.full((2, 3), x)", {"x": V}, autograd=False),
+    Case("np.full((4, 3), x) * y", {"x": (4, 1), "y": V}, autograd=False),
+    Case("np.full(3, x, dtype=np.int64) * y", {"x": S, "y": V}, autograd=False),
+    Case("np.full_like(y, x)", {"x": S, "y": M}, autograd=False),
+    Case("np.full_like(y, x) * y", {"x": V, "y": M}, autograd=False),
+    Case("np.arange(x, x + 3.0)", {"x": S}, autograd=False),
+    Case("np.arange(x, 4.0, y)", {"x": S, "y": S}, "positive", autograd=False),
+    Case("np.arange(0.25, 2.0, x)", {"x": S}, "positive", autograd=False),
+    Case("np.arange(x) * x", {"x": S}, "positive", autograd=False),
+    Case("np.arange(x, 4.0, y, dtype=np.int64) * y", {"x": S, "y": S}, "positive", False),
+    Case("np.linspace(x, y, 5)", {"x": S, "y": S}),
+    Case("np.linspace(x, y, 4)", {"x": V, "y": V}),
+    Case("np.linspace(x, y, 4, endpoint=False)", {"x": V, "y": S}, autograd=False),
+    Case("np.linspace(x, y, 1)", {"x": S, "y": S}),
+    Case("np.linspace(x, y, 4, axis=1)", {"x": M, "y": V}, autograd=False),
+    Case("np.linspace(x, y, 3, axis=-1)", {"x": (3, 1), "y": (1, 2)}, autograd=False),
+    Case("np.linspace(x, y, 6, dtype=np.int64) * x", {"x": S, "y": S}, "positive", False),
+    Case("np.linspace(x, y, 5, retstep=True)[1]", {"x": V, "y": S}, autograd=False),
+    Case(
+        "np.linspace(x, y, 5, retstep=True)[0] * np.linspace(x, y, 5, retstep=True)[1]",
+        {"x": S, "y": V},
+        autograd=False,
+    ),
     # elementwise with extra arguments
     Case("np.where(x > 0, x, y)", {"x": M, "y": M}),
     Case("np.where(x > 0, x * 2.0, y)", {"x": M, "y": V}, autograd=False),
