@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from ..errors import InternalError
 from .template import Rule, rule_from_expressions, rule_from_function
 
 
@@ -58,6 +59,7 @@ class Registry:
         self._loading = threading.RLock()
         self._loaded = False
         self._in_load = False
+        self._broken: InternalError | None = None  # a rule file failed to load
         self.version = 0
 
     def builtins(self, load: Callable[[Registry], None]) -> None:
@@ -71,12 +73,19 @@ class Registry:
         if self._loaded:
             return
         with self._loading:
+            if self._broken is not None:  # never answer from a half-loaded registry
+                raise self._broken
             if self._builtins is not None:
                 load, self._builtins = self._builtins, None
                 version = self.version
                 self._in_load = True
                 try:
                     load(self)
+                except BaseException as err:
+                    self._broken = InternalError(
+                        f"loading the built-in derivative rules failed: {err!r}"
+                    )
+                    raise self._broken from err
                 finally:
                     self._in_load = False
                 self.version = version  # built-in rules are part of the compiler, not a change
