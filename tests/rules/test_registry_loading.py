@@ -11,7 +11,7 @@ from tangentlike.rules.registry import Registry
 
 def test_a_failed_rule_file_fails_every_later_query_instead_of_answering_from_half():
     def load(registry: Registry) -> None:
-        registry.nondifferentiable([np.floor], "locally constant")
+        registry.nondifferentiable({np.floor: "locally constant"})
         raise RuntimeError("a rule file is broken")
 
     registry = Registry()
