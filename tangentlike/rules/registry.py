@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from ..errors import InternalError
+from .tangent import TangentRule, derived_tangent, tangent_from_function
 from .template import Rule, rule_from_expressions, rule_from_function
 
 
@@ -43,6 +44,7 @@ class Registry:
 
     def __init__(self) -> None:
         self._rules: dict[object, Rule] = {}
+        self._tangents: dict[object, TangentRule] = {}  # forward forms given as templates
         self._nondiff: dict[object, str] = {}
         self._methods: dict[str, Method] = {}
         self._attributes: dict[str, str] = {}
@@ -152,6 +154,7 @@ class Registry:
     def add(self, rule: Rule) -> Rule:
         self._ready()
         self._rules[_key(rule.primal)] = rule
+        self._tangents.pop(_key(rule.primal), None)  # a new reverse form needs its own tangent
         self._nondiff.pop(_key(rule.primal), None)
         self.version += 1
         return rule
@@ -185,6 +188,33 @@ class Registry:
             return template
 
         return register
+
+    def tangent(self, primal: object, *, origin: str = "builtin") -> Callable[[Callable], Callable]:
+        """Decorator: register the template function as the forward form (tangent) of
+        `primal`'s rule, which must be registered first (rules/tangent.py)."""
+
+        def register(template: Callable) -> Callable:
+            self._ready()
+            rule = self._rules.get(_key(primal))
+            self._tangents[_key(primal)] = tangent_from_function(rule, template, origin=origin)
+            self.version += 1
+            return template
+
+        return register
+
+    def lookup_tangent(self, primal: object) -> TangentRule | None:
+        """The forward form of `primal`'s rule: its template, or the one derived from an
+        elementwise rule's expressions; None when the rule has neither."""
+        rule = self.lookup(primal)
+        if rule is None:
+            return None
+        key = _key(primal)
+        if key not in self._tangents:
+            derived = derived_tangent(rule)
+            if derived is None:
+                return None
+            self._tangents[key] = derived
+        return self._tangents[key]
 
     def expressions(
         self,
@@ -320,6 +350,7 @@ class Registry:
     def _copy(self) -> Registry:
         other = Registry()
         other._rules = dict(self._rules)
+        other._tangents = dict(self._tangents)
         other._nondiff = dict(self._nondiff)
         other._methods = dict(self._methods)
         other._attributes = dict(self._attributes)

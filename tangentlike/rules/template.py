@@ -68,6 +68,9 @@ class Rule:
     # parameters the result is locally constant in (a shape, a dtype, an array read only
     # for its shape): a differentiated value there needs no contribution
     constant: frozenset[str] = frozenset()
+    # an elementwise rule's expressions (parameter -> contribution in terms of g): its
+    # forward form is derived from them (rules/tangent.py)
+    expressions: tuple[tuple[str, str], ...] = ()
 
     @functools.cached_property
     def body(self) -> tuple[gast.stmt, ...]:
@@ -210,6 +213,7 @@ def rule_from_expressions(
         unbroadcast=unbroadcast,
         restriction=restriction,
         elementwise=True,
+        expressions=tuple(exprs.items()),
     )
 
 

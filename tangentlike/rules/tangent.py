@@ -1,0 +1,263 @@
+"""Forward-mode (tangent) templates: a rule's forward form, stated beside its reverse form.
+
+A tangent template is a tiny Python function with the parameters of the rule
+(`result` first). Its body assigns `d[result]`, the tangent of the result,
+linearly from `d[p]`, the tangents of the parameters:
+
+    @registry.adjoint(np.matmul)
+    def matmul(result, x, y):
+        d[x] = runtime.matmul_vjp_a(d[result], x, y)
+        d[y] = runtime.matmul_vjp_b(d[result], x, y)
+
+    @registry.tangent(np.matmul)
+    def matmul_tangent(result, x, y):
+        d[result] = d[x] @ y + x @ d[y]
+
+An elementwise expression rule (`registry.expressions`) needs no template: each
+of its expressions is `g` times a partial derivative, elementwise, hence its own
+transpose, so its forward form is `d[result] = e_x[g := d[x]] + e_y[g := d[y]]`.
+Deriving both forms from one statement means the two cannot drift.
+
+Assumes: a template is linear in the `d[p]` it reads (every term of the tangent
+carries exactly one input tangent), which is what lets a forward transform drop
+the terms of inputs whose tangent is zero. Guarantees: `tangent_from_function`
+checks the template's signature against the reverse rule's and, for user
+templates at registration (built-in ones on first use), that the body reads
+`d[p]` only for parameters, assigns `d[result]` and no parameter.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import gast
+import numpy as np
+
+from ..errors import RuleError
+from ..syntax import nodes, quote
+from .template import Rule
+
+
+@dataclass(frozen=True)
+class TangentRule:
+    """The forward form of one rule: a body assigning `d[result]` from `d[param]`s."""
+
+    primal: object
+    name: str
+    params: tuple[str, ...]
+    defaults: dict[str, object]
+    source: tuple[gast.stmt, ...] | Callable[[], tuple[gast.stmt, ...]] = field(repr=False)
+    globals: dict[str, object] = field(repr=False)
+    origin: str = "builtin"
+    where: str = ""
+    derived: bool = False  # from an elementwise rule's expressions, not a template
+
+    @functools.cached_property
+    def body(self) -> tuple[gast.stmt, ...]:
+        return self.source() if callable(self.source) else self.source
+
+    @functools.cached_property
+    def reads(self) -> frozenset[str]:
+        """Parameters whose tangent the template reads."""
+        return frozenset(
+            node.slice.id
+            for stmt in self.body
+            for node in gast.walk(stmt)
+            if _is_d(node) and isinstance(node.ctx, gast.Load) and node.slice.id != "result"
+        )
+
+
+def derived_tangent(rule: Rule) -> TangentRule | None:
+    """The forward form of an elementwise expression rule, or None for other rules."""
+    if not rule.expressions:
+        return None
+
+    def parse() -> tuple[gast.stmt, ...]:
+        terms = [
+            quote.substitute(quote.parse_expr(source), {"g": _d_of(param)})
+            for param, source in rule.expressions
+        ]
+        total = terms[0]
+        for term in terms[1:]:
+            total = nodes.binop(total, gast.Add(), term)
+        target = _d_of("result")
+        target.ctx = gast.Store()
+        return (nodes.assign(target, total),)
+
+    return TangentRule(
+        primal=rule.primal,
+        name=rule.name,
+        params=rule.params,
+        defaults=dict(rule.defaults),
+        source=parse,
+        globals=rule.globals,
+        origin=rule.origin,
+        where=rule.where,
+        derived=True,
+    )
+
+
+def tangent_from_function(rule: Rule | None, template: Callable, *, origin: str) -> TangentRule:
+    """A tangent rule from a template function; `rule` is the reverse rule it sits beside."""
+    sig = inspect.signature(template)
+    names = list(sig.parameters)
+    primal_name = getattr(rule.primal, "__name__", rule.primal) if rule else "?"
+    where = f"tangent {template.__qualname__} for {primal_name!r}"
+    if rule is None:
+        raise RuleError(f"{where}: register the reverse rule (adjoint) before its tangent")
+    if names[:1] != ["result"] or tuple(names[1:]) != rule.params:
+        raise RuleError(
+            f"{where}: the parameters must be those of its reverse rule: "
+            f"result, {', '.join(rule.params)}"
+        )
+    defaults = {
+        n: p.default for n, p in list(sig.parameters.items())[1:] if p.default is not p.empty
+    }
+    if defaults != rule.defaults:
+        raise RuleError(f"{where}: the defaults must be those of its reverse rule")
+
+    def parse() -> tuple[gast.stmt, ...]:
+        return _parse(template, rule.params, where)
+
+    code = template.__code__
+    return TangentRule(
+        primal=rule.primal,
+        name=rule.name,
+        params=rule.params,
+        defaults=defaults,
+        source=parse() if origin == "user" else parse,
+        globals={"np": np, **template.__globals__},  # zero tangents: np.zeros_like
+        origin=origin,
+        where=f"{template.__qualname__} ({code.co_filename.rsplit('/', 1)[-1]}:"
+        f"{code.co_firstlineno})",
+    )
+
+
+def _parse(template: Callable, params: tuple[str, ...], where: str) -> tuple[gast.stmt, ...]:
+    fn = quote.parse_function(template)
+    body = [
+        s for s in fn.body if not (isinstance(s, gast.Expr) and isinstance(s.value, gast.Constant))
+    ]
+    assigned = False
+    for stmt in body:
+        for node in gast.walk(stmt):
+            if isinstance(node, gast.Subscript) and not _is_d(node) and _is_d_base(node):
+                raise RuleError(f"{where}: write d[name] with a parameter's name inside")
+            if _is_d(node) and isinstance(node.ctx, gast.Store):
+                if node.slice.id != "result":
+                    raise RuleError(f"{where}: a tangent template assigns d[result] only")
+                assigned = True
+            elif _is_d(node) and node.slice.id not in params:
+                raise RuleError(
+                    f"{where}: d[{node.slice.id}] is not a parameter; "
+                    f"the parameters are {', '.join(params)}"
+                )
+            if isinstance(node, gast.Name) and node.id in params and not _loads(node):
+                raise RuleError(f"{where}: the template must not assign parameter {node.id!r}")
+    if not assigned:
+        raise RuleError(f"{where}: the template must assign d[result]")
+    return tuple(body)
+
+
+def _loads(node: gast.Name) -> bool:
+    return isinstance(node.ctx, gast.Load)
+
+
+def _is_d_base(node: gast.Subscript) -> bool:
+    return isinstance(node.value, gast.Name) and node.value.id == "d"
+
+
+def _is_d(node: gast.AST) -> bool:
+    return (
+        isinstance(node, gast.Subscript) and _is_d_base(node) and isinstance(node.slice, gast.Name)
+    )
+
+
+def _d_of(param: str) -> gast.expr:
+    return nodes.subscript(nodes.name("d"), nodes.name(param))
+
+
+def without_zero_tangents(body: tuple[gast.stmt, ...], zero: frozenset[str]) -> list[gast.stmt]:
+    """`body` with the tangents of the parameters in `zero` known to be zero: every term
+    that reads only zero tangents is dropped (by linearity it is zero), so a template
+    never computes `0 * log(x)` for an input that does not vary. A template temporary
+    computed from zero tangents only is zero too. `d[result]` is assigned None when the
+    whole tangent is zero (the caller's symbolic zero)."""
+    zeros = {f"d[{p}]" for p in zero}
+    out: list[gast.stmt] = []
+    for stmt in body:
+        stmt = nodes.deepcopy(stmt)
+        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1:
+            value = _drop_zeros(stmt.value, zeros)
+            target = stmt.targets[0]
+            if value is None:
+                if _is_d(target):
+                    stmt.value = nodes.const(None)
+                elif isinstance(target, gast.Name):
+                    zeros.add(target.id)
+                    continue
+            else:
+                stmt.value = value
+        elif isinstance(stmt, gast.If):
+            stmt.body = without_zero_tangents(tuple(stmt.body), zero) or [gast.Pass()]
+            stmt.orelse = without_zero_tangents(tuple(stmt.orelse), zero)
+        out.append(stmt)
+    return out
+
+
+def _tangent_reads(node: gast.AST, temporaries: set[str]) -> set[str]:
+    """The tangents (`d[p]`) and tangent-valued temporaries an expression reads."""
+    found = set()
+    for n in gast.walk(node):
+        if _is_d(n) and isinstance(n.ctx, gast.Load):
+            found.add(f"d[{n.slice.id}]")
+        elif isinstance(n, gast.Name) and n.id in temporaries:
+            found.add(n.id)
+    return found
+
+
+def _drop_zeros(node: gast.expr, zeros: set[str]) -> gast.expr | None:
+    """`node` without its zero terms; None if it is zero as a whole."""
+    temporaries = {z for z in zeros if not z.startswith("d[")}
+    reads = _tangent_reads(node, temporaries)
+    if not reads:
+        return node  # no tangent at all: a factor, kept as is
+    if reads <= zeros:
+        return None
+    if isinstance(node, gast.BinOp) and isinstance(node.op, (gast.Add, gast.Sub)):
+        left, right = _drop_zeros(node.left, zeros), _drop_zeros(node.right, zeros)
+        if left is None:
+            if isinstance(node.op, gast.Add):
+                return right
+            return gast.UnaryOp(op=gast.USub(), operand=right)
+        if right is None:
+            return left
+        return nodes.binop(left, node.op, right)
+    # a term mixing zero and non-zero tangents outside a sum (np.where(c, d[x], d[y])):
+    # the zero ones are materialized in their parameter's shape
+    return _ZeroFill(zeros).visit(node)
+
+
+class _ZeroFill(gast.NodeTransformer):
+    """`d[p]` with a zero tangent -> `np.zeros_like(p)`, inside a mixed term."""
+
+    def __init__(self, zeros: set[str]) -> None:
+        self.zeros = zeros
+
+    def visit_Subscript(self, node: gast.Subscript) -> gast.expr:
+        if _is_d(node) and f"d[{node.slice.id}]" in self.zeros:
+            zeros_like = nodes.attribute(nodes.name("np"), "zeros_like")
+            return nodes.call(zeros_like, [nodes.name(node.slice.id)])
+        self.generic_visit(node)
+        return node
+
+    def visit_Name(self, node: gast.Name) -> gast.expr:
+        if isinstance(node.ctx, gast.Load) and node.id in self.zeros:
+            raise RuleError(
+                f"a tangent template's temporary {node.id!r} is zero here and used inside a "
+                "larger term: write the template as a sum of terms, one per input tangent"
+            )
+        return node
