@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "samples"))
 import rnn  # noqa: E402
 
 import tangentlike as tl  # noqa: E402
-from tangentlike.schedule import BinomialPlan  # noqa: E402
+from tangentlike.runtime.schedule import BinomialPlan  # noqa: E402
 
 
 def contenders(steps: int) -> list[tuple[str, object]]:

@@ -34,7 +34,7 @@ from .errors import (
 from .live import Built, Live, show
 from .parse.source import function_for_rule, peel_bound, unwrap
 from .rules.registry import Registry, default_registry
-from .schedule import Tape
+from .runtime.schedule import Tape
 
 log = logging.getLogger("tangentlike")
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import gast
 
-from . import runtime, schedule
+from . import runtime
 from .analyze import activity as activity_analysis
 from .analyze import calls, operands
 from .analyze import flow as flow_analysis
@@ -44,6 +44,7 @@ from .parse.record import Recorder
 from .parse.resolve import MISSING, Scope
 from .parse.source import ParsedFunction, parse_function
 from .rules.registry import Registry
+from .runtime import schedule
 from .syntax import nodes
 from .syntax.names import Namer
 from .syntax.namespace import Namespace
@@ -377,7 +378,7 @@ def _pure(ctx: Context, value: gast.expr, helpers: bool = False) -> bool:
             callee = ctx.scope.resolve(node.func)
             if ctx.registry.lookup(callee) is not None:
                 continue
-            if helpers and getattr(callee, "__module__", "") in {runtime.__name__, "numpy"}:
+            if helpers and (runtime.owns(callee) or getattr(callee, "__module__", "") == "numpy"):
                 continue
             if isinstance(callee, type) and issubclass(callee, schedule.Plan):
                 continue  # making a checkpoint schedule changes nothing else

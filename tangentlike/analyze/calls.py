@@ -118,7 +118,7 @@ def _check_effects(
     callee = scope.resolve(call.func)
     if registry.is_nondifferentiable(callee) or registry.lookup(callee) is not None:
         return  # print, shapes, ...; rule-backed NumPy functions do not write their inputs
-    if getattr(callee, "__module__", None) == runtime.__name__:
+    if runtime.owns(callee):
         return  # a check the compiler inserted (runtime.unshared)
     read = [n.id for n in gast.walk(call) if isinstance(n, gast.Name) and n is not call.func]
     varied = [n for n in read if n in activity.varied]

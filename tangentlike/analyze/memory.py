@@ -133,7 +133,7 @@ class Values:
         if isinstance(call.func, gast.Attribute) and isinstance(call.func.value, gast.Name):
             everything |= self.name_roots(call.func.value, m)  # a method of a local object
         callee = self.scope.resolve(call.func)
-        if callee is MISSING or getattr(callee, "__module__", None) == runtime.__name__:
+        if callee is MISSING or runtime.owns(callee):
             return everything  # iterable(xs), stop_gradient(x): the argument itself
         if _hashable(callee) and callee in _IMMUTABLE_RESULTS:
             return NONE

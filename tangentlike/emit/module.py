@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import boundary, runtime, schedule
+from .. import runtime
 from . import codegen, literals
 
 
@@ -99,14 +99,9 @@ def render(
     return ModuleText(text + "\n", external)
 
 
-RUNTIME_MODULES = frozenset({runtime.__name__, schedule.__name__, boundary.__name__})
-
-
 def _is_helper(obj: object) -> bool:
     """A runtime function or class, copied into the module that uses it."""
-    return getattr(obj, "__module__", None) in RUNTIME_MODULES and (
-        inspect.isfunction(obj) or inspect.isclass(obj)
-    )
+    return runtime.owns(obj) and (inspect.isfunction(obj) or inspect.isclass(obj))
 
 
 def _helpers(roots: dict[str, object], objects: dict[str, object]) -> dict[str, str]:

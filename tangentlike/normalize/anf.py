@@ -41,7 +41,7 @@ from ..errors import UnsupportedSyntaxError
 from ..parse.resolve import MISSING, Scope
 from ..parse.source import ParsedFunction
 from ..rules.registry import Registry
-from ..schedule import BinomialPlan, IntervalPlan
+from ..runtime.schedule import BinomialPlan, IntervalPlan
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
@@ -412,7 +412,7 @@ class Normalizer:
         func = node.func
         args = list(node.args)
         callee = self.scope.resolve(func)
-        if getattr(callee, "__module__", None) == runtime.__name__:
+        if runtime.owns(callee):
             # tl.stop_gradient and friends: call the copy the generated module carries
             func = nodes.name(self.namespace.bind(callee.__name__, callee, self.namer))
         elif isinstance(func, gast.Name) and func.id in self.callables:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import gast
 
-from .. import runtime, schedule
+from .. import runtime
+from ..runtime import schedule
 from ..syntax import nodes
 from . import checkpoints, checks, container_checks, containers
 from .context import Context

@@ -1,7 +1,7 @@
 """Checks the generated code makes at run time: user rules always, the rest in debug mode.
 
 Debug mode is `checks=True` (or TANGENTLIKE_CHECKS=1); its code calls the helpers of
-tangentlike/boundary.py, copied into the module like any runtime helper. Plain-mode
+tangentlike/runtime/boundary.py, copied into the module like any runtime helper. Plain-mode
 code is untouched by everything here except `user_rule`.
 
 - `user_rule` (every mode, from reverse.adjoint_of): each `d[p] = v` of a rule
@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import gast
 
-from .. import boundary
 from ..rules.template import Rule
+from ..runtime import boundary
 from ..syntax import nodes
 from .context import Context
 

@@ -11,7 +11,7 @@ import pytest
 from reference import check_against_fd, fd_gradient, load_module
 
 import tangentlike as tl
-from tangentlike import boundary
+from tangentlike.runtime import boundary
 from tangentlike.errors import CheckError
 
 # --------------------------------------------------------------------------- user rules

@@ -217,6 +217,21 @@ def gradient_like(b, x, name):
     return like(b, x, "")
 
 
+def sum_to(g, shape):
+    """Sum `g` down to `shape`: over the leading axes it has beyond `shape`, and over the
+    axes where `shape` has 1 and `g` has more (the axes broadcasting stretched)."""
+    if np.shape(g) == shape:
+        return g
+    g = np.asarray(g)
+    extra = g.ndim - len(shape)
+    if extra > 0:
+        g = g.sum(axis=tuple(range(extra)))
+    axes = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
+    if axes:
+        g = g.sum(axis=axes, keepdims=True)
+    return g
+
+
 def matmul_vjp_a(g, a, b):
     """The adjoint of `a` in `a @ b`, for every rank matmul accepts."""
     a_nd, b_nd = np.ndim(a), np.ndim(b)
@@ -229,13 +244,7 @@ def matmul_vjp_a(g, a, b):
         g = g[..., None, :]
     ga = g @ np.swapaxes(b, -1, -2)
     shape = (1, *np.shape(a)) if a_nd == 1 else np.shape(a)
-    extra = ga.ndim - len(shape)
-    if extra > 0:
-        ga = ga.sum(axis=tuple(range(extra)))
-    axes = tuple(i for i, n in enumerate(shape) if n == 1 and ga.shape[i] != 1)
-    if axes:
-        ga = ga.sum(axis=axes, keepdims=True)
-    return ga.reshape(np.shape(a))
+    return sum_to(ga, shape).reshape(np.shape(a))
 
 
 def matmul_vjp_b(g, a, b):
@@ -250,28 +259,12 @@ def matmul_vjp_b(g, a, b):
         g, a = g[..., None, :], a[None, :]
     gb = np.swapaxes(a, -1, -2) @ g
     shape = (*np.shape(b), 1) if b_nd == 1 else np.shape(b)
-    extra = gb.ndim - len(shape)
-    if extra > 0:
-        gb = gb.sum(axis=tuple(range(extra)))
-    axes = tuple(i for i, n in enumerate(shape) if n == 1 and gb.shape[i] != 1)
-    if axes:
-        gb = gb.sum(axis=axes, keepdims=True)
-    return gb.reshape(np.shape(b))
+    return sum_to(gb, shape).reshape(np.shape(b))
 
 
 def unbroadcast(g, x):
     """Sum the adjoint `g` down to the shape of `x`, undoing NumPy broadcasting."""
-    shape = np.shape(x)
-    if np.shape(g) == shape:
-        return g
-    g = np.asarray(g)
-    extra = g.ndim - len(shape)
-    if extra > 0:
-        g = g.sum(axis=tuple(range(extra)))
-    axes = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
-    if axes:
-        g = g.sum(axis=axes, keepdims=True)
-    return g
+    return sum_to(g, np.shape(x))
 
 
 def drnn(W, h, xs, brnn=1.0):

@@ -94,9 +94,9 @@ def gradient_like(b, x, name):
     return like(b, x, "")
 
 
-def unbroadcast(g, x):
-    """Sum the adjoint `g` down to the shape of `x`, undoing NumPy broadcasting."""
-    shape = np.shape(x)
+def sum_to(g, shape):
+    """Sum `g` down to `shape`: over the leading axes it has beyond `shape`, and over the
+    axes where `shape` has 1 and `g` has more (the axes broadcasting stretched)."""
     if np.shape(g) == shape:
         return g
     g = np.asarray(g)
@@ -107,6 +107,11 @@ def unbroadcast(g, x):
     if axes:
         g = g.sum(axis=axes, keepdims=True)
     return g
+
+
+def unbroadcast(g, x):
+    """Sum the adjoint `g` down to the shape of `x`, undoing NumPy broadcasting."""
+    return sum_to(g, np.shape(x))
 
 
 def drnn(w, h, xs, brnn=1.0):

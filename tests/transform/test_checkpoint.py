@@ -12,7 +12,7 @@ from reference import autograd_grad, fd_gradient, load_module
 
 import tangentlike as tl
 from tangentlike.errors import UnsupportedSyntaxError
-from tangentlike.schedule import BinomialPlan
+from tangentlike.runtime.schedule import BinomialPlan
 
 
 def _r(seed):

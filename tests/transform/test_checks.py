@@ -15,7 +15,8 @@ from corpus import containers, functions, in_place, programs
 from reference import load_module
 
 import tangentlike as tl
-from tangentlike import boundary, pipeline
+from tangentlike import pipeline
+from tangentlike.runtime import boundary
 from tangentlike.errors import CheckError
 
 SOURCE = """\

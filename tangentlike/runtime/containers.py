@@ -1,0 +1,188 @@
+"""Adjoints of lists, tuples and dicts: None is a zero adjoint; lists and dicts
+of per-element adjoints; the helpers the compiler calls for container code.
+
+Part of the runtime: copied into generated modules that use it (NumPy only).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .broadcast import unbroadcast
+from .indexing import unsubscript
+
+
+def add(a, b):
+    """The sum of two adjoints that may be containers (None is zero).
+
+    Lists add element by element (an array against a list adds along its first
+    axis), dicts key by key; anything else adds with `+`, out of place.
+    """
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if isinstance(a, dict) or isinstance(b, dict):
+        out = dict(a)
+        for key, value in b.items():
+            out[key] = add(out.get(key), value)
+        return out
+    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+        if len(a) != len(b):
+            raise ValueError(f"tangentlike: adjoints of lengths {len(a)} and {len(b)} added")
+        return [add(x, y) for x, y in zip(a, b)]  # noqa: B905 (lengths checked above)
+    return a + b
+
+
+def add_item(b, x, index, g):
+    """`b` plus the adjoint `g` of the read `x[index]`.
+
+    For a list, tuple or dict `x`, `b` is a list or dict of per-element adjoints,
+    created on first use and updated in place (each read costs O(1)); for an array
+    `x`, a new array (repeated integer indices accumulate).
+    """
+    if isinstance(x, dict):
+        b = {} if b is None else b
+        b[index] = add(b.get(index), g)
+        return b
+    if isinstance(x, (list, tuple)):
+        b = [None] * len(x) if b is None else list(b) if isinstance(b, np.ndarray) else b
+        if isinstance(index, slice):
+            positions = range(len(x))[index]
+            for k, piece in zip(positions, g):  # noqa: B905 (g is the slice's adjoint)
+                b[k] = add(b[k], piece)
+        else:
+            b[index] = add(b[index], g)
+        return b
+    out = unsubscript(g, x, index)
+    return out if b is None else b + out
+
+
+def zeros_of(x):
+    """The zero adjoint of `x`: None for a list, tuple or dict (or a str, None: keys
+    and labels carry no gradient), float zeros otherwise."""
+    if isinstance(x, (list, tuple, dict, str, bytes)) or x is None:
+        return None
+    dtype = np.result_type(x)
+    if not np.issubdtype(dtype, np.inexact):
+        dtype = np.float64
+    return np.zeros(np.shape(x), dtype=dtype)
+
+
+def part(b, key, like):
+    """Element `key` of the container adjoint `b`, or the zero adjoint of `like` when the
+    element (or all of b) is zero. `b` may also be an array (a list's stacked adjoint)."""
+    value = None if b is None else b.get(key) if isinstance(b, dict) else b[key]
+    if value is not None:
+        return value
+    if isinstance(like, (list, tuple, dict, str, bytes)) or like is None:
+        return None
+    dtype = np.result_type(like)
+    if not np.issubdtype(dtype, np.inexact):
+        dtype = np.float64
+    return np.zeros(np.shape(like), dtype=dtype)
+
+
+def unappend(b, value):
+    """The adjoint of `xs.append(value)`: (b without its last element, that element's
+    adjoint, zeros like `value` when it is zero). Shortens the list `b` in place."""
+    if isinstance(b, np.ndarray):  # a stacked adjoint (np.array of the list): rows
+        b = list(b)
+    g = None if b is None else b.pop()
+    if g is None and not (isinstance(value, (list, tuple, dict, str, bytes)) or value is None):
+        dtype = np.result_type(value)
+        if not np.issubdtype(dtype, np.inexact):
+            dtype = np.float64
+        g = np.zeros(np.shape(value), dtype=dtype)
+    return b, g
+
+
+def unextend(b, n):
+    """The adjoint of `xs.extend(items)` with len(items) == n: (b without its last n
+    elements, their adjoints as a list, or None when all are zero). Shortens b in place."""
+    if b is None:
+        return None, None
+    if isinstance(b, np.ndarray):  # a stacked adjoint (np.array of the list): rows
+        b = list(b)
+    tail = b[len(b) - n :]
+    del b[len(b) - n :]
+    return b, tail
+
+
+def unsum(g, iterable, start=0):
+    """The adjoint of the builtin `sum(iterable, start)` for each item: g undone of any
+    broadcasting against that item."""
+    out = []
+    for item in iterable:
+        if isinstance(item, (list, tuple, dict)):
+            raise TypeError("tangentlike: sum() over containers is not differentiable")
+        out.append(unbroadcast(np.asarray(g), item))
+    return out
+
+
+def dict_of(keys, values):
+    """The dict a dict comprehension builds: `values[i]` under `keys[i]`, later ones win."""
+    return dict(zip(keys, values))  # noqa: B905 (built together by the comprehension)
+
+
+def undict_of(g, keys):
+    """The adjoint of `dict_of(keys, values)` for `values`: per position, the adjoint of
+    its key, only for the last position holding that key (earlier ones were replaced)."""
+    last = {key: i for i, key in enumerate(keys)}
+    return [g.get(key) if g is not None and last[key] == i else None for i, key in enumerate(keys)]
+
+
+def iterable(x):
+    """What a `for` loop over `x` visits, as something indexable: a dict's keys (a list),
+    anything else unchanged."""
+    return list(x) if isinstance(x, dict) else x
+
+
+def unadd(g, x, y):
+    """The adjoints of x and y in `x + y`: for two lists or tuples (concatenation) the
+    two parts of g; otherwise g undone of broadcasting against each. None is zero."""
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+        if g is None:
+            return None, None
+        g = list(g)
+        return g[: len(x)], g[len(x) :]
+
+    if g is None:
+        return None, None
+    return unbroadcast(np.asarray(g), x), unbroadcast(np.asarray(g), y)
+
+
+def unmul(g, x, y):
+    """The adjoints of x and y in `x * y`: for a list or tuple times an int (repetition)
+    the sum of g's repeats for the sequence; otherwise the product rule, g undone of
+    broadcasting against each. None is zero."""
+    if isinstance(y, (list, tuple)):
+        gy, gx = unmul(g, y, x)
+        return gx, gy
+    if isinstance(x, (list, tuple)):
+        if g is None or len(x) == 0:
+            return None, None
+        g = list(g)
+        n = len(x)
+        total = g[:n]
+        for k in range(n, len(g), n):
+            total = [
+                a if b is None else b if a is None else a + b
+                for a, b in zip(total, g[k : k + n], strict=True)
+            ]
+        return total, None
+
+    if g is None:
+        return None, None
+    return unbroadcast(np.asarray(g * y), x), unbroadcast(np.asarray(g * x), y)
+
+
+def unsequence(g, x):
+    """The adjoint of `x` in `list(x)` / `tuple(x)`: g itself for a list or tuple x, the
+    stacked rows for an array x (zeros where g holds None), None for a dict (keys)."""
+    if isinstance(x, dict) or g is None:
+        return None
+    if isinstance(x, (list, tuple)) or isinstance(g, np.ndarray):
+        return g
+    rows = [np.zeros(np.shape(r)) if p is None else p for p, r in zip(g, x, strict=True)]
+    return np.reshape(np.asarray(rows), np.shape(x))

@@ -1,0 +1,116 @@
+"""Reads and writes of parts of arrays: the adjoint of `x[index]`, of
+`y[index] = v`, and the run-time checks of subscripts and in-place updates.
+
+Part of the runtime: copied into generated modules that use it (NumPy only).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def unsubscript(g, x, index):
+    """The adjoint of `x[index]`: zeros shaped like x, with g added at index.
+
+    Repeated integer indices accumulate (np.add.at semantics).
+    """
+    if isinstance(x, (tuple, list)):
+        try:  # a list of same-shape values: its adjoint is their stacked array
+            x = np.asarray(x, dtype=float)
+        except ValueError:
+            raise TypeError(
+                "tangentlike: indexing a tuple or list that holds differentiated values of "
+                "different shapes is not supported yet; unpack it where it is built "
+                "(a, b = x, y) or stack the values into an array"
+            ) from None
+    dtype = np.result_type(x)
+    if not np.issubdtype(dtype, np.inexact):
+        dtype = np.float64
+    out = np.zeros(np.shape(x), dtype=dtype)
+    parts = index if isinstance(index, tuple) else (index,)
+    basic = all(
+        isinstance(p, (int, np.integer, slice)) or p is None or p is Ellipsis
+        for p in parts
+        if not isinstance(p, bool)
+    ) and not any(isinstance(p, bool) for p in parts)
+    if basic:
+        out[index] = g
+    else:
+        np.add.at(out, index, g)
+    return out
+
+
+def unsetitem(g, index):
+    """The adjoint of `y[index] = v`: (g with the written region zeroed, g's region).
+
+    Both are new arrays. Repeated integer indices in a write are refused: only
+    the last write survives, and which one that is is not something to guess.
+    """
+    g = np.array(g, dtype=np.result_type(g, np.float32), copy=True)
+    parts = index if isinstance(index, tuple) else (index,)
+    if any(isinstance(p, (list, np.ndarray)) and np.asarray(p).dtype.kind in "iu" for p in parts):
+        hits = np.zeros(g.shape, dtype=np.intp)
+        np.add.at(hits, index, 1)
+        if hits.max(initial=0) > 1:
+            raise ValueError("tangentlike: y[index] = v with repeated indices is not supported")
+    region = np.array(g[index], copy=True)
+    g[index] = 0.0
+    return g, region
+
+
+def selects(x, what):
+    """Raise TypeError unless `x[...]` selects: x is an array, list, tuple, dict, string or
+    range, whose index the gradient takes for an integer or a key (`what` says where)."""
+    if not isinstance(x, (np.ndarray, np.generic, list, tuple, dict, str, bytes, range)):
+        raise TypeError(
+            f"tangentlike: {what}; a {type(x).__name__} computes its [...] with its own "
+            "__getitem__, which this gradient did not differentiate: index an array, list, "
+            "tuple or dict, or call the method (type(x).__getitem__(x, k)) in a function "
+            "whose objects are globals or a bound self"
+        )
+
+
+def unshared(value, others, what):
+    """Raise ValueError when an array `value` holds (itself, or inside a list, tuple, dict
+    or object) may share memory with one of `others` (or whatever they hold): an update
+    in place, which `what` describes, would change them too.
+
+    Numbers never raise: `value += v` makes a new one. Objects that hold neither arrays
+    nor plain values (functions, say) count as sharing.
+    """
+
+    def held(x, found, seen):  # the arrays and lists in x, or None for an unknown object
+        if id(x) in seen or isinstance(x, (int, float, complex, str, bytes, np.generic)):
+            return found
+        seen.add(id(x))
+        if x is None:
+            return found
+        if isinstance(x, np.ndarray):
+            return [*found, x]
+        if isinstance(x, (list, tuple, dict)):
+            found = [*found, x] if isinstance(x, list) else found
+            parts = x.values() if isinstance(x, dict) else x
+        elif hasattr(x, "__dict__") and not callable(x):
+            parts = vars(x).values()
+        else:
+            return None
+        for part in parts:
+            found = held(part, found, seen) if found is not None else None
+        return found
+
+    mine = held(value, [], set())
+    if not mine:
+        return
+    theirs = held(others, [], set())
+    if theirs is None or any(
+        a is b
+        or (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and np.may_share_memory(a, b))
+        for a in mine
+        for b in theirs
+    ):
+        raise ValueError(
+            f"tangentlike: {what}. tangentlike differentiates that as making a new array, "
+            "which is not what runs: update out of place (z = z + ..., or return a new "
+            "array and use it) if a new array was meant, or take a copy (.copy()) where "
+            "the arrays start sharing memory"
+        )
