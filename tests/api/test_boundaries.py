@@ -11,8 +11,8 @@ import pytest
 from reference import check_against_fd, fd_gradient, load_module
 
 import tangentlike as tl
-from tangentlike.runtime import boundary
 from tangentlike.errors import CheckError
+from tangentlike.runtime import boundary
 
 # --------------------------------------------------------------------------- user rules
 

@@ -16,8 +16,8 @@ from reference import load_module
 
 import tangentlike as tl
 from tangentlike import pipeline
-from tangentlike.runtime import boundary
 from tangentlike.errors import CheckError
+from tangentlike.runtime import boundary
 
 SOURCE = """\
 import numpy as np
