@@ -171,7 +171,7 @@ def _problems(ctx: Context) -> tuple[list[str], set[int]]:
         if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call):
             call = stmt.value
             callee = ctx.scope.resolve(call.func)
-            if getattr(callee, "__module__", None) == runtime.__name__:
+            if runtime.owns(callee):
                 continue  # a check the compiler inserted (runtime.unshared)
             if nodes.names_read(call) & ctx.activity.varied and not (
                 ctx.registry.is_nondifferentiable(callee) or ctx.registry.lookup(callee)
