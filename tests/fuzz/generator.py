@@ -117,7 +117,7 @@ def _helper(rng: random.Random, names: Names, helpers: list[Helper]) -> tuple[st
         scope.add("c", Arr(()))
     returns = tuple(pick(rng, HELPER_SHAPES) for _ in range(rng.choice([1, 1, 1, 2])))
     gen = StmtGen(rng, names, helpers)
-    ctx = Ctx(returns=returns, nesting=0, in_helper=True)
+    ctx = Ctx(returns=returns)
     gen.budget = rng.choice([1, 2, 3, 5])
     body: Lines = []
     while gen.budget > 0:

@@ -55,9 +55,9 @@ def setitem(gen: StmtGen, scope: Scope, targets: list[str]) -> Lines:
     """One write into one of `targets` (or, rarely, into any array: a param, a view)."""
     rng = gen.rng
     g = gen.exprs(scope)
-    others = [n for n in scope.arrays() if scope.names[n].shape != ()]  # type: ignore[union-attr]
+    others = [n for n in scope.arrays() if scope.shape(n) != ()]
     name = rng.choice(others if others and rng.random() < 0.03 else targets)
-    shape = scope.names[name].shape  # type: ignore[union-attr]
+    shape = scope.shape(name)
     op = pick(rng, [(4, "="), (1.5, "+="), (0.8, "-="), (0.8, "*=")])
     s = lambda: g.expr((), gen.depth())  # noqa: E731
     if len(shape) == 1:
@@ -90,11 +90,11 @@ def g_index(gen: StmtGen, scope: Scope, k: int) -> str:
 def alias(gen: StmtGen, scope: Scope) -> Lines:
     """An in-place update through another name for (part of) an array."""
     rng = gen.rng
-    arrays = [n for n in scope.arrays() if scope.names[n].shape != ()]  # type: ignore[union-attr]
+    arrays = [n for n in scope.arrays() if scope.shape(n) != ()]
     if not arrays:
         return fresh_array(gen, scope)
     base = rng.choice(arrays)
-    shape: Shape = scope.names[base].shape  # type: ignore[union-attr]
+    shape: Shape = scope.shape(base)
     gen.must_use.add(base)
     z = gen.names.new("z")
     patterns: list[tuple[float, str]] = [(2, "name"), (2, "slice"), (0.3, "list"), (0.2, "dict")]
@@ -141,11 +141,11 @@ def out_call(gen: StmtGen, scope: Scope) -> Lines:
     """A NumPy call writing its result through out= (into a fresh array or a base)."""
     rng = gen.rng
     g = gen.exprs(scope)
-    arrays = [n for n in scope.arrays() if scope.names[n].shape != ()]  # type: ignore[union-attr]
+    arrays = [n for n in scope.arrays() if scope.shape(n) != ()]
     if not arrays:
         return fresh_array(gen, scope)
     base = rng.choice(arrays)
-    shape: Shape = scope.names[base].shape  # type: ignore[union-attr]
+    shape: Shape = scope.shape(base)
     gen.must_use.add(base)
     other = g.expr(shape, 1)
     kind = pick(rng, [(2, "fresh"), (2, "self"), (1, "unary"), (1, "clip"), (1, "matmul")])
@@ -162,11 +162,11 @@ def out_call(gen: StmtGen, scope: Scope) -> Lines:
         return [f"np.{fn}({other}, out={base})"]
     if kind == "clip":
         return [f"np.clip({base}, -1.0, 1.0, out={base})"]
-    mats = [n for n in arrays if len(scope.names[n].shape) == 2]  # type: ignore[union-attr]
+    mats = [n for n in arrays if len(scope.shape(n)) == 2]
     if not mats:
         return [f"np.multiply({base}, {base}, out={base})"]
     m = rng.choice(mats)
-    r, c = scope.names[m].shape  # type: ignore[union-attr]
+    r, c = scope.shape(m)
     out = gen.names.new("v")
     scope.add(out, Arr((r,), fresh=True))
     vec = g.expr((c,), 1)

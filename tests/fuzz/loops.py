@@ -23,7 +23,7 @@ def _header(gen: StmtGen, scope: Scope, inner: Scope) -> tuple[str, list[str]]:
     rng, names = gen.rng, gen.names
     g = gen.exprs(scope)
     vecs = scope.arrays((4,)) + scope.arrays((3,)) + scope.arrays((2,))
-    mats = [n for n in scope.arrays() if len(scope.names[n].shape) == 2]  # type: ignore[union-attr]
+    mats = [n for n in scope.arrays() if len(scope.shape(n)) == 2]
     ints = [n for n in scope.of(Int) if n == "n"]
     lists = scope.of(Lst)
     dicts = scope.of(Dct)
@@ -53,26 +53,22 @@ def _header(gen: StmtGen, scope: Scope, inner: Scope) -> tuple[str, list[str]]:
     if kind == "array":
         e = names.new("e")
         inner.add(e, Arr(()))
-        seq = (
-            rng.choice(vecs)
-            if rng.random() < 0.7
-            else g.expr(scope.names[rng.choice(vecs)].shape, 1)
-        )  # type: ignore[union-attr]
+        seq = rng.choice(vecs) if rng.random() < 0.7 else g.expr(scope.shape(rng.choice(vecs)), 1)
         return f"for {e} in {seq}:", []
     if kind == "rows":
         m = rng.choice(mats)
         r = names.new("r")
-        inner.add(r, Arr(scope.names[m].shape[1:]))  # type: ignore[union-attr]
+        inner.add(r, Arr(scope.shape(m)[1:]))
         return f"for {r} in {m}:", []
     if kind == "enumerate":
         v = rng.choice(vecs)
         i, e = names.new("i"), names.new("e")
-        inner.add(i, Int(scope.names[v].shape[0]))  # type: ignore[union-attr]
+        inner.add(i, Int(scope.shape(v)[0]))
         inner.add(e, Arr(()))
         return f"for {i}, {e} in enumerate({v}):", []
     if kind == "zip":
         v = rng.choice(vecs)
-        shape = scope.names[v].shape  # type: ignore[union-attr]
+        shape = scope.shape(v)
         a, b = names.new("e"), names.new("e")
         inner.add(a, Arr(()))
         inner.add(b, Arr(()))
@@ -81,12 +77,12 @@ def _header(gen: StmtGen, scope: Scope, inner: Scope) -> tuple[str, list[str]]:
     if kind == "list":
         lst = rng.choice(lists)
         t = names.new("t")
-        inner.add(t, Arr(scope.names[lst].shape))  # type: ignore[union-attr]
+        inner.add(t, Arr(scope.shape(lst)))
         del inner.names[lst]  # appending to the list iterated over would never end
         return f"for {t} in {lst}:", []
     d = rng.choice(dicts)
     key, t = names.new("key"), names.new("t")
-    inner.add(t, Arr(scope.names[d].shape))  # type: ignore[union-attr]
+    inner.add(t, Arr(scope.shape(d)))
     if rng.random() < 0.5:
         return f"for {key}, {t} in {d}.items():", []
     return f"for {key} in {d}:", [f"{t} = {d}[{key}]"]

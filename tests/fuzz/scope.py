@@ -100,6 +100,17 @@ class Scope:
             and (fresh is None or t.fresh == fresh)
         ]
 
+    def shape(self, name: str) -> Shape:
+        """The shape of an array, or of the items of a list or dict."""
+        typ = self.names[name]
+        assert not isinstance(typ, Int), name
+        return typ.shape
+
+    def bound(self, name: str) -> int:
+        typ = self.names[name]
+        assert isinstance(typ, Int), name
+        return typ.bound
+
     def shapes(self) -> list[Shape]:
         return sorted({t.shape for t in self.names.values() if isinstance(t, Arr)})
 

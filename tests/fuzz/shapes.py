@@ -60,7 +60,7 @@ def options(g: ExprGen, shape: Shape, d: int) -> list[tuple[float, Builder]]:
 
 def index_text(g: ExprGen, k: int) -> str:
     """An index valid for length k: a literal (maybe negative) or an int in scope."""
-    ints = [n for n in g.scope.of(Int) if g.scope.names[n].bound <= k]  # type: ignore[union-attr]
+    ints = [n for n in g.scope.of(Int) if g.scope.bound(n) <= k]
     if ints and g.rng.random() < 0.4:
         name = g.rng.choice(ints)
         return g.rng.choice([name, name, f"{name} - 1", f"-1 - {name}"])

@@ -16,20 +16,19 @@ from dataclasses import dataclass, replace
 
 from . import inplace, loops
 from .expressions import NONZERO, ExprGen
-from .scope import Arr, Dct, Helper, Int, Lst, Names, Scope, Shape, pick, prefix_of
+from .scope import Arr, Dct, Helper, Lst, Names, Scope, Shape, pick, prefix_of
 
 Lines = list[str]
 
 
 @dataclass(frozen=True)
 class Ctx:
-    """Where a statement goes: the shapes a `return` there must give, how deep in
-    loops and blocks it is, and whether it is in a helper."""
+    """Where a statement goes: the shapes a `return` there must give, and how deep in
+    loops and blocks it is."""
 
     returns: tuple[Shape, ...] = ((),)
     loop_depth: int = 0
     nesting: int = 0
-    in_helper: bool = False
 
     def nested(self, loop: bool = False) -> Ctx:
         return replace(self, nesting=self.nesting + 1, loop_depth=self.loop_depth + loop)
@@ -201,11 +200,11 @@ class StmtGen:
             body = g.with_scope(inner)
             filt = f" if {body.cond(1)}" if self.rng.random() < 0.6 else ""
             seq = self.rng.choice(vecs)
-            scope.add(name, Lst((), None if filt else scope.names[seq].shape[0]))  # type: ignore[union-attr]
+            scope.add(name, Lst((), None if filt else scope.shape(seq)[0]))
             return [f"{name} = [{body.expr((), self.depth())} for {e} in {seq}{filt}]"]
         if kind == "list" and vecs:
             seq = self.rng.choice(vecs)
-            scope.add(name, Lst((), scope.names[seq].shape[0]))  # type: ignore[union-attr]
+            scope.add(name, Lst((), scope.shape(seq)[0]))
             return [f"{name} = list({seq})"]
         count = 1 if kind == "seed" else self.rng.choice([2, 3])
         items = [g.expr(shape, self.depth()) for _ in range(count)]
@@ -240,6 +239,3 @@ class StmtGen:
         for t, s in zip(targets, helper.returns, strict=True):
             scope.add(t, Arr(s))
         return [f"{', '.join(targets)} = {call}"]
-
-    def ints(self, scope: Scope) -> list[str]:
-        return scope.of(Int)
