@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from . import masks
 from .runner import print_progress, run
+
+
+def _masks(spec: str) -> tuple[str, ...]:
+    try:
+        return masks.names(spec)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -22,6 +30,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shrink-seconds", type=float, default=30.0, help="per failure")
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds per program")
     parser.add_argument("--constructs", type=int, default=None, help="rows of the table")
+    parser.add_argument(
+        "--mask",
+        type=_masks,
+        default=(),
+        help="rewrite known bug classes out of every program first: 'all' or some of "
+        + ", ".join(masks.MASKS),
+    )
     args = parser.parse_args(argv)
     summary = run(
         args.n,
@@ -32,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         shrink_seconds=args.shrink_seconds,
         timeout=args.timeout,
         progress=print_progress(max(args.n // 20, 10)),
+        masks=args.mask,
     )
     print(summary.line())
     print()

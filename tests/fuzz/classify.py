@@ -6,7 +6,8 @@
   generated code), or a timeout.
 - wrong: f's value, a gradient's shape, or the gradient differs from the reference.
 - skipped: no reference (the primal raises, is non-finite, or every point tried was
-  near a branch boundary) and tangentlike neither crashed nor refused.
+  near a branch boundary) and tangentlike neither crashed, refused, nor computed
+  another value of f where f's value is known.
 
 Only the public API is used: tangentlike.value_and_grad and tangentlike.errors.
 """
@@ -87,7 +88,9 @@ def _evaluate(
     if isinstance(ran, Outcome):
         return ran
     if isinstance(ref, Skip):
-        return Outcome("skipped", ref.reason, f"skipped: {ref.reason}", args=args)
+        assert ref.value is not None
+        wrong = _wrong_value(ref.value, ran[0], args)
+        return wrong or Outcome("skipped", ref.reason, f"skipped: {ref.reason}", args=args)
     return _compare(program, ref, *ran)
 
 
@@ -168,13 +171,9 @@ def normalize(message: str) -> str:
 
 def _compare(program: Program, ref: Reference, value: Any, grads: Any) -> Outcome:
     args = ref.args
-    try:
-        number = float(np.asarray(value, dtype=np.float64))
-    except (TypeError, ValueError):
-        number = float("nan")
-    if not np.isclose(number, ref.value, rtol=1e-7, atol=1e-9):
-        detail = f"value: expected {ref.value!r}, tangentlike {value!r}"
-        return Outcome("wrong", "wrong value of f", "wrong: value of f", detail, args)
+    wrong = _wrong_value(ref.value, value, args)
+    if wrong is not None:
+        return wrong
     params = [p for p in program.params if p.differentiable]
     if not isinstance(grads, tuple) or len(grads) != len(params):
         return Outcome("wrong", "gradients of the wrong structure", "wrong: structure", repr(grads))
@@ -199,6 +198,17 @@ def _compare(program: Program, ref: Reference, value: Any, grads: Any) -> Outcom
                 return Outcome("wrong", f"gradient of {p.name} differs from autograd",
                                "wrong: gradient", detail, args)  # fmt: skip
     return Outcome("ok", "ok", "ok", args=args)
+
+
+def _wrong_value(expected: float, value: Any, args: list) -> Outcome | None:
+    try:
+        number = float(np.asarray(value, dtype=np.float64))
+    except (TypeError, ValueError):
+        number = float("nan")
+    if np.isclose(number, expected, rtol=1e-7, atol=1e-9):
+        return None
+    detail = f"value: expected {expected!r}, tangentlike {value!r}"
+    return Outcome("wrong", "wrong value of f", "wrong: value of f", detail, args)
 
 
 def _gradients(program: Program, ref: Reference, grads: Any) -> str:

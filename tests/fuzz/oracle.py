@@ -43,11 +43,13 @@ class Reference:
 
 @dataclass(frozen=True)
 class Skip:
-    """No reference: why, and the last point tried (None when the primal raised there,
-    so tangentlike is not worth running either)."""
+    """No reference for the gradient: why, and a point where f's value is a finite
+    scalar (`value`), if any, so that tangentlike can still be run there and its
+    value checked; None when no such point was found (nothing worth running)."""
 
     reason: str
     args: list | None
+    value: float | None = None
 
 
 def reference(
@@ -55,7 +57,7 @@ def reference(
 ) -> Reference | Skip:
     plain = namespace(program.source, np, "<plain program>")[ENTRY]
     traced = Traced(program.source)
-    last = Skip("no attempt", None)
+    reason, runnable, runnable_value = "no attempt", None, None
     for attempt in range(attempts):
         args = draw_inputs(program, attempt)
         try:
@@ -65,18 +67,19 @@ def reference(
         except Exception as e:
             return Skip(f"primal raises {type(e).__name__}", None)
         if np.ndim(value) != 0 or not _finite_scalar(value):
-            last = Skip("primal is non-finite, huge or not a scalar", args)
+            reason = "primal is non-finite, huge or not a scalar"
             continue
         if not _same(traced_value, value):
-            return Skip("tester bug: the traced twin computes another value", args)
+            return Skip("tester bug: the traced twin computes another value", None)
+        runnable, runnable_value = args, float(value)
         found = differences(program, traced, args, trace, attempt)
         if isinstance(found, str):
-            last = Skip(found, args)
+            reason = found
             continue
         slope, error, directions = found
         ref = Reference(args, float(value), directions, slope, error)
         return _with_autograd(program, ref) if use_autograd else ref
-    return last
+    return Skip(reason, runnable, runnable_value)
 
 
 def _finite_scalar(value: Any) -> bool:

@@ -7,10 +7,13 @@ from __future__ import annotations
 import sys
 import tempfile
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from .classify import Differentiate, Outcome, crash, evaluate
+from .constructs import constructs
 from .generator import generate
+from .masks import mask
 from .program import Program
 from .report import FAILURES, Failure, Summary, write_failure
 from .shrink import shrink
@@ -42,15 +45,20 @@ def run(
     timeout: float = 20.0,
     progress: Callable[[int, Summary], None] | None = None,
     differentiate: Differentiate | None = None,
+    masks: tuple[str, ...] = (),
 ) -> Summary:
     """Classify n programs; shrink the first `shrink_each` failures of each signature and
-    write every failure to `out` (when given) as a standalone reproduction."""
+    write every failure to `out` (when given) as a standalone reproduction. `masks`
+    rewrite known bug classes out of every program first (see `masks`)."""
     summary = Summary()
     workdir = Path(tempfile.mkdtemp(prefix="tangentlike-fuzz-"))
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     for index in range(start, start + n):
         program = generate(seed, index)
+        if masks:
+            source = mask(program.source, masks)
+            program = replace(program, source=source, tags=frozenset(constructs(source)))
         outcome = check(program, workdir, timeout, differentiate)
         summary.add(program, outcome)
         if outcome.kind in FAILURES:

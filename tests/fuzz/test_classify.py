@@ -158,6 +158,14 @@ def test_a_program_near_a_jump_at_every_point_has_no_reference_but_can_still_cra
     assert isinstance(ref, Skip) and "boundary" in ref.reason and ref.args is not None
     assert evaluate(make(source), workdir, analytic()).kind == "skipped"
     assert evaluate(make(source), workdir, raising(KeyError("x"))).kind == "crash"
+    shifted = evaluate(make(source), workdir, analytic(value_shift=1.0))
+    assert shifted.signature == "wrong: value of f"
+
+
+def test_a_program_without_a_finite_scalar_value_is_skipped_untried(workdir):
+    source = "import numpy as np\n\n\ndef f(x, y):\n    return y * x\n"
+    outcome = evaluate(make(source), workdir, raising(KeyError("never called")))
+    assert outcome.kind == "skipped" and "not a scalar" in outcome.reason
 
 
 def test_autograd_is_not_trusted_where_numpy_writes_through_an_alias():
