@@ -160,6 +160,8 @@ def _with_autograd(program: Program, ref: Reference) -> Reference:
             slope = sum(float(np.sum(g * u)) for g, u in zip(grads, ref.directions, strict=True))
     except Exception as e:
         return _note(ref, f"autograd cannot run it ({type(e).__name__})")
+    if not all(np.all(np.isfinite(g)) for g in grads):
+        return _note(ref, "autograd gives a non-finite gradient")
     if not np.isclose(value, ref.value, rtol=1e-9, atol=1e-12):
         return _note(ref, "autograd computes another value")
     if abs(slope - ref.slope) > ref.slope_tolerance():

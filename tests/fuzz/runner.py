@@ -68,7 +68,7 @@ def run(
                 failure.shrunk, failure.shrunk_outcome = shrink(
                     program,
                     outcome,
-                    lambda p: check(p, workdir, timeout, differentiate, use_autograd=False),
+                    lambda p: check(p, workdir, min(timeout, 5.0), differentiate, False),
                     seconds=shrink_seconds,
                 )
             if out is not None:
