@@ -88,17 +88,19 @@ def _header(gen: StmtGen, scope: Scope, inner: Scope) -> tuple[str, list[str]]:
     return f"for {key} in {d}:", [f"{t} = {d}[{key}]"]
 
 
-def _jumps(gen: StmtGen, inner: Scope, ctx: Ctx, body: Lines) -> tuple[Lines, bool]:
-    """Maybe insert `if c: break` / `continue` / `return ...` into a loop body."""
+def _jumps(gen: StmtGen, entry: Scope, ctx: Ctx, body: Lines, after: int = 0) -> tuple[Lines, bool]:
+    """Maybe insert `if c: break` / `continue` / `return ...` between the statements of a
+    loop body (not before its first `after` lines). `entry` holds the names bound when
+    the body starts, so the jump reads nothing the body binds later."""
     rng = gen.rng
     broke = False
     r = rng.random()
     if r < 0.45:
-        g = gen.exprs(inner)
+        g = gen.exprs(entry)
         jump = pick(rng, [(3, "break"), (2, "continue"), (1.2, "return")])
         broke = jump == "break"
-        stmt = jump if jump != "return" else f"return {gen.return_value(inner, ctx)}"
-        starts = [i for i, line in enumerate(body) if not line.startswith(" ")]
+        stmt = jump if jump != "return" else f"return {gen.return_value(entry, ctx)}"
+        starts = [i for i, line in enumerate(body) if not line.startswith(" ") and i >= after]
         at = rng.choice([*starts, len(body)])
         body = [*body[:at], f"if {g.cond(gen.depth())}:", f"    {stmt}", *body[at:]]
     return body, broke
@@ -107,8 +109,9 @@ def _jumps(gen: StmtGen, inner: Scope, ctx: Ctx, body: Lines) -> tuple[Lines, bo
 def for_stmt(gen: StmtGen, scope: Scope, ctx: Ctx) -> Lines:
     inner = scope.child()
     header, first = _header(gen, scope, inner)
+    entry = Scope(dict(inner.names), scope)
     body = first + gen.block(inner, ctx.nested(loop=True), gen.rng.choice([1, 1, 2, 2, 3]))
-    body, broke = _jumps(gen, inner, ctx, body)
+    body, broke = _jumps(gen, entry, ctx, body, after=len(first))
     lines = [header, *_indent(body)]
     if gen.rng.random() < (0.35 if broke else 0.08):
         lines += ["else:", *_indent(gen.block(scope.child(), ctx.nested(), 1))]
@@ -124,6 +127,7 @@ def while_stmt(gen: StmtGen, scope: Scope, ctx: Ctx) -> Lines:
     bound = rng.choice([2, 3, 4, 5])
     inner = scope.child()
     inner.add(k, Int(bound + 1))
+    entry = Scope(dict(inner.names), scope)
     cond = g.cond(gen.depth())
     body = gen.block(inner, ctx.nested(loop=True), rng.choice([1, 2, 2, 3]))
     form = rng.choice(["and", "and", "first", "not", "or", "break"])
@@ -137,7 +141,7 @@ def while_stmt(gen: StmtGen, scope: Scope, ctx: Ctx) -> Lines:
     if form == "break":
         body = [*body, f"if {cond}:", "    break"]
     elif rng.random() < 0.4:
-        body, _ = _jumps(gen, inner, ctx, body)
+        body, _ = _jumps(gen, entry, ctx, body)
     lines = [f"{k} = 0", f"while {test}:", f"    {k} += 1", *_indent(body)]
     if rng.random() < 0.12:
         lines += ["else:", *_indent(gen.block(scope.child(), ctx.nested(), 1))]
