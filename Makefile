@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: demo test test-checks install-test lint bench bench-quick install-bench bench-mlp bench-checkpoint
+.PHONY: demo test test-checks install-test lint bench bench-quick install-bench bench-mlp bench-checkpoint fuzz
 
 # The main job: train the MLP on scikit-learn's bundled digits with the generated gradient.
 demo:
@@ -43,3 +43,12 @@ bench-mlp:
 
 bench-checkpoint:
 	$(PYTHON) benchmarks/bench_checkpoint.py
+
+# The differential random-program tester (tests/fuzz): N programs of seed SEED against finite
+# differences and autograd; counts and the per-construct table on stdout, every wrong/crash
+# program as a standalone (shrunk) reproduction in FUZZ_OUT.
+N ?= 5000
+SEED ?= 0
+FUZZ_OUT ?= fuzz-out
+fuzz:
+	PYTHONPATH=$(CURDIR) $(PYTHON) -m tests.fuzz --n $(N) --seed $(SEED) --out $(FUZZ_OUT)
