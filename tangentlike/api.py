@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import functools
 import inspect
+import linecache
 import logging
 import os
+import re
 import threading
 import types
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,6 +30,7 @@ from .compile.cache import DiskCache
 from .errors import (
     CheckError,
     NonScalarOutputError,
+    SourceLocation,
     SourceNotFoundError,
     UnknownClassError,
     WrtError,
@@ -374,7 +378,7 @@ def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> C
         try:
             return generated(*args, **kwargs)
         except ValueError as err:
-            _reraise_check(err)
+            _reraise_check(err, func)
             if mode != "vjp":
                 _reraise_nonscalar(err, func, args, kwargs)
             raise
@@ -435,12 +439,32 @@ _NONSCALAR = "grad needs a scalar output"
 _CHECK = "tangentlike: "  # how the checks of boundary.py (and runtime helpers) begin
 
 
-def _reraise_check(err: ValueError) -> None:
-    """A failed run-time check of the generated code, as a CheckError."""
+_WHERE = re.compile(r"(?P<file>[^\s:]+\.py):(?P<line>\d+): ")
+
+
+def _reraise_check(err: ValueError, func: Callable) -> None:
+    """A failed run-time check of the generated code, as a CheckError. A check that names
+    a line of f's own file (`m.py:7: ...`) gets that line as its location."""
     message = str(err)
-    if message.startswith(_CHECK):
-        what, _, hint = message[len(_CHECK) :].partition("\n")
-        raise CheckError(what, hint=hint) from None
+    if not message.startswith(_CHECK):
+        return
+    what, _, hint = message[len(_CHECK) :].partition("\n")
+    raise CheckError(*_located(what, func), hint=hint) from None
+
+
+def _located(what: str, func: Callable) -> tuple[str, SourceLocation | None]:
+    """(message, location) for a check message that may begin with `file.py:LINE: `."""
+    where = _WHERE.match(what)
+    try:
+        path = inspect.getsourcefile(inspect.unwrap(func))
+    except TypeError:
+        path = None
+    if where is None or path is None or Path(path).name != where["file"]:
+        return what, None
+    line = int(where["line"])
+    text = linecache.getline(path, line)
+    col = len(text) - len(text.lstrip())
+    return what[where.end() :], SourceLocation(path, line, col, text)
 
 
 def _reraise_nonscalar(err: ValueError, func: Callable, args: tuple, kwargs: dict) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .broadcast import unbroadcast
+from .broadcast import sum_to, unbroadcast
 from .indexing import unsubscript
 
 
@@ -110,8 +110,12 @@ def unextend(b, n):
 
 
 def unsum(g, iterable, start=0):
-    """The adjoint of the builtin `sum(iterable, start)` for each item: g undone of any
-    broadcasting against that item."""
+    """The adjoint of the builtin `sum(iterable, start)`: for an array, an array of its
+    shape (each row's part: g undone of broadcasting against the row); for a list or
+    tuple, a list with each item's part."""
+    if isinstance(iterable, np.ndarray):
+        shape = iterable.shape
+        return np.array(np.broadcast_to(sum_to(np.asarray(g), shape[1:]), shape))
     out = []
     for item in iterable:
         if isinstance(item, (list, tuple, dict)):

@@ -584,5 +584,10 @@ CASES: list[Case] = [
     Case("np.stack([v * 2.0 for v in x])", {"x": M}),  # iterable(x): rows
     Case("np.stack(list(x)) * np.stack(tuple([x, y]))[1]", {"x": M, "y": M}),
     Case("sum(list(x))", {"x": M}),
+    # the builtin sum over an array's rows: its adjoint is an array (a list would repeat
+    # under `* 2` and concatenate under `+`)
+    Case("sum(x ** 2) * 2", {"x": M}),
+    Case("sum(x ** 2) + x[0]", {"x": V}),
+    Case("sum(x * y, 1.5) * 2", {"x": M, "y": V}),
     Case("np.stack([{i: v * (i + 1.0) for i in range(3)}[2] for v in x])", {"x": M}),
 ]
