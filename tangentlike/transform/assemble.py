@@ -1,11 +1,10 @@
-"""The forward sweep, the choice of saved values, and the generated functions.
+"""The forward sweep and the generated functions.
 
 Assumes: a planned Context. Guarantees: `build` returns the generated
-FunctionDefs. A site (assignment or loop target) pushes the value it
-overwrites only when the backward sweep reads that variable and the site can
-overwrite a live value (a parameter, a variable bound more than once, or a
-site inside a loop); everything else is never stored. A variable pushed at a
-site where it may still be unbound is bound to None at function entry.
+FunctionDefs; the sites analyze/tbr.py chooses push the value they overwrite
+(in the forward sweep) and pop it back (after their adjoint in the backward
+sweep); a variable pushed at a site where it may still be unbound is bound to
+None at function entry.
 """
 
 from __future__ import annotations
@@ -13,73 +12,12 @@ from __future__ import annotations
 import gast
 
 from .. import runtime
+from ..analyze import tbr
 from ..runtime import schedule
 from ..syntax import nodes
 from . import checkpoints, checks, container_checks, containers
 from .context import Context
 from .reverse import POP_MARK, Backward
-
-
-def saved_sites(
-    ctx: Context, read_by_backward: set[str], read_at_end: set[str] = frozenset()
-) -> frozenset[int]:
-    params = set(nodes.all_param_names(ctx.fn))
-    seen = _reads_after_pop(ctx)
-    pushed = set()
-    for site in ctx.flow.sites:
-        if site.region:
-            pushed.add(id(site.stmt))  # always: views of y may be read, and y is restored
-            continue
-        if site.name not in read_by_backward:
-            continue
-        if site.name not in seen[id(site.stmt)] and site.name not in read_at_end:
-            continue
-        if not site.in_loop and site.name not in ctx.flow.maybe_bound_before[id(site.stmt)]:
-            continue  # nothing bound yet: no old value to restore
-        if site.name in params or site.in_loop or ctx.flow.site_count(site.name) > 1:
-            pushed.add(id(site.stmt))
-    return frozenset(pushed)
-
-
-def _reads_after_pop(ctx: Context) -> dict[int, set[str]]:
-    """For each statement, the names the backward sweep may read after that statement's
-    pop: what the adjoints of the statements that can run before it read (in a loop,
-    the whole loop, as earlier passes run before)."""
-    seen: dict[int, set[str]] = {}
-    memo: dict[int, set[str]] = {}
-
-    def every(stmt: gast.stmt) -> set[str]:
-        """What the adjoint of `stmt` (with everything inside it) reads."""
-        if id(stmt) not in memo:
-            part = ctx.backward_parts.get(id(stmt), [])
-            memo[id(stmt)] = set().union(*map(nodes.names_read, part))
-        return memo[id(stmt)]
-
-    def walk(stmts: list[gast.stmt], earlier: set[str]) -> set[str]:
-        for stmt in stmts:
-            seen[id(stmt)] = earlier
-            if isinstance(stmt, gast.If):
-                inside = earlier | nodes.names_read(stmt.test)
-                walk(stmt.body, inside)
-                walk(stmt.orelse, inside)
-            elif isinstance(stmt, (gast.For, gast.While)):
-                walk(stmt.body, earlier | every(stmt))
-            earlier = earlier | every(stmt)
-        return earlier
-
-    walk(ctx.fn.body, set())
-    return seen
-
-
-def unbound_saved(ctx: Context) -> list[str]:
-    """Saved variables that may be unbound when first pushed (they get `= None`)."""
-    names = []
-    for site in ctx.flow.sites:
-        if site.region:
-            continue  # writing into y needs y bound anyway
-        if id(site.stmt) in ctx.pushed and site.name not in ctx.flow.bound_before[id(site.stmt)]:
-            names.append(site.name)
-    return sorted(set(names))
 
 
 class Forward:
@@ -200,13 +138,7 @@ def _with(stmt: gast.stmt, **fields: object) -> gast.stmt:
 
 def read_by_backward(ctx: Context, code: list[gast.stmt]) -> set[str]:
     """Forward-sweep variables (the function's, and while-loop trip counts) `code` reads."""
-    primal = set(nodes.all_param_names(ctx.fn)) | {name for name, _ in ctx.counters.values()}
-    for stmt in ctx.fn.body:
-        primal |= nodes.names_stored(stmt)
-    read = set()
-    for stmt in code:
-        read |= nodes.names_read(stmt)
-    return read & primal
+    return tbr.primal_reads(ctx.fn, (name for name, _ in ctx.counters.values()), code)
 
 
 def build(
@@ -249,7 +181,8 @@ def build(
     final = set().union(*map(nodes.names_read, grads)) & set(nodes.all_param_names(fn))
     reads = read_by_backward(ctx, resolve_pops(marked, frozenset())) | final
     undone, lists = container_checks.restored(ctx, reads)  # list appends undone backward
-    ctx.pushed = saved_sites(ctx, reads | lists, final) | undone
+    ctx.pushed = tbr.pushed_sites(ctx.fn, ctx.flow, _adjoint_reads(ctx), reads | lists, final)
+    ctx.pushed |= undone
     bwd_code = resolve_pops(marked, ctx.pushed)
     # a split backward half gets its state from the forward half: everything it reads,
     # including the arguments whose zero gradients it returns
@@ -260,7 +193,7 @@ def build(
     grad_value = grads[0] if len(grads) == 1 else nodes.tuple_(grads)
 
     params = nodes.param_names(fn)
-    unbound = sorted(set(unbound_saved(ctx)) | ctx.prebound)
+    unbound = sorted(set(tbr.unbound_saved(ctx.flow, ctx.pushed)) | ctx.prebound)
     pre = [nodes.located(nodes.assign(n, nodes.const(None)), fn) for n in unbound]
     uses_stack = (
         bool(ctx.pushed)
@@ -328,6 +261,15 @@ def build(
         nodes.function_def(fwd_name, fwd_args, fwd_body),
         nodes.function_def(bwd_name, bwd_args, bwd_body),
     ]
+
+
+def _adjoint_reads(ctx: Context):
+    """What the backward code of a statement (with everything inside it) reads."""
+
+    def reads(stmt: gast.stmt) -> set[str]:
+        return set().union(*map(nodes.names_read, ctx.backward_parts.get(id(stmt), [])))
+
+    return reads
 
 
 def _assigns(code: list[gast.stmt], name: str) -> bool:
