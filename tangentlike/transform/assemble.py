@@ -17,6 +17,7 @@ from ..runtime import schedule
 from ..syntax import nodes
 from . import checkpoints, checks, container_checks, containers
 from .context import Context
+from .defined import Defined
 from .reverse import POP_MARK, Backward
 
 
@@ -160,7 +161,7 @@ def build(
     structure and shape (vjp)."""
     fn = ctx.fn
     body, ret = fn.body[:-1], fn.body[-1].value.id
-    defined0 = frozenset({ctx.adjoint[ret]}) if ret in ctx.active else frozenset()
+    defined0 = Defined(frozenset({ctx.adjoint[ret]}) if ret in ctx.active else frozenset())
     marked, defined = Backward(ctx).block(body, defined0)
     checks.contributions(ctx, marked, split is not None)  # debug mode: before saving
     grads = []
