@@ -15,10 +15,10 @@ from .. import runtime
 from ..analyze import tbr
 from ..runtime import schedule
 from ..syntax import nodes
-from . import checkpoints, checks, container_checks, containers
+from . import checkpoints, checks, container_checks, containers, sweep
 from .context import Context
 from .defined import Defined
-from .reverse import POP_MARK, Backward
+from .reverse import Backward
 
 
 class Forward:
@@ -103,16 +103,14 @@ def _makes_plan(ctx: Context, value: gast.expr) -> bool:
 
 
 def resolve_pops(code: list[gast.stmt], pushed: frozenset[int]) -> list[gast.stmt]:
-    """Pop markers become their restore statement for sites that push and vanish
+    """Restores (transform/sweep.py) become their restore statement for sites that push and vanish
     otherwise; loops and branches left empty go too. Returns new lists."""
     out: list[gast.stmt] = []
     for stmt in code:
-        if isinstance(stmt, gast.If) and isinstance(stmt.test, gast.Constant):
-            mark = stmt.test.value
-            if isinstance(mark, str) and mark.startswith(POP_MARK):
-                if int(mark.split(" ")[1]) in pushed:
-                    out.extend(nodes.located(s, stmt) for s in stmt.body)
-                continue
+        if isinstance(stmt, sweep.Restore):
+            if stmt.site in pushed:
+                out.extend(nodes.located(s, stmt) for s in stmt.body)
+            continue
         if isinstance(stmt, (gast.For, gast.While)):
             inner = resolve_pops(stmt.body, pushed)
             if inner:
@@ -219,9 +217,9 @@ def build(
         body_out = [
             *setup,
             *pre,
-            *_banner("forward sweep", fwd_code),
+            *_banner("forward", fwd_code),
             *check,
-            *_banner("backward sweep", bwd_code),
+            *_banner("backward", bwd_code),
             nodes.return_(result),
         ]
         args = nodes.arguments([*params, seed], _defaults(fn, seed_default))
@@ -303,9 +301,9 @@ def _pop_setup(ctx: Context, code: list[gast.stmt]) -> list[gast.stmt]:
     return [nodes.assign(ctx.pop, nodes.attribute(nodes.name(ctx.stack), "pop"))]
 
 
-def _banner(text: str, code: list[gast.stmt]) -> list[gast.stmt]:
-    """A marker the emitter turns into a `# text` comment line."""
-    return [nodes.expr_stmt(nodes.const(f"\x00{text}")), *code]
+def _banner(sweep_: str, code: list[gast.stmt]) -> list[gast.stmt]:
+    """`# forward sweep` / `# backward sweep` and the sweep's code."""
+    return [nodes.comment(f"{sweep_} sweep", sweep_), *code]
 
 
 def _defaults(fn: gast.FunctionDef, seed_default: object, extra: bool = True) -> list[gast.expr]:

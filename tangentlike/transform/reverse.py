@@ -29,7 +29,7 @@ from ..errors import UnknownFunctionError
 from ..rules.template import bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
-from . import checkpoints, checks, container_checks, containers
+from . import checkpoints, checks, container_checks, containers, sweep
 from .context import Context
 from .defined import Defined
 
@@ -168,7 +168,7 @@ def _read_by_backward(ctx: Context, stmt: gast.stmt) -> bool:
 class Backward:
     """Generates the backward sweep of a block given which adjoints are defined.
 
-    Every site that may push leaves a pop marker; which sites push is decided
+    Every site that may push leaves a Restore (transform/sweep.py); which sites push is decided
     from what this code reads, then `assemble.resolve_pops` turns markers into
     `x = _pop()` or drops them (one generation, no regeneration).
     """
@@ -528,16 +528,10 @@ class Backward:
         return code, defined
 
 
-POP_MARK = "\x01pop"
-
-
 def pop_marker(site: gast.stmt, restore: gast.stmt) -> gast.stmt:
-    """`restore` (e.g. `x = _pop()`), to keep only if the site turns out to push.
-
-    A marker is an `if "<mark> <site id>":` around the restore; assemble.resolve_pops
-    unwraps or drops it.
-    """
-    return nodes.if_(nodes.const(f"{POP_MARK} {id(site)}"), [restore], [])
+    """`restore` (e.g. `x = _pop()`), kept only if the site turns out to push
+    (transform/sweep.py: Restore, resolved by assemble.resolve_pops)."""
+    return sweep.restore(site, restore)
 
 
 def popped(target: str, ctx: Context) -> gast.stmt:
