@@ -48,7 +48,7 @@ from .runtime import schedule
 from .syntax import nodes
 from .syntax.names import Namer
 from .syntax.namespace import Namespace
-from .transform import assemble, checks, in_place, reverse, signature
+from .transform import assemble, checks, in_place, plan, signature
 from .transform import checkpoints as transform_checkpoints
 from .transform.context import Context, Variant
 
@@ -180,7 +180,7 @@ class ModuleBuilder:
             effects_of=self.effects_of,
             selections=operands.selections(parsed, fn, activity.varied, activity.useful, given),
         )
-        reverse.plan(ctx)
+        plan.plan(ctx)
         return ctx, fn.body[-1].value.id
 
     def _normalize(self, parsed: ParsedFunction, default_schedule: Schedule | None):

@@ -290,8 +290,13 @@ def instantiate(
     result_adjoint: str,
     namer: Namer,
     namespace: Namespace,
+    same_shape: Callable[[str], bool] | None = None,
 ) -> Instance:
-    """Fill the template in. Free template names become module globals."""
+    """Fill the template in. Free template names become module globals.
+
+    `same_shape(name)`: whether the local `name` surely has the result's shape; a
+    contribution of an unbroadcast rule that reads d[result] needs no unbroadcast
+    for such an operand."""
     locals_ = {
         n.id
         for stmt in rule.body
@@ -316,7 +321,10 @@ def instantiate(
                 node.lineno = node.end_lineno = None
         stmts.extend(fold_static_ifs([stmt]))
     if rule.unbroadcast:
-        stmts = [_wrap_unbroadcast(s, bindings, namer, namespace) for s in stmts]
+        stmts = [
+            _wrap_unbroadcast(s, bindings, namer, namespace, result_adjoint, same_shape)
+            for s in stmts
+        ]
     return Instance(stmts, bindings, rule)
 
 
@@ -401,7 +409,12 @@ def global_name(preferred: str, obj: object, namer: Namer, namespace: Namespace)
 
 
 def _wrap_unbroadcast(
-    stmt: gast.stmt, bindings: dict[str, gast.expr], namer: Namer, namespace: Namespace
+    stmt: gast.stmt,
+    bindings: dict[str, gast.expr],
+    namer: Namer,
+    namespace: Namespace,
+    result_adjoint: str,
+    same_shape: Callable[[str], bool] | None,
 ) -> gast.stmt:
     """Wrap `d[p] = v` as `d[p] = unbroadcast(v, p)` where p's shape may differ from v's."""
     from .. import runtime
@@ -413,6 +426,13 @@ def _wrap_unbroadcast(
     others = [v for k, v in bindings.items() if k != param]
     if all(_same_shape(v, mine) for v in others):
         return stmt  # the other operands are literals or p itself: v already has p's shape
+    if (
+        same_shape is not None
+        and isinstance(mine, gast.Name)
+        and result_adjoint in nodes.names_read(stmt.value)
+        and same_shape(mine.id)
+    ):
+        return stmt  # p has the result's shape: so has v
     helper = namespace.bind("unbroadcast", runtime.unbroadcast, namer)
     stmt.value = nodes.call(nodes.name(helper), [stmt.value, nodes.deepcopy(bindings[param])])
     return stmt

@@ -15,7 +15,7 @@ from .. import runtime
 from ..analyze import tbr
 from ..runtime import schedule
 from ..syntax import nodes
-from . import checkpoints, checks, container_checks, containers, sweep
+from . import checkpoints, checks, container_checks, sweep
 from .context import Context
 from .defined import Defined
 from .reverse import Backward
@@ -174,7 +174,7 @@ def build(
         elif reached:
             grads.append(nodes.name(b))
         else:  # not reached: zeros, or None for a list or dict (any structure, even ragged)
-            grads.append(nodes.call(containers.helper_name(ctx, "zeros_of"), [nodes.name(p)]))
+            grads.append(nodes.call(ctx.helper("zeros_of"), [nodes.name(p)]))
     # the gradients of unreached arguments read the arguments after the whole backward
     # sweep: their original values must be back by then
     final = set().union(*map(nodes.names_read, grads)) & set(nodes.all_param_names(fn))

@@ -16,49 +16,40 @@ that `transform.reverse.Backward` builds:
     likewise for len(ys) elements;
   - `x + y` / `x * y` with an operand that may be a list use `unadd` / `unmul`,
     which tell concatenation and repetition from arithmetic at run time.
-Code generators take the Backward instance and return (statements, defined).
+Code generators take the Adjoints (transform/adjoints.py) and return (statements, Defined).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 import gast
 import numpy as np
 
-from .. import runtime
 from ..analyze.containers import mutation
 from ..parse.resolve import MISSING
 from ..rules.template import BindError, bind_arguments
 from ..syntax import nodes
+from .adjoints import Adjoints, pop_marker
+from .context import Context
 from .defined import Defined
 
 
-def helper(backward: Any, name: str) -> gast.Name:
-    return helper_name(backward.ctx, name)
-
-
-def helper_name(ctx: Any, name: str) -> gast.Name:
-    """A reference to the runtime helper `name`, bound in the generated module."""
-    return nodes.name(ctx.namespace.bind(name, getattr(runtime, name), ctx.namer))
-
-
-def read(backward: Any, value: gast.Subscript, bt: str, defined: Defined, index: gast.expr):
+def read(adj: Adjoints, value: gast.Subscript, bt: str, defined: Defined, index: gast.expr):
     """`t = x[index]` with x in S: `bx = add_item(bx, x, index, bt)`."""
-    ctx = backward.ctx
+    ctx = adj.ctx
     x = value.value.id
     if x not in ctx.active:
         return [], defined
     bx = ctx.adjoint[x]
     current = nodes.name(bx) if bx in defined else nodes.const(None)
-    call = nodes.call(helper(backward, "add_item"), [current, nodes.name(x), index, nodes.name(bt)])
+    call = nodes.call(adj.ctx.helper("add_item"), [current, nodes.name(x), index, nodes.name(bt)])
     return [nodes.assign(bx, call)], defined.assigned(bx)
 
 
-def literal(backward: Any, value: gast.expr, bt: str, defined: Defined):
+def literal(adj: Adjoints, value: gast.expr, bt: str, defined: Defined):
     """`t = [a, b]`, `(a, b)` or `{k: a, ...}`: each element gets its part of bt."""
-    ctx = backward.ctx
+    ctx = adj.ctx
     code: list[gast.stmt] = []
     if isinstance(value, gast.Dict):
         pairs = list(zip(value.keys, value.values, strict=True))
@@ -67,7 +58,7 @@ def literal(backward: Any, value: gast.expr, bt: str, defined: Defined):
             # keys that may repeat: only the last of equal keys is kept, and gets the adjoint
             parts = ctx.namer.temp("b" + bt.lstrip("b_") + "_items")
             keys = gast.List(elts=[nodes.deepcopy(k) for k in value.keys], ctx=gast.Load())
-            split = nodes.call(helper(backward, "undict_of"), [nodes.name(bt), keys])
+            split = nodes.call(adj.ctx.helper("undict_of"), [nodes.name(bt), keys])
             code.append(nodes.assign(parts, split))
             bt = parts
             pairs = [(nodes.const(i), e) for i, e in enumerate(value.values)]
@@ -77,17 +68,17 @@ def literal(backward: Any, value: gast.expr, bt: str, defined: Defined):
         if not (isinstance(elt, gast.Name) and elt.id in ctx.active):
             continue
         piece = nodes.call(
-            helper(backward, "part"), [nodes.name(bt), nodes.deepcopy(key), nodes.name(elt.id)]
+            adj.ctx.helper("part"), [nodes.name(bt), nodes.deepcopy(key), nodes.name(elt.id)]
         )
-        more, defined = backward.accumulate(elt.id, piece, defined)
+        more, defined = adj.accumulate(elt.id, piece, defined)
         code.extend(more)
     return code, defined
 
 
-def mutate(backward: Any, stmt: gast.Expr, defined: Defined, marker: Callable):
-    """The backward code of `xs.append(v)` / `xs.extend(ys)`. Putting xs back is wrapped
-    in `marker` (a pop marker): kept only when the backward sweep reads xs."""
-    ctx = backward.ctx
+def mutate(adj: Adjoints, stmt: gast.Expr, defined: Defined):
+    """The backward code of `xs.append(v)` / `xs.extend(ys)`. Putting xs back is a
+    Restore (transform/sweep.py): kept only when the backward sweep reads xs."""
+    ctx = adj.ctx
     xs, method, arg = mutation(stmt)
     code: list[gast.stmt] = []
     bxs = ctx.adjoint.get(xs)
@@ -97,35 +88,35 @@ def mutate(backward: Any, stmt: gast.Expr, defined: Defined, marker: Callable):
         piece = ctx.namer.temp("b" + arg.id.lstrip("_"))
         target = nodes.tuple_([nodes.name(bxs, store=True), nodes.name(piece, store=True)], True)
         if method == "append":
-            call = nodes.call(helper(backward, "unappend"), [nodes.name(bxs), nodes.name(arg.id)])
+            call = nodes.call(adj.ctx.helper("unappend"), [nodes.name(bxs), nodes.name(arg.id)])
         else:
-            count = nodes.call(nodes.name(backward.builtin("len")), [nodes.name(arg.id)])
-            call = nodes.call(helper(backward, "unextend"), [nodes.name(bxs), count])
+            count = nodes.call(nodes.name(adj.builtin("len")), [nodes.name(arg.id)])
+            call = nodes.call(adj.ctx.helper("unextend"), [nodes.name(bxs), count])
         code.append(nodes.assign(target, call))
-        more, defined = backward.accumulate(arg.id, nodes.name(piece), defined)
+        more, defined = adj.accumulate(arg.id, nodes.name(piece), defined)
         code.extend(more)
     elif live:  # the appended value is constant: drop its element adjoint(s)
         if method == "append":
-            drop = nodes.call(helper(backward, "unappend"), [nodes.name(bxs), nodes.const(None)])
+            drop = nodes.call(adj.ctx.helper("unappend"), [nodes.name(bxs), nodes.const(None)])
         else:
-            count = nodes.call(nodes.name(backward.builtin("len")), [nodes.deepcopy(arg)])
-            drop = nodes.call(helper(backward, "unextend"), [nodes.name(bxs), count])
+            count = nodes.call(nodes.name(adj.builtin("len")), [nodes.deepcopy(arg)])
+            drop = nodes.call(adj.ctx.helper("unextend"), [nodes.name(bxs), count])
         code.append(nodes.expr_stmt(drop))
     # put xs back as it was before the mutation, for the backward code that reads it
     if method == "append":
         restore = nodes.call(nodes.attribute(nodes.name(xs), "pop"), [])
-        code.append(marker(stmt, nodes.expr_stmt(restore)))
+        code.append(pop_marker(stmt, nodes.expr_stmt(restore)))
     else:
-        count = nodes.call(nodes.name(backward.builtin("len")), [nodes.deepcopy(arg)])
+        count = nodes.call(nodes.name(adj.builtin("len")), [nodes.deepcopy(arg)])
         start = nodes.binop(
-            nodes.call(nodes.name(backward.builtin("len")), [nodes.name(xs)]), gast.Sub(), count
+            nodes.call(nodes.name(adj.builtin("len")), [nodes.name(xs)]), gast.Sub(), count
         )
         cut = gast.Subscript(
             value=nodes.name(xs),
             slice=gast.Slice(lower=start, upper=None, step=None),
             ctx=gast.Del(),
         )
-        code.append(marker(stmt, gast.Delete(targets=[cut])))
+        code.append(pop_marker(stmt, gast.Delete(targets=[cut])))
     return code, defined
 
 
@@ -146,7 +137,9 @@ def statements(stmts: list[gast.stmt]) -> Iterator[gast.stmt]:
             yield from statements(getattr(stmt, field, []) or [])
 
 
-def may_hold_container(ctx: Any, operand: gast.expr, seen: frozenset[str] = frozenset()) -> bool:
+def may_hold_container(
+    ctx: Context, operand: gast.expr, seen: frozenset[str] = frozenset()
+) -> bool:
     """Whether an operand of `+` or `*` may be a list or tuple at run time."""
     if not (isinstance(operand, gast.Name) and operand.id in ctx.structured):
         return False
@@ -162,7 +155,7 @@ def may_hold_container(ctx: Any, operand: gast.expr, seen: frozenset[str] = froz
     return not all(_makes_array(ctx, v, seen | {operand.id}) for v in bindings)
 
 
-def _makes_array(ctx: Any, value: gast.expr, seen: frozenset[str]) -> bool:
+def _makes_array(ctx: Context, value: gast.expr, seen: frozenset[str]) -> bool:
     if isinstance(value, (gast.UnaryOp, gast.Compare)):
         return True
     if isinstance(value, gast.Name):  # a copy: what the copied name holds
@@ -183,14 +176,14 @@ def _makes_array(ctx: Any, value: gast.expr, seen: frozenset[str]) -> bool:
     return False
 
 
-def _local(ctx: Any, operand: gast.expr) -> bool:
+def _local(ctx: Context, operand: gast.expr) -> bool:
     return isinstance(operand, gast.Name) and ctx.scope.resolve(operand) is MISSING
 
 
-def arithmetic(backward: Any, value: gast.BinOp, bt: str, defined: Defined):
+def arithmetic(adj: Adjoints, value: gast.BinOp, bt: str, defined: Defined):
     """`t = x + y` / `x * y` where an operand may be a list: `unadd` / `unmul` decide at
     run time between concatenation (repetition) and elementwise arithmetic."""
-    ctx = backward.ctx
+    ctx = adj.ctx
     name = "unadd" if isinstance(value.op, gast.Add) else "unmul"
     operands = [value.left, value.right]
     targets = [
@@ -200,22 +193,22 @@ def arithmetic(backward: Any, value: gast.BinOp, bt: str, defined: Defined):
         return [], defined
     pair = nodes.tuple_([nodes.name(t, store=True) for t in targets], store=True)
     call = nodes.call(
-        helper(backward, name),
+        adj.ctx.helper(name),
         [nodes.name(bt), nodes.deepcopy(operands[0]), nodes.deepcopy(operands[1])],
     )
     code: list[gast.stmt] = [nodes.assign(pair, call)]
     for operand, temp in zip(operands, targets, strict=True):
         if temp != "_":
-            more, defined = backward.accumulate(operand.id, nodes.name(temp), defined)
+            more, defined = adj.accumulate(operand.id, nodes.name(temp), defined)
             code.extend(more)
     return code, defined
 
 
-def _receives(ctx: Any, operand: gast.expr) -> bool:
+def _receives(ctx: Context, operand: gast.expr) -> bool:
     return isinstance(operand, gast.Name) and operand.id in ctx.active
 
 
-def sequence_arguments(ctx: Any, call: gast.Call) -> list[str]:
+def sequence_arguments(ctx: Context, call: gast.Call) -> list[str]:
     """Names a rule-backed call takes whole as a list whose adjoint is a list."""
     callee = ctx.scope.resolve(call.func)
     params = ctx.registry.sequence_params_of(callee)

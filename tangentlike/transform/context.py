@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import gast
 
+from .. import runtime
 from ..analyze.activity import Activity
 from ..analyze.effects import Effects
 from ..analyze.flow import Flow
@@ -21,6 +22,7 @@ from ..normalize.checkpoints import CheckpointedLoop
 from ..parse.resolve import Scope
 from ..parse.source import ParsedFunction
 from ..rules.registry import Registry
+from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
 
@@ -85,6 +87,10 @@ class Context:
     @property
     def active(self) -> frozenset[str]:
         return self.activity.active
+
+    def helper(self, name: str) -> gast.Name:
+        """A reference to the runtime helper `name`, bound in the generated module."""
+        return nodes.name(self.namespace.bind(name, getattr(runtime, name), self.namer))
 
     def np(self, attr: str) -> gast.expr:
         return self.namespace.ref(f"numpy.{attr}", self.namer)

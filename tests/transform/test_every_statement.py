@@ -40,6 +40,7 @@ from tangentlike.parse.resolve import user_class
 from tangentlike.pipeline import ModuleBuilder
 from tangentlike.rules.registry import default_registry
 from tangentlike.syntax import nodes
+from tangentlike.transform import assignment
 from tangentlike.transform.context import Context
 from tangentlike.transform.defined import Defined
 from tangentlike.transform.reverse import Backward
@@ -196,7 +197,7 @@ def _problems(ctx: Context) -> tuple[list[str], set[int]]:
         operands = _operands(ctx, stmt)
         if not operands:
             continue  # no active operand: a constant with respect to wrt
-        code, _ = backward.adjoint_of(stmt, Defined(frozenset({bt})))
+        code, _ = assignment.adjoint_of(backward, stmt, Defined(frozenset({bt})))
         written = set().union(*(nodes.names_stored(s) for s in code)) if code else set()
         if not written & {ctx.adjoint[o] for o in operands}:
             problems.append(

@@ -1,0 +1,129 @@
+"""Adjoint accumulation: the backward code that adds a value to a variable's adjoint.
+
+Assumes: a planned Context (adjoint names, `structured` containers). Guarantees:
+an adjoint is assigned at its first contribution (`bx = v`) and accumulated out of
+place after that (`bx = bx + v`; `add(bx, v)` for a list or dict adjoint, where `+`
+would concatenate); the returned `Defined` (transform/defined.py) says which
+adjoints are assigned and which arrays the generated code owns. Also the restores
+(`x = _pop()`) a backward visit leaves for to-be-recorded analysis to keep or drop.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from .. import runtime
+from ..syntax import nodes
+from . import sweep
+from .context import Context
+from .defined import Defined
+
+
+class Adjoints:
+    """Adds contributions to adjoints (shared by every backward code generator)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def builtin(self, name: str) -> str:
+        import builtins
+
+        return self.ctx.namespace.bind(name, getattr(builtins, name), self.ctx.namer)
+
+    def zeros(self, name: str) -> gast.stmt:
+        if name in self.ctx.structured:
+            value = nodes.call(self.ctx.helper("zeros_of"), [nodes.name(name)])
+            return nodes.assign(self.ctx.adjoint[name], value)
+        value = nodes.call(self.ctx.np("zeros_like"), [nodes.name(name)])
+        return nodes.assign(self.ctx.adjoint[name], value)
+
+    def zero_inits(self, adjoints: frozenset[str]) -> list[gast.stmt]:
+        by_adjoint = {b: p for p, b in self.ctx.adjoint.items()}
+        return [self.zeros(by_adjoint[b]) for b in sorted(adjoints)]
+
+    # -- one assignment ---------------------------------------------------------
+    def receives(self, binding: gast.expr) -> bool:
+        """Whether a contribution to `binding` reaches an active variable (`contribute`
+        delivers it, or refuses a binding it cannot deliver to)."""
+        return bool(nodes.names_read(binding) & self.ctx.active)
+
+    def contribute(
+        self, binding: gast.expr, value: gast.expr, defined: Defined, owned: bool = False
+    ):
+        """Add `value` to the adjoint of the variable(s) in `binding`.
+
+        `owned`: value's array belongs to this code alone (an adjoint updated in
+        place that dies here), so the adjoint receiving it may be updated in place.
+        """
+        ctx = self.ctx
+        if isinstance(binding, gast.Name):
+            if binding.id not in ctx.active:
+                return [], defined
+            return self.accumulate(binding.id, value, defined, owned)
+        if isinstance(binding, (gast.List, gast.Tuple)):
+            for e in binding.elts:
+                if not isinstance(e, gast.Name) and nodes.names_read(e) & ctx.active:
+                    return self.contribute(e, value, defined)  # refused below
+            targets = [
+                (i, e.id)
+                for i, e in enumerate(binding.elts)
+                if isinstance(e, gast.Name) and e.id in ctx.active
+            ]
+            if not targets:
+                return [], defined
+            parts = ctx.namer.temp("parts")
+            code = [nodes.assign(parts, value)]
+            for i, name in targets:
+                piece = nodes.subscript(nodes.name(parts), nodes.const(i))
+                more, defined = self.accumulate(name, piece, defined)
+                code.extend(more)
+            return code, defined
+        if nodes.names_read(binding) & ctx.active:  # a form A-normal form does not make
+            raise ctx.error(
+                binding,
+                "differentiating through this expression is not supported",
+                "assign it to a variable first",
+            )
+        return [], defined  # a literal or a global: it has no adjoint
+
+    def accumulate(self, name: str, value: gast.expr, defined: Defined, owned: bool = False):
+        b = self.ctx.adjoint[name]
+        if name in self.ctx.structured:  # may be a list or dict: `+` would concatenate
+            if b in defined:
+                value = nodes.call(self.ctx.helper("add"), [nodes.name(b), value])
+            return [nodes.assign(b, value)], defined.assigned(b)
+        if b in defined:
+            value = nodes.binop(nodes.name(b), gast.Add(), value)
+        return [nodes.assign(b, value)], defined.assigned(b, owned or self.allocates(value))
+
+    def allocates(self, value: gast.expr) -> bool:
+        """Whether `value` is certainly a new array no other name refers to."""
+        if isinstance(value, gast.BinOp):
+            return True
+        if isinstance(value, gast.UnaryOp):
+            return isinstance(value.op, gast.USub)
+        if isinstance(value, gast.Call) and isinstance(value.func, gast.Name):
+            helper = self.ctx.namespace.objects.get(value.func.id)
+            return helper in (runtime.matmul_vjp_a, runtime.matmul_vjp_b)
+        return False
+
+
+def pop_marker(site: gast.stmt, restore: gast.stmt) -> gast.stmt:
+    """`restore` (e.g. `x = _pop()`), kept only if the site turns out to push
+    (transform/sweep.py: Restore, resolved by assemble.resolve_pops)."""
+    return sweep.restore(site, restore)
+
+
+def popped(target: str, ctx: Context) -> gast.stmt:
+    return nodes.assign(target, nodes.call(nodes.name(ctx.pop), []))
+
+
+def index_expr(index: gast.expr) -> gast.expr:
+    """A subscript index as a runtime value (slices become slice(...) calls)."""
+    if isinstance(index, gast.Slice):
+        parts = [index.lower, index.upper, index.step]
+        args = [nodes.deepcopy(p) if p is not None else nodes.const(None) for p in parts]
+        return nodes.call(nodes.name("slice"), args)
+    if isinstance(index, gast.Tuple):
+        return nodes.tuple_([index_expr(e) for e in index.elts])
+    return nodes.deepcopy(index)
