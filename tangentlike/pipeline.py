@@ -48,7 +48,7 @@ from .runtime import schedule
 from .syntax import nodes
 from .syntax.names import Namer
 from .syntax.namespace import Namespace
-from .transform import assemble, checks, in_place, plan, signature
+from .transform import assemble, checks, in_place, plan
 from .transform import checkpoints as transform_checkpoints
 from .transform.context import Context, Variant
 
@@ -107,10 +107,6 @@ class ModuleBuilder:
             scalar_check=returned if scalar_output else None,
             seed_check=None if scalar_output else f"{func.__qualname__} (returned at {returned})",
         )
-        signature.carry(fns, parsed.node, split=False)
-        if self.stats:  # the caller passes a measuring stack, as the last keyword
-            fns[0].args.kwonlyargs.append(nodes.name(ctx.stack))
-            fns[0].args.kw_defaults.append(None)
         self._emit(fns, parsed, ctx, entry=True)
         return name
 
@@ -137,7 +133,6 @@ class ModuleBuilder:
             preserve_result=False,
             scalar_check=None,
         )
-        signature.carry(fns, parsed.node, split=True)
         if is_checkpointed(func):  # fwd only recomputes it, after the plain call printed
             fns[0].body = transform_checkpoints.without_output(ctx, fns[0].body)
         self._emit(fns, parsed, ctx)

@@ -15,7 +15,7 @@ from .. import runtime
 from ..analyze import tbr
 from ..runtime import schedule
 from ..syntax import nodes
-from . import checkpoints, checks, container_checks, sweep
+from . import checkpoints, checks, container_checks, signature, sweep
 from .context import Context
 from .defined import Defined
 from .reverse import Backward
@@ -222,7 +222,9 @@ def build(
             *_banner("backward", bwd_code),
             nodes.return_(result),
         ]
-        args = nodes.arguments([*params, seed], _defaults(fn, seed_default))
+        stats_stack = ctx.stack if ctx.stats else None
+        defaults = [nodes.deepcopy(d) for d in fn.args.defaults]
+        args = signature.entry(ctx.parsed.node, params, defaults, seed, seed_default, stats_stack)
         return [nodes.function_def(name, args, body_out)]
 
     fwd_name, bwd_name = split
@@ -243,7 +245,8 @@ def build(
             )
         )
     fwd_body.append(nodes.return_(nodes.name(ret)))
-    fwd_args = nodes.arguments([ctx.stack, *params], _defaults(fn, None, extra=False))
+    defaults = [nodes.deepcopy(d) for d in fn.args.defaults]
+    fwd_args = signature.forward_half(ctx.parsed.node, ctx.stack, params, defaults)
     bwd_body: list[gast.stmt] = []
     if state:
         target = nodes.tuple_([nodes.name(n, store=True) for n in state], store=True)
@@ -255,7 +258,7 @@ def build(
         *bwd_code,
         nodes.return_(grad_value),
     ]
-    bwd_args = nodes.arguments([ctx.stack, seed])
+    bwd_args = signature.backward_half(ctx.stack, seed)
     return [
         nodes.function_def(fwd_name, fwd_args, fwd_body),
         nodes.function_def(bwd_name, bwd_args, bwd_body),
@@ -304,13 +307,6 @@ def _pop_setup(ctx: Context, code: list[gast.stmt]) -> list[gast.stmt]:
 def _banner(sweep_: str, code: list[gast.stmt]) -> list[gast.stmt]:
     """`# forward sweep` / `# backward sweep` and the sweep's code."""
     return [nodes.comment(f"{sweep_} sweep", sweep_), *code]
-
-
-def _defaults(fn: gast.FunctionDef, seed_default: object, extra: bool = True) -> list[gast.expr]:
-    defaults = [nodes.deepcopy(d) for d in fn.args.defaults]
-    if extra:
-        defaults.append(nodes.const(seed_default))
-    return defaults
 
 
 def _scalar_check(ctx: Context, ret: str, what: str) -> gast.stmt:
