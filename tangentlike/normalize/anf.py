@@ -30,15 +30,11 @@ Invalidates: every analysis.
 from __future__ import annotations
 
 import builtins
-import inspect
 
 import gast
-import numpy as np
 
-from .. import runtime
 from ..checkpoint import checkpointed
-from ..errors import UnsupportedSyntaxError
-from ..parse.resolve import MISSING, Scope
+from ..parse.resolve import Scope
 from ..parse.source import ParsedFunction
 from ..rules.registry import Registry
 from ..runtime.schedule import BinomialPlan, IntervalPlan
@@ -47,13 +43,12 @@ from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
 from . import checkpoints
 from .anf_check import changed_in_place, check, written
+from .anf_expressions import Expressions, Pre
 
 __all__ = ["Normalizer", "check", "run"]
 
-Pre = list[gast.stmt]
 
-
-class Normalizer:
+class Normalizer(Expressions):
     """Rewrites one function to A-normal form; stateless between functions."""
 
     def __init__(
@@ -294,243 +289,6 @@ class Normalizer:
         return self.branch(pre, test, keep, then)
 
     # -- expressions ----------------------------------------------------------------
-    def is_atom(self, node: gast.expr) -> bool:
-        if isinstance(node, (gast.Name, gast.Constant)):
-            return True
-        return isinstance(node, gast.Attribute) and self.scope.resolve(node) is not MISSING
-
-    def atom(self, node: gast.expr, hint: str) -> tuple[Pre, gast.expr]:
-        """Statements computing node, and an atom holding its value."""
-        if self.is_atom(node):
-            return [], node
-        if (
-            isinstance(node, gast.UnaryOp)
-            and isinstance(node.operand, gast.Constant)
-            and isinstance(node.op, gast.USub)
-            and isinstance(node.operand.value, (int, float))
-        ):
-            return [], nodes.const(-node.operand.value)
-        if isinstance(node, (gast.IfExp, gast.BoolOp)):
-            tmp = self.namer.temp(hint)
-            return self.assign(tmp, node), nodes.name(tmp)
-        # Operands first, so temporaries are numbered in evaluation order.
-        pre, op = self.operation(node, hint)
-        tmp = self.namer.temp(hint)
-        return [*pre, nodes.assign(tmp, op)], nodes.name(tmp)
-
-    def atoms(self, exprs: list[gast.expr], hint: str) -> tuple[Pre, list[gast.expr]]:
-        pre: Pre = []
-        out = []
-        for e in exprs:
-            p, a = self.atom(e, hint)
-            pre.extend(p)
-            out.append(a)
-        return pre, out
-
-    def operation(self, node: gast.expr, hint: str) -> tuple[Pre, gast.expr]:
-        """Statements computing the operands, and one operation on atoms."""
-        if self.is_atom(node):
-            return [], node
-        if isinstance(node, gast.BinOp):
-            pre, (left, right) = self.atoms([node.left, node.right], hint)
-            return pre, nodes.binop(left, node.op, right)
-        if isinstance(node, gast.UnaryOp):
-            if isinstance(node.operand, gast.Constant) and isinstance(node.op, gast.USub):
-                return self.atom(node, hint)
-            pre, operand = self.atom(node.operand, hint)
-            return pre, gast.UnaryOp(op=node.op, operand=operand)
-        if isinstance(node, gast.Compare):
-            pre, operands = self.atoms([node.left, *node.comparators], hint)
-            if len(node.ops) == 1:
-                return pre, gast.Compare(left=operands[0], ops=node.ops, comparators=operands[1:])
-            parts = []
-            for op, left, right in zip(node.ops, operands, operands[1:], strict=False):
-                tmp = self.namer.temp(hint)
-                pre.append(
-                    nodes.assign(tmp, gast.Compare(left=left, ops=[op], comparators=[right]))
-                )
-                parts.append(nodes.name(tmp))
-            return pre, gast.BoolOp(op=gast.And(), values=parts)
-        if isinstance(node, gast.Call):
-            return self.call(node, hint)
-        if isinstance(node, gast.Attribute):
-            pre, base = self.atom(node.value, hint)
-            dotted = self.registry.attribute_for(node.attr)
-            if dotted is not None:
-                return pre, nodes.call(self.namespace.ref(dotted, self.namer), [base])
-            return pre, nodes.attribute(base, node.attr)
-        if isinstance(node, gast.Subscript):
-            pre, base = self.atom(node.value, hint)
-            idx_pre, index = self.index(node.slice, hint)
-            return [*pre, *idx_pre], nodes.subscript(base, index)
-        if isinstance(node, (gast.Tuple, gast.List)):
-            pre, elts = self.atoms(node.elts, hint)
-            return pre, type(node)(elts=elts, ctx=gast.Load())
-        if isinstance(node, gast.Dict):
-            if None in node.keys:
-                raise self.unsupported(
-                    node, "`**` unpacking in a dict literal", "write the keys out"
-                )
-            pre, keys = self.atoms(node.keys, hint)
-            more, values = self.atoms(node.values, hint)
-            return [*pre, *more], gast.Dict(keys=keys, values=values)
-        if isinstance(node, (gast.IfExp, gast.BoolOp)):
-            tmp = self.namer.temp(hint)
-            return self.assign(tmp, node), nodes.name(tmp)
-        if isinstance(node, gast.JoinedStr):
-            pre: Pre = []
-            for part in node.values:
-                if isinstance(part, gast.FormattedValue):
-                    p, part.value = self.atom(part.value, hint)
-                    pre.extend(p)
-            return pre, node
-        raise self.unsupported(node, type(node).__name__, "rewrite the expression")
-
-    def index(self, node: gast.expr, hint: str) -> tuple[Pre, gast.expr]:
-        if isinstance(node, gast.Slice):
-            pre: Pre = []
-            parts = {}
-            for field in ("lower", "upper", "step"):
-                value = getattr(node, field)
-                if value is None:
-                    parts[field] = None
-                else:
-                    p, parts[field] = self.atom(value, hint)
-                    pre.extend(p)
-            return pre, gast.Slice(**parts)
-        if isinstance(node, gast.Tuple):
-            pre = []
-            elts = []
-            for e in node.elts:
-                p, a = self.index(e, hint)
-                pre.extend(p)
-                elts.append(a)
-            return pre, nodes.tuple_(elts)
-        return self.atom(node, hint)
-
-    def call(self, node: gast.Call, hint: str) -> tuple[Pre, gast.expr]:
-        func = node.func
-        args = list(node.args)
-        callee = self.scope.resolve(func)
-        if runtime.owns(callee):
-            # tl.stop_gradient and friends: call the copy the generated module carries
-            func = nodes.name(self.namespace.bind(callee.__name__, callee, self.namer))
-        elif isinstance(func, gast.Name) and func.id in self.callables:
-            pass  # `t = g(atoms)`, inlined by normalize.closure_calls
-        elif callee is MISSING:
-            if not isinstance(func, gast.Attribute):
-                raise self.unsupported(
-                    node,
-                    "calling a local variable",
-                    "call a function defined at module level (or register a rule for it)",
-                )
-            method = self.registry.method_for(func.attr)
-            if method is None and func.attr in ("append", "extend") and hint == "call":
-                # `xs.append(v)` as a statement: a list mutation the transform follows
-                pre, base = self.atom(func.value, "t")
-                more, arg = self.atoms(args, hint)
-                if not isinstance(base, gast.Name) or node.keywords or len(args) != 1:
-                    raise self.unsupported(
-                        node, f".{func.attr}(...) of this form", f"write name.{func.attr}(value)"
-                    )
-                return [*pre, *more], nodes.call(nodes.attribute(base, func.attr), arg)
-            if method is None:
-                raise self.unsupported(
-                    node,
-                    f"the method call .{func.attr}(...)",
-                    "call the NumPy function form instead (np.<name>(x, ...))",
-                )
-            if method.pack_varargs and len(args) > 1:
-                args = [nodes.tuple_(args)]
-            args = [func.value, *args]
-            func = self.namespace.ref(method.dotted, self.namer)
-        out, args, node = self.out_argument(node, func, args)
-        if out is not None:  # `f(..., out=y)`: y[...] = f(...), and its value is y
-            pre, value = self.call(gast.Call(func=func, args=args, keywords=node.keywords), hint)
-            result = self.namer.temp(hint)
-            base = nodes.name(out.id)
-            write = gast.Subscript(value=base, slice=nodes.const(Ellipsis), ctx=gast.Store())
-            return [*pre, nodes.assign(result, value), nodes.assign(write, nodes.name(result))], out
-        pre: Pre = []
-        out_args = []
-        # a user function gets list and tuple arguments as names (its gradient for them
-        # comes back as one list adjoint); rules take literals inline (np.stack([a, b]))
-        inline = not (inspect.isfunction(callee) and self.registry.lookup(callee) is None)
-        for a in args:
-            if isinstance(a, gast.Starred):  # g(*seq): seq as an atom, unpacked at the call
-                p, atom = self.atom(a.value, hint)
-                pre.extend(p)
-                out_args.append(gast.Starred(value=atom, ctx=gast.Load()))
-                continue
-            if isinstance(a, (gast.List, gast.Tuple)) and inline:
-                p, elts = self.atoms(a.elts, hint)
-                pre.extend(p)
-                out_args.append(type(a)(elts=elts, ctx=gast.Load()))
-            else:
-                p, atom = self.atom(a, hint)
-                pre.extend(p)
-                out_args.append(atom)
-        keywords = []
-        for kw in node.keywords:
-            if isinstance(kw.value, (gast.List, gast.Tuple)) and inline:
-                p, elts = self.atoms(kw.value.elts, hint)
-                value = type(kw.value)(elts=elts, ctx=gast.Load())
-            else:
-                p, value = self.atom(kw.value, hint)
-            pre.extend(p)
-            keywords.append(gast.keyword(arg=kw.arg, value=value))  # arg None: **mapping
-        return pre, gast.Call(func=func, args=out_args, keywords=keywords)
-
-    def out_argument(
-        self, node: gast.Call, func: gast.expr, args: list[gast.expr]
-    ) -> tuple[gast.Name | None, list[gast.expr], gast.Call]:
-        """The array a NumPy-style call writes its result into (`out=y`, or a ufunc's
-        positional output), with the call's arguments and node without it."""
-        callee = self.scope.resolve(func)
-        if callee is MISSING or (
-            inspect.isfunction(callee) and self.registry.lookup(callee) is None
-        ):
-            return None, args, node  # a user function's `out` is an ordinary parameter
-        out = None
-        keywords = []
-        for kw in node.keywords:
-            if kw.arg == "out":
-                out = kw.value
-            else:
-                keywords.append(kw)
-        nin = getattr(callee, "nin", None) if isinstance(callee, np.ufunc) else None
-        if out is None and nin is not None and len(args) > nin:
-            out, args = (args[nin:] if len(args) > nin + 1 else args[nin]), args[:nin]
-        if out is None or (isinstance(out, gast.Constant) and out.value is None):
-            if len(keywords) == len(node.keywords):
-                return None, args, node
-            return None, args, gast.Call(func=node.func, args=node.args, keywords=keywords)
-        name = getattr(callee, "__name__", "this function")
-        if isinstance(out, (gast.Tuple, list)):
-            elts = out.elts if isinstance(out, gast.Tuple) else out
-            if len(elts) != 1:
-                raise self.unsupported(
-                    node, f"{name}(..., out=...) with several outputs", "assign the results"
-                )
-            out = elts[0]
-        if any(kw.arg == "where" for kw in keywords):
-            raise self.unsupported(
-                node, f"{name}(..., out=..., where=...)", "write y[mask] = f(...)[mask] instead"
-            )
-        if not isinstance(out, gast.Name) or out.id in self.callables:
-            raise self.unsupported(
-                node,
-                f"{name}(..., out=...) writing into anything but a variable",
-                f"assign the result instead: y[...] = {name}(...) or y[index] = {name}(...)",
-            )
-        return (
-            nodes.name(out.id),
-            args,
-            gast.Call(func=node.func, args=node.args, keywords=keywords),
-        )
-
-    def unsupported(self, node: gast.AST, what: str, hint: str) -> UnsupportedSyntaxError:
-        return self.parsed.error(node, f"{what} is not supported yet", hint)
 
 
 def _root(name: str) -> str:
