@@ -1,10 +1,13 @@
 """The builder of one generated module; the only module that imports every stage.
 
-Per function (`ModuleBuilder._prepare`, then `entry`/`variant` and `_emit`), in order:
+Per function (`ModuleBuilder._prepare`, then `entry`/`_variant` and `_emit`), in order:
 parse -> fence -> comprehensions -> desugar -> jumps -> anf -> in-place updates (with the effects
 of the callees on their arguments) -> activity, operands, flow -> plan -> assemble
 (forward and backward sweeps) -> dead code -> inline -> emit; `render` and
-compile/loader then make the module.
+compile/loader then make the module. Planning a function requests the split
+variants of the user functions it calls (`Worklist.request`: names reserved, request
+queued); `entry` builds the queue after the entry function, each variant once, and
+lays the module out with every function after the variants it requested.
 """
 
 from __future__ import annotations
@@ -66,7 +69,7 @@ class ModuleBuilder:
     checks: bool = False  # debug mode: generated code checks itself (transform.checks)
     namespace: Namespace = field(default_factory=Namespace)
     functions: list[str] = field(default_factory=list)
-    variants: dict[tuple[object, tuple[str, ...]], Variant] = field(default_factory=dict)
+    variants: Worklist | None = None  # callee variants to build (made in __post_init__)
     parsed: list[ParsedFunction] = field(default_factory=list)
     # what the build resolves and parses: the guards and disk-cache manifest come from it
     recorder: Recorder = field(default_factory=Recorder)
@@ -74,11 +77,12 @@ class ModuleBuilder:
     param_types: dict[tuple[object, str], type] = field(default_factory=dict)
     summaries: Summaries = field(default_factory=Summaries)  # effects of user functions
 
+    def __post_init__(self) -> None:
+        if self.variants is None:
+            self.variants = Worklist(self.namespace, self.recorder)
+
     def reserve(self, preferred: str) -> str:
-        marker = Generated(preferred)
-        name = self.namespace.bind(preferred, marker)
-        marker.name = name
-        return name
+        return reserve(self.namespace, preferred)
 
     def entry(
         self,
@@ -93,6 +97,7 @@ class ModuleBuilder:
         for param, cls in (param_types or {}).items():
             self.note_type(parsed.func, param, cls)
         name = self.reserve("d" + parsed.node.name)
+        start = len(self.variants.queue)
         ctx, ret = self._prepare(parsed, wrt, default_schedule=self.checkpoint)
         seed = ctx.adjoint.get(ret) or ctx.namer.exact("b" + ret)
         returned = f"{parsed.basename}:{parsed.node.body[-1].lineno}"
@@ -107,20 +112,20 @@ class ModuleBuilder:
             scalar_check=returned if scalar_output else None,
             seed_check=None if scalar_output else f"{func.__qualname__} (returned at {returned})",
         )
-        self._emit(fns, parsed, ctx, entry=True)
+        texts = {None: self._emit(fns, parsed, ctx, entry=True)}
+        requested = {None: self.variants.queued(start)}
+        done = start
+        while done < len(self.variants.queue):  # callee variants, after their caller
+            key, callee = self.variants.queue[done]
+            done += 1
+            texts[key] = self._variant(callee, self.variants.table[key])
+            requested[key] = self.variants.queued(done)
+        self.functions.extend(_callees_first(None, texts, requested))
         return name
 
-    def variant(self, func: Callable, active: tuple[str, ...]) -> Variant:
-        key = (func, active)
-        if key in self.variants:
-            return self.variants[key]
-        parsed = parse_function(func, self.recorder)
-        base = parsed.node.name  # a lambda's: the name it is assigned to, or lambda_
-        suffix = "" if not any(k[0] is func for k in self.variants) else "_" + "_".join(active)
-        found = Variant(
-            self.reserve(f"_fwd_{base}{suffix}"), self.reserve(f"_bwd_{base}{suffix}"), active
-        )
-        self.variants[key] = found
+    def _variant(self, parsed: ParsedFunction, found: Variant) -> list[str]:
+        """The forward and backward halves of a requested variant, as text."""
+        func, active = parsed.func, found.active
         ctx, ret = self._prepare(parsed, active)
         seed = ctx.adjoint.get(ret) or ctx.namer.exact("b" + ret)
         fns = assemble.build(
@@ -135,8 +140,7 @@ class ModuleBuilder:
         )
         if is_checkpointed(func):  # fwd only recomputes it, after the plain call printed
             fns[0].body = transform_checkpoints.without_output(ctx, fns[0].body)
-        self._emit(fns, parsed, ctx)
-        return found
+        return self._emit(fns, parsed, ctx)
 
     def _prepare(
         self,
@@ -164,7 +168,7 @@ class ModuleBuilder:
             namer=namer,
             activity=activity,
             flow=flow,
-            variant=self.variant,
+            variants=self.variants,
             stack=stack,
             push=push,
             pop=pop,
@@ -243,8 +247,9 @@ class ModuleBuilder:
     def _summarize(self, func: object) -> Effects | None:
         """`func` normalized apart, its names bound in a scratch namespace, for its Effects;
         None when it cannot be (then it is only ever called as it is)."""
+        namespace = self.namespace.copy()
         scratch = dataclasses.replace(
-            self, namespace=self.namespace.copy(), functions=[], variants={}
+            self, namespace=namespace, functions=[], variants=Worklist(namespace, self.recorder)
         )
         try:
             return scratch._normalize(parse_function(func, self.recorder), None)[-1]
@@ -341,8 +346,9 @@ class ModuleBuilder:
         parsed: ParsedFunction,
         ctx: Context,
         entry: bool = False,
-    ) -> None:
+    ) -> list[str]:
         origin = codegen.Origin(parsed.basename, parsed.line_text)
+        texts = []
         for fn in fns:
             if self.optimize:
                 dce.run(fn, lambda value, ctx=ctx: _pure(ctx, value))
@@ -351,10 +357,60 @@ class ModuleBuilder:
                 checks.stack(ctx, fn, entry=entry)
             text = codegen.function_source(fn, origin)
             check_emitted(fn, text)
-            self.functions.append(text)
+            texts.append(text)
+        return texts
 
     def render(self, header: list[str]) -> ModuleText:
         return render(self.namespace.objects, self.functions, header, self.namespace.origins)
+
+
+@dataclass
+class Worklist:
+    """Split variants of callees: requested while a caller is planned (names reserved
+    in the module's namespace, the request queued), built by `ModuleBuilder.entry`
+    after the function that requested them; each (function, active parameters) once."""
+
+    namespace: Namespace
+    recorder: Recorder
+    table: dict[tuple[object, tuple[str, ...]], Variant] = field(default_factory=dict)
+    queue: list[tuple[tuple[object, tuple[str, ...]], ParsedFunction]] = field(default_factory=list)
+
+    def request(self, func: Callable, active: tuple[str, ...]) -> Variant:
+        key = (func, active)
+        if key in self.table:
+            return self.table[key]
+        parsed = parse_function(func, self.recorder)
+        base = parsed.node.name  # a lambda's: the name it is assigned to, or lambda_
+        suffix = "" if not any(k[0] is func for k in self.table) else "_" + "_".join(active)
+        found = Variant(
+            reserve(self.namespace, f"_fwd_{base}{suffix}"),
+            reserve(self.namespace, f"_bwd_{base}{suffix}"),
+            active,
+        )
+        self.table[key] = found
+        self.queue.append((key, parsed))
+        return found
+
+    def queued(self, start: int) -> list[tuple[object, tuple[str, ...]]]:
+        """The keys requested since the queue held `start` requests."""
+        return [key for key, _ in self.queue[start:]]
+
+
+def reserve(namespace: Namespace, preferred: str) -> str:
+    """A module name for a function the module defines."""
+    marker = Generated(preferred)
+    name = namespace.bind(preferred, marker)
+    marker.name = name
+    return name
+
+
+def _callees_first(key: object, texts: dict, requested: dict) -> list[str]:
+    """The functions' texts in module order: each function after the variants it
+    requested first (in the order it requested them)."""
+    out: list[str] = []
+    for callee in requested[key]:
+        out.extend(_callees_first(callee, texts, requested))
+    return out + texts[key]
 
 
 def check_emitted(fn: gast.FunctionDef, text: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import gast
 
@@ -36,6 +37,13 @@ class Variant:
     active: tuple[str, ...]
 
 
+class VariantRequests(Protocol):
+    """Where planning requests the split variant of a callee: the names are reserved
+    at once, the variant is built later (pipeline.Worklist), never during the visit."""
+
+    def request(self, func: object, active: tuple[str, ...]) -> Variant: ...
+
+
 @dataclass(frozen=True)
 class LoopState:
     """A checkpointed loop's state (saved and restored), the part of it written in place
@@ -59,7 +67,7 @@ class Context:
     namer: Namer
     activity: Activity
     flow: Flow
-    variant: Callable[[object, tuple[str, ...]], Variant]
+    variants: VariantRequests
     stack: str = "_stack"  # the per-call list, and its bound append and pop
     push: str = "_push"
     pop: str = "_pop"

@@ -86,7 +86,7 @@ def plan_call(ctx: Context, stmt: gast.Assign) -> None:
         p for p, v in bound.arguments.items() if isinstance(v, gast.Name) and v.id in ctx.active
     )
     if active:
-        ctx.calls[id(stmt)] = (ctx.variant(callee, active), dict(bound.arguments))
+        ctx.calls[id(stmt)] = (ctx.variants.request(callee, active), dict(bound.arguments))
         if is_checkpointed(callee):
             ctx.recomputed.add(id(stmt))
 
