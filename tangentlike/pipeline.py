@@ -28,7 +28,7 @@ from .analyze import flow as flow_analysis
 from .analyze import shapes as shape_analysis
 from .analyze.effects import Effects, Summaries
 from .checkpoint import Schedule, is_checkpointed
-from .emit import codegen, roundtrip
+from .emit import codegen, module_check, roundtrip
 from .emit.module import Generated, ModuleText, render
 from .errors import TangentlikeError
 from .normalize import (
@@ -51,7 +51,7 @@ from .runtime import schedule
 from .syntax import nodes
 from .syntax.names import Namer
 from .syntax.namespace import Namespace
-from .transform import assemble, checks, in_place, plan
+from .transform import assemble, checks, in_place, plan, sweep_check
 from .transform import checkpoints as transform_checkpoints
 from .transform.context import Context, Variant
 
@@ -349,6 +349,8 @@ class ModuleBuilder:
     ) -> list[str]:
         origin = codegen.Origin(parsed.basename, parsed.line_text)
         texts = []
+        if self.checks:  # debug mode: the assembler left no sweep-form statement
+            sweep_check.resolved(fns)
         for fn in fns:
             if self.optimize:
                 dce.run(fn, lambda value, ctx=ctx: _pure(ctx, value))
@@ -361,7 +363,10 @@ class ModuleBuilder:
         return texts
 
     def render(self, header: list[str]) -> ModuleText:
-        return render(self.namespace.objects, self.functions, header, self.namespace.origins)
+        module = render(self.namespace.objects, self.functions, header, self.namespace.origins)
+        if self.checks:  # debug mode: every name the module reads is bound
+            module_check.check(module)
+        return module
 
 
 @dataclass

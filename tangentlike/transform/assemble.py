@@ -15,7 +15,7 @@ from .. import runtime
 from ..analyze import tbr
 from ..runtime import schedule
 from ..syntax import nodes
-from . import checkpoints, checks, container_checks, signature, sweep
+from . import checkpoints, checks, container_checks, signature, sweep, sweep_check
 from .context import Context
 from .defined import Defined
 from .reverse import Backward
@@ -161,6 +161,8 @@ def build(
     body, ret = fn.body[:-1], fn.body[-1].value.id
     defined0 = Defined(frozenset({ctx.adjoint[ret]}) if ret in ctx.active else frozenset())
     marked, defined = Backward(ctx).block(body, defined0)
+    if ctx.checks:  # debug mode: the sweep form's invariants, then checks in the code
+        sweep_check.backward(marked, fn, ctx.checkpointed)
     checks.contributions(ctx, marked, split is not None)  # debug mode: before saving
     grads = []
     for p in wrt:
