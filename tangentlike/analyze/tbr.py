@@ -1,19 +1,21 @@
 """To-be-recorded analysis: which assignment sites push the value they overwrite.
 
-Assumes: A-normal form, its flow analysis (analyze/flow.py), and for each statement
-the names its backward code reads (`adjoint_reads`: the statement's adjoint with
-everything nested in it). Guarantees: `pushed_sites` returns the sites (id() of
-their statements) that push: a site pushes the value it overwrites only when the
-backward sweep reads that variable after the site's pop (or at the very end) and
-the site can overwrite a live value (a parameter, a variable bound more than once,
-or a site inside a loop); a region write (`y[i] = v`) always pushes. Everything
-else is never stored. `unbound_saved` names the pushed variables that may still be
-unbound when first pushed (the generated code binds them to None at entry).
+Assumes: A-normal form, its flow analysis (analyze/flow.py), and the sweep form's
+records of its statements (transform/sweep.py, read through the `Record` protocol:
+each statement and what its backward code, nested code included, reads).
+Guarantees: `pushed_sites` returns the sites (id() of their statements) that push: a
+site pushes the value it overwrites only when the backward sweep reads that variable
+after the site's pop (or at the very end) and the site can overwrite a live value (a
+parameter, a variable bound more than once, or a site inside a loop); a region write
+(`y[i] = v`) always pushes. Everything else is never stored. `unbound_saved` names
+the pushed variables that may still be unbound when first pushed (the generated code
+binds them to None at entry).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 import gast
 
@@ -21,17 +23,26 @@ from ..syntax import nodes
 from .flow import Flow
 
 
+class Record(Protocol):
+    """A statement's record in the sweep form (transform/sweep.py: Step, Branch, Loop)."""
+
+    primal: gast.stmt
+    reads: frozenset[str]  # what its backward code (nested code included) reads
+    body: Sequence[Record]  # an if's or a loop's (empty for a simple statement)
+    orelse: Sequence[Record]  # an if's
+
+
 def pushed_sites(
     fn: gast.FunctionDef,
     flow: Flow,
-    adjoint_reads: Callable[[gast.stmt], set[str]],
+    block: Sequence[Record],
     read_by_backward: set[str],
     read_at_end: Iterable[str] = (),
 ) -> frozenset[int]:
     """id() of the sites of `fn` that push the value they overwrite."""
     params = set(nodes.all_param_names(fn))
     at_end = set(read_at_end)
-    seen = reads_after_pop(fn, adjoint_reads)
+    seen = reads_after_pop(block)
     pushed = set()
     for site in flow.sites:
         if site.region:
@@ -48,33 +59,24 @@ def pushed_sites(
     return frozenset(pushed)
 
 
-def reads_after_pop(
-    fn: gast.FunctionDef, adjoint_reads: Callable[[gast.stmt], set[str]]
-) -> dict[int, set[str]]:
+def reads_after_pop(block: Sequence[Record]) -> dict[int, set[str]]:
     """For each statement, the names the backward sweep may read after that statement's
     pop: what the adjoints of the statements that can run before it read (in a loop,
     the whole loop, as earlier passes run before)."""
     seen: dict[int, set[str]] = {}
-    memo: dict[int, set[str]] = {}
 
-    def every(stmt: gast.stmt) -> set[str]:
-        if id(stmt) not in memo:
-            memo[id(stmt)] = adjoint_reads(stmt)
-        return memo[id(stmt)]
+    def walk(records: Sequence[Record], earlier: set[str]) -> None:
+        for record in records:
+            seen[id(record.primal)] = earlier
+            if isinstance(record.primal, gast.If):
+                inside = earlier | nodes.names_read(record.primal.test)
+                walk(record.body, inside)
+                walk(record.orelse, inside)
+            elif isinstance(record.primal, (gast.For, gast.While)):
+                walk(record.body, earlier | record.reads)
+            earlier = earlier | record.reads
 
-    def walk(stmts: list[gast.stmt], earlier: set[str]) -> set[str]:
-        for stmt in stmts:
-            seen[id(stmt)] = earlier
-            if isinstance(stmt, gast.If):
-                inside = earlier | nodes.names_read(stmt.test)
-                walk(stmt.body, inside)
-                walk(stmt.orelse, inside)
-            elif isinstance(stmt, (gast.For, gast.While)):
-                walk(stmt.body, earlier | every(stmt))
-            earlier = earlier | every(stmt)
-        return earlier
-
-    walk(fn.body, set())
+    walk(block, set())
     return seen
 
 

@@ -160,7 +160,8 @@ def build(
     fn = ctx.fn
     body, ret = fn.body[:-1], fn.body[-1].value.id
     defined0 = Defined(frozenset({ctx.adjoint[ret]}) if ret in ctx.active else frozenset())
-    marked, defined = Backward(ctx).block(body, defined0)
+    block, defined = Backward(ctx).block(body, defined0)  # the sweep form's records
+    marked = sweep.backward_code(block)
     if ctx.checks:  # debug mode: the sweep form's invariants, then checks in the code
         sweep_check.backward(marked, fn, ctx.checkpointed)
     checks.contributions(ctx, marked, split is not None)  # debug mode: before saving
@@ -182,7 +183,7 @@ def build(
     final = set().union(*map(nodes.names_read, grads)) & set(nodes.all_param_names(fn))
     reads = read_by_backward(ctx, resolve_pops(marked, frozenset())) | final
     undone, lists = container_checks.restored(ctx, reads)  # list appends undone backward
-    ctx.pushed = tbr.pushed_sites(ctx.fn, ctx.flow, _adjoint_reads(ctx), reads | lists, final)
+    ctx.pushed = tbr.pushed_sites(ctx.fn, ctx.flow, block, reads | lists, final)
     ctx.pushed |= undone
     bwd_code = resolve_pops(marked, ctx.pushed)
     # a split backward half gets its state from the forward half: everything it reads,
@@ -265,15 +266,6 @@ def build(
         nodes.function_def(fwd_name, fwd_args, fwd_body),
         nodes.function_def(bwd_name, bwd_args, bwd_body),
     ]
-
-
-def _adjoint_reads(ctx: Context):
-    """What the backward code of a statement (with everything inside it) reads."""
-
-    def reads(stmt: gast.stmt) -> set[str]:
-        return set().union(*map(nodes.names_read, ctx.backward_parts.get(id(stmt), [])))
-
-    return reads
 
 
 def _assigns(code: list[gast.stmt], name: str) -> bool:

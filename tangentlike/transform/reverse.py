@@ -21,7 +21,7 @@ import gast
 from .. import runtime
 from ..analyze import containers as container_analysis
 from ..syntax import nodes
-from . import assignment, checkpoints, containers
+from . import assignment, checkpoints, containers, sweep
 from .adjoints import Adjoints, index_expr, pop_marker, popped
 from .defined import Defined
 
@@ -34,15 +34,34 @@ class Backward(Adjoints):
     `x = _pop()` or drops them (one generation, no regeneration).
     """
 
-    def block(self, stmts: list[gast.stmt], defined: Defined) -> tuple[list[gast.stmt], Defined]:
-        code: list[gast.stmt] = []
+    def block(self, stmts: list[gast.stmt], defined: Defined) -> tuple[sweep.Block, Defined]:
+        """The records of `stmts` (source order), visited last to first from `defined`."""
+        records: list[sweep.Node] = []
         for stmt in reversed(stmts):
-            part, defined = self.stmt(stmt, defined)
-            self.ctx.backward_parts[id(stmt)] = part
-            code.extend(nodes.located(s, stmt) for s in part)
-        return code, defined
+            record, defined = self.record(stmt, defined)
+            records.append(record)
+        return tuple(reversed(records)), defined
+
+    def record(self, stmt: gast.stmt, defined: Defined) -> tuple[sweep.Node, Defined]:
+        if isinstance(stmt, gast.If):
+            body, d1 = self.block(stmt.body, defined)
+            orelse, d2 = self.block(stmt.orelse, defined)
+            joined = d1.join(d2)
+            body_code = sweep.backward_code(body) + self.zero_inits(joined.adjoints - d1.adjoints)
+            else_code = sweep.backward_code(orelse) + self.zero_inits(joined.adjoints - d2.adjoints)
+            code = []
+            if body_code or else_code:
+                test = nodes.deepcopy(stmt.test)
+                code = [nodes.if_(test, body_code or [gast.Pass()], else_code)]
+            return sweep.Branch(stmt, tuple(code), body, orelse), joined
+        if isinstance(stmt, (gast.For, gast.While)):
+            code, defined, body = self.loop(stmt, defined)
+            return sweep.Loop(stmt, tuple(code), body), defined
+        code, defined = self.stmt(stmt, defined)
+        return sweep.Step(stmt, tuple(code)), defined
 
     def stmt(self, stmt: gast.stmt, defined: Defined):
+        """The backward code of a simple statement."""
         ctx = self.ctx
         if nodes.is_item_write(stmt):
             return self.item_write(stmt, defined)
@@ -60,17 +79,6 @@ class Backward(Adjoints):
                 defined = defined.without(bt)
             code.append(pop_marker(stmt, popped(target, ctx)))
             return code, defined
-        if isinstance(stmt, gast.If):
-            body, d1 = self.block(stmt.body, defined)
-            orelse, d2 = self.block(stmt.orelse, defined)
-            joined = d1.join(d2)
-            body += self.zero_inits(joined.adjoints - d1.adjoints)
-            orelse += self.zero_inits(joined.adjoints - d2.adjoints)
-            if not body and not orelse:
-                return [], joined
-            return [nodes.if_(nodes.deepcopy(stmt.test), body or [gast.Pass()], orelse)], joined
-        if isinstance(stmt, (gast.For, gast.While)):
-            return self.loop(stmt, defined)
         if container_analysis.mutation(stmt) is not None:
             return containers.mutate(self, stmt, defined)
         return [], defined
@@ -103,16 +111,18 @@ class Backward(Adjoints):
         return code, defined
 
     def loop(self, stmt: gast.For | gast.While, defined: Defined):
+        """The backward code of a loop, the Defined before it, the records of its body."""
         ctx = self.ctx
         saved = ctx.namer.snapshot()
         defined = defined.unowned()  # ownership is not tracked around loops
         entry = defined
         while True:
             ctx.namer.restore(saved)
-            body, end = self.block(stmt.body, entry)
+            records, end = self.block(stmt.body, entry)
             if end.adjoints <= entry.adjoints:
                 break
             entry = entry.union(end)
+        body = sweep.backward_code(records)
         body += self.zero_inits(entry.adjoints - end.adjoints)
         code = self.zero_inits(entry.adjoints - defined.adjoints)
         if id(stmt) in ctx.checkpointed and not checkpoints.adjoint_work(body):
@@ -121,7 +131,7 @@ class Backward(Adjoints):
             code += checkpoints.backward(ctx, stmt, body)
             if ctx.checkpointed[id(stmt)].kind != "region":
                 code.append(pop_marker(stmt, popped(stmt.target.id, ctx)))
-            return code, entry
+            return code, entry, records
         if isinstance(stmt, gast.For):
             if body:
                 reversed_ = nodes.call(nodes.name(self.builtin("reversed")), [stmt.iter])
@@ -142,4 +152,4 @@ class Backward(Adjoints):
             if body:
                 rng = nodes.call(nodes.name(self.builtin("range")), [nodes.name(counter)])
                 code.append(nodes.for_(ctx.namer.temp("k"), rng, body))
-        return code, entry
+        return code, entry, records
