@@ -41,6 +41,7 @@ from tangentlike.pipeline import ModuleBuilder
 from tangentlike.rules.registry import default_registry
 from tangentlike.syntax import nodes
 from tangentlike.transform.context import Context
+from tangentlike.transform.defined import Defined
 from tangentlike.transform.reverse import Backward
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -186,7 +187,7 @@ def _problems(ctx: Context) -> tuple[list[str], set[int]]:
         bt = ctx.adjoint[target]
         backward = Backward(ctx)
         if nodes.is_item_write(stmt):
-            code, _ = backward.item_write(stmt, frozenset({bt}))
+            code, _ = backward.item_write(stmt, Defined(frozenset({bt})))
             if not any(bt in nodes.names_stored(s) for s in code):
                 problems.append(f"{where}:{stmt.lineno}: write into {target} has no adjoint")
             if id(stmt) in reached:
@@ -195,7 +196,7 @@ def _problems(ctx: Context) -> tuple[list[str], set[int]]:
         operands = _operands(ctx, stmt)
         if not operands:
             continue  # no active operand: a constant with respect to wrt
-        code, _ = backward.adjoint_of(stmt, frozenset({bt}))
+        code, _ = backward.adjoint_of(stmt, Defined(frozenset({bt})))
         written = set().union(*(nodes.names_stored(s) for s in code)) if code else set()
         if not written & {ctx.adjoint[o] for o in operands}:
             problems.append(
