@@ -58,8 +58,8 @@ for name, (f, wrt, args) in cases.items():
             if getattr(entry, "wrapper", None) is df and getattr(entry, "live", None):
                 live = entry.live
     if live is not None:  # the same gradient without its guards, for comparison
-        options = tl.api.Options(wrt, len(wrt) == 1, "grad", True)
-        timed["unguarded_us"] = tl.api._wrap(f, live.generated, options, df.source)
+        job = tl.job.Job.of(f, wrt if len(wrt) > 1 else wrt[0], cache=False)
+        timed["unguarded_us"] = tl.api._wrap(job, live.generated, df.source)
         timed["generated_us"] = live.generated  # the generated function alone ...
         timed["checked_us"] = live.caller()  # ... and behind its guards
     n = 5000 if name == "scalar" else 200

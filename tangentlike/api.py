@@ -7,6 +7,7 @@ dtype of their arguments.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import linecache
@@ -16,7 +17,7 @@ import re
 import threading
 import types
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ import numpy as np
 
 from . import build as build_module
 from . import specialize, structure
-from .checkpoint import Binomial, FixedInterval, Schedule
+from .checkpoint import Schedule
 from .compile.cache import DiskCache
 from .errors import (
     CheckError,
@@ -35,27 +36,13 @@ from .errors import (
     UnknownClassError,
     WrtError,
 )
+from .job import CacheOption, Job, Mode, Wrt, resolve_wrt
 from .live import Built, Live, show
 from .parse.source import function_for_rule, peel_bound, unwrap
 from .rules.registry import Registry, default_registry
 from .runtime.schedule import Tape
 
 log = logging.getLogger("tangentlike")
-
-Wrt = int | str | Sequence[int | str]
-# True: the disk cache in its default directory; False: memory only; a path: that directory.
-CacheOption = bool | str | os.PathLike
-
-
-@dataclass(frozen=True)
-class Options:
-    wrt: tuple[str, ...]
-    single: bool  # wrt was an int or a str: return one gradient, not a tuple
-    mode: str  # "grad", "value_and_grad" or "vjp"
-    optimize: bool
-    checkpoint: Schedule | None = None  # a schedule for every outermost for loop of f
-    stats: bool = False  # measure the stack on every call (df.stats)
-    checks: bool = False  # debug mode: the generated code checks itself (transform.checks)
 
 
 @dataclass(frozen=True)
@@ -125,8 +112,9 @@ def grad(
     gradient, which checks at run time that every push is popped by its own pop,
     the stack ends empty, and every adjoint has its value's shape and a real dtype.
     """
-    mode = "value_and_grad" if preserve_result else "grad"
-    return _build(f, wrt, mode, optimize, verbose, cache, checkpoint, stats, checks=checks)
+    mode = Mode.VALUE_AND_GRAD if preserve_result else Mode.GRAD
+    options = dict(optimize=optimize, cache=cache, checkpoint=checkpoint, stats=stats)
+    return _gradient(f, wrt, mode, verbose, checks, **options)
 
 
 def value_and_grad(
@@ -141,9 +129,8 @@ def value_and_grad(
     checks: bool | None = None,
 ) -> Callable:
     """Like `grad`, returning `(f(*args), gradient)`."""
-    return _build(
-        f, wrt, "value_and_grad", optimize, verbose, cache, checkpoint, stats, checks=checks
-    )
+    options = dict(optimize=optimize, cache=cache, checkpoint=checkpoint, stats=stats)
+    return _gradient(f, wrt, Mode.VALUE_AND_GRAD, verbose, checks, **options)
 
 
 def vjp(
@@ -161,7 +148,8 @@ def vjp(
 
     The seed has the output's structure (tuple, list, dict; None for a zero part)
     and each part the output's shape: anything else is refused, never broadcast."""
-    return _build(f, wrt, "vjp", optimize, verbose, cache, checkpoint, stats, checks=checks)
+    options = dict(optimize=optimize, cache=cache, checkpoint=checkpoint, stats=stats)
+    return _gradient(f, wrt, Mode.VJP, verbose, checks, **options)
 
 
 def source(df: Callable) -> str:
@@ -185,73 +173,22 @@ def adjoint(primal: Callable, *, registry: Registry | None = None) -> Callable:
 # ---------------------------------------------------------------------------
 
 
-def _wrt_names(func: Callable, wrt: Wrt) -> tuple[tuple[str, ...], bool]:
-    params = [
-        p.name
-        for p in inspect.signature(func).parameters.values()
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-    ]
-    single = isinstance(wrt, (int, str))
-    if not single and not isinstance(wrt, (tuple, list)):
-        raise WrtError(f"wrt must hold parameter positions or names, not {wrt!r}")
-    items = (wrt,) if single else tuple(wrt)
-    if not items:
-        raise WrtError(f"wrt is empty: name at least one parameter of {func.__qualname__}")
-    names = []
-    for item in items:
-        if isinstance(item, bool) or not isinstance(item, (int, str)):
-            raise WrtError(f"wrt must hold parameter positions or names, not {item!r}")
-        if isinstance(item, int):
-            if not -len(params) <= item < len(params):
-                raise WrtError(
-                    f"wrt={item} is out of range: {func.__qualname__} has {len(params)} "
-                    f"parameters ({', '.join(params)})"
-                )
-            names.append(params[item])
-        else:
-            if item not in params:
-                raise WrtError(
-                    f"wrt={item!r} is not a parameter of {func.__qualname__}; "
-                    f"its parameters are {', '.join(params)}"
-                )
-            names.append(item)
-    return tuple(names), single
-
-
-def _build(
-    f: Callable,
-    wrt: Wrt,
-    mode: str,
-    optimize: bool,
-    verbose: int,
-    cache: CacheOption = True,
-    checkpoint: Schedule | None = None,
-    stats: bool = False,
-    param_types: tuple[tuple[str, type], ...] = (),
-    checks: bool | None = None,
+def _gradient(
+    f: Callable, wrt: Wrt, mode: Mode, verbose: int, checks: bool | None, **options: Any
 ) -> Callable:
+    """The gradient wrapper of `f` for the Job these make (found in the memory cache, or
+    built). `options`: the Job's fields beyond wrt and mode (optimize, cache, checkpoint,
+    stats, param_types); `checks` None: TANGENTLIKE_CHECKS decides."""
     checks = checks_from_environment() if checks is None else bool(checks)
+    # to build a related function's gradient with the same options (specialize.py)
+    again = functools.partial(_gradient, mode=mode, verbose=verbose, checks=checks, **options)
     if peel_bound(f) is not None:
-        rebuild = _rebuild(mode, optimize, verbose, cache, checkpoint, stats, checks)
-        return specialize.bound(f, *_wrt_names(f, wrt), rebuild)
+        return specialize.bound(f, *resolve_wrt(f, wrt), again)
     func = unwrap(f)
     if not isinstance(func, types.FunctionType):
         func = _function_for(func)
-    if checkpoint is not None and not isinstance(checkpoint, (Binomial, FixedInterval)):
-        raise TypeError(
-            f"checkpoint= takes tl.Binomial(snapshots=k) or tl.FixedInterval(every=n), "
-            f"not {checkpoint!r}"
-        )
-    key = (
-        tuple(wrt) if isinstance(wrt, list) else wrt,
-        mode,
-        optimize,
-        checkpoint,
-        bool(stats),
-        param_types,
-        checks,
-    )
-    registry = default_registry()
+    job = Job.of(func, wrt, mode, checks=checks, **options)
+    key = job.memory_key()
     per_func = _cache.get(func)
     entry = per_func.get(key) if per_func is not None else None
     if entry is not None:
@@ -260,29 +197,26 @@ def _build(
         if verbose:
             print(entry.wrapper.source)
         return entry.wrapper
-    names, single = _wrt_names(func, wrt)
-    options = Options(names, single, mode, optimize, checkpoint, bool(stats), checks)
-    disk = _disk(cache)
-    types_ = dict(param_types)
+    registry = default_registry()
+    disk = _disk(job.cache)
 
     # a gradient made by tangentlike stands for the code it runs now (tl.grad(tl.vjp(f)))
     front = f if hasattr(f, "__tangentlike_live__") else None
 
     def build() -> Built:
-        target = func if front is None else unwrap(front)  # what that gradient runs now
-        return build_module.build(target, options, registry, disk, types_, front)
+        now = job if front is None else dataclasses.replace(job, func=unwrap(front))
+        return build_module.build(now, registry, disk, front)
 
     try:
         live: Live | None = Live(build(), build)
     except UnknownClassError as err:
-        if param_types:
+        if job.param_types:
             raise
-        rebuild = _rebuild(mode, optimize, verbose, cache, checkpoint, stats, checks)
-        wrapper = specialize.per_call(func, wrt, names, mode == "vjp", err, rebuild)
+        wrapper = specialize.per_call(func, wrt, job.wrt, mode.takes_seed, err, again)
         live = None
     else:
         built = live.built
-        wrapper = _wrap(func, live.caller(), options, built.source)
+        wrapper = _wrap(job, live.caller(), built.source)
         show(wrapper, built)
         wrapper.__tangentlike_live__ = live
         live.wrappers.append(wrapper)
@@ -315,28 +249,6 @@ def _function_for(primal: Callable) -> types.FunctionType:
     return found
 
 
-def _rebuild(
-    mode: str,
-    optimize: bool,
-    verbose: int,
-    cache: CacheOption,
-    checkpoint: Schedule | None,
-    stats: bool,
-    checks: bool,
-) -> Callable:
-    """`_build` with these options, for specialize to build a related function's gradient."""
-    return functools.partial(
-        _build,
-        mode=mode,
-        optimize=optimize,
-        verbose=verbose,
-        cache=cache,
-        checkpoint=checkpoint,
-        stats=stats,
-        checks=checks,
-    )
-
-
 def checks_from_environment() -> bool:
     """Whether TANGENTLIKE_CHECKS asks for debug-mode gradients (1, true, yes, on)."""
     return os.environ.get("TANGENTLIKE_CHECKS", "").strip().lower() in {"1", "true", "yes", "on"}
@@ -349,10 +261,11 @@ def _disk(cache: CacheOption) -> DiskCache | None:
     return DiskCache(None if cache is True else cache)
 
 
-def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> Callable:
+def _wrap(job: Job, generated: Callable, text: str) -> Callable:
     """`generated` with f's signature, its arguments checked first (floats only), its
     run-time checks raising tangentlike errors. The generated code itself returns each
     gradient in its argument's structure, shape and float dtype."""
+    func = job.func
     sig = inspect.signature(func)
     params = list(sig.parameters.values())
     positions = {p.name: i for i, p in enumerate(params)}
@@ -360,14 +273,14 @@ def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> C
         p.name
         for p in inspect.signature(generated).parameters.values()
         if p.kind is not p.VAR_KEYWORD
-    ][-2 if options.stats else -1]
-    if options.stats:
+    ][-2 if job.stats else -1]
+    if job.stats:
         generated = _measured(generated, lambda stats: setattr(df, "stats", stats))
-    wrt = options.wrt
+    wrt = job.wrt
     index = [positions[n] for n in wrt]
     defaults = [params[i].default for i in index]
-    one_of_a_tuple = not options.single and len(wrt) == 1  # wrt=(0,): a tuple of one
-    mode = options.mode
+    one_of_a_tuple = not job.single and len(wrt) == 1  # wrt=(0,): a tuple of one
+    mode = job.mode
 
     def check(args: tuple, kwargs: dict) -> None:
         for i, n, dflt in zip(index, wrt, defaults, strict=True):
@@ -379,20 +292,20 @@ def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> C
             return generated(*args, **kwargs)
         except ValueError as err:
             _reraise_check(err, func)
-            if mode != "vjp":
+            if mode.scalar_output:
                 _reraise_nonscalar(err, func, args, kwargs)
             raise
 
     def finish(grads: Any) -> Any:
         return (grads,) if one_of_a_tuple else grads
 
-    if mode == "grad":
+    if mode is Mode.GRAD:
 
         def df(*args, **kwargs):
             check(args, kwargs)
             return finish(run(args, kwargs))
 
-    elif mode == "value_and_grad":
+    elif mode is Mode.VALUE_AND_GRAD:
 
         def df(*args, **kwargs):
             check(args, kwargs)

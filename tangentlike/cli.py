@@ -38,6 +38,7 @@ from . import __version__
 from .api import grad, value_and_grad, vjp
 from .checkpoint import Binomial, FixedInterval
 from .errors import TangentlikeError
+from .job import resolve_wrt
 
 PROG = "tangentlike"
 MODES = ("grad", "vjp", "value_and_grad", "reverse")  # reverse: the AD mode, which is grad
@@ -233,39 +234,16 @@ def _parameters(func: Callable) -> list[inspect.Parameter]:
 def parse_wrt(text: str | None, func: Callable, name: str) -> tuple[tuple[str, ...], bool]:
     """Parameter names from `--wrt a,b` (names or positions); the first parameter by default.
 
-    Returns the names and whether one gradient (not a tuple) is asked for.
+    Returns the names and whether one gradient (not a tuple) is asked for: what
+    `job.resolve_wrt` (the API's reading of `wrt`) makes of the same items.
     """
-    params = [
-        p.name for p in _parameters(func) if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-    ]
-    listing = ", ".join(params) if params else "none"
     if text is None:
-        if not params:
-            raise CliError(f"{name} has no positional parameter to differentiate with respect to")
-        return (params[0],), True
+        return resolve_wrt(func, 0, name)
     items = [item.strip() for item in text.split(",")]
     if not all(items):
         raise CliError(f"--wrt {text!r}: empty name; write names or positions like W,b or 0,1")
-    names: list[str] = []
-    for item in items:
-        if re.fullmatch(r"-?\d+", item):
-            position = int(item)
-            if not -len(params) <= position < len(params):
-                raise CliError(
-                    f"--wrt: position {position} is out of range: {name} has "
-                    f"{len(params)} parameters ({listing})"
-                )
-            names.append(params[position])
-        elif item in params:
-            names.append(item)
-        else:
-            raise CliError(
-                f"--wrt: {item!r} is not a parameter of {name}; its parameters are {listing}"
-            )
-    duplicates = sorted({n for n in names if names.count(n) > 1})
-    if duplicates:
-        raise CliError(f"--wrt names {', '.join(duplicates)} more than once")
-    return tuple(names), len(names) == 1
+    wrt = [int(item) if re.fullmatch(r"-?\d+", item) else item for item in items]
+    return resolve_wrt(func, wrt[0] if len(wrt) == 1 else wrt, name)
 
 
 MAX_INPUT_ELEMENTS = 10_000_000  # 80 MB of float64 for one random input of `check`
