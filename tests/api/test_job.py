@@ -10,7 +10,7 @@ import pytest
 from reference import load_module
 
 import tangentlike as tl
-from tangentlike import api
+from tangentlike import gradients
 from tangentlike.cli import main
 from tangentlike.errors import WrtError
 from tangentlike.job import Job, Mode, resolve_wrt
@@ -180,17 +180,17 @@ def test_a_bad_checkpoint_is_refused(model):
 
 def test_the_builder_gets_the_job(model):
     seen = []
-    original = api.build_module.build
+    original = gradients.build_module.build
 
     def spy(job, *args, **kwargs):
         seen.append(job)
         return original(job, *args, **kwargs)
 
-    api.build_module.build = spy
+    gradients.build_module.build = spy
     try:
         tl.vjp(model.f, wrt=(1,), optimize=False, cache=False)
     finally:
-        api.build_module.build = original
+        gradients.build_module.build = original
     (job,) = seen
     assert (job.func, job.wrt, job.single, job.mode) == (model.f, ("W",), False, Mode.VJP)
     assert (job.optimize, job.cache) == (False, False)
