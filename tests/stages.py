@@ -38,6 +38,8 @@ from tangentlike.syntax.names import Namer
 from tangentlike.syntax.namespace import Namespace
 from tangentlike.transform import in_place
 
+HEADER = "import numpy as np\n\nimport tangentlike as tl\n\n\n"  # what `source` may use
+
 
 @dataclass
 class Stage:
@@ -123,8 +125,8 @@ class Stage:
 
 
 def prepare(tmp_path, source: str, name: str = "f") -> Stage:
-    """`name` of the module `source` (numpy imported as np), parsed, fenced and copied."""
-    module = load_module(tmp_path, "import numpy as np\n\n\n" + textwrap.dedent(source))
+    """`name` of the module `source` (with HEADER's imports), parsed, fenced and copied."""
+    module = load_module(tmp_path, HEADER + textwrap.dedent(source))
     parsed = parse_function(getattr(module, name))
     fence.check(parsed)
     fn = nodes.deepcopy(parsed.node)
