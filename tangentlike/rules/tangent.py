@@ -70,6 +70,21 @@ class TangentRule:
         )
 
 
+class NoForwardFormError(RuleError):
+    """A rule has a reverse form but no forward form (forward mode must refuse the call)."""
+
+    def __init__(self, rule: Rule, why: str = "") -> None:
+        self.rule = rule
+        self.why = why
+        name = getattr(rule.primal, "__qualname__", None) or rule.name
+        reason = f": {why}" if why else ""
+        super().__init__(
+            f"{name} has a reverse-mode rule but no forward-mode (tangent) rule{reason}",
+            hint="differentiate it in reverse mode (tl.grad, tl.vjp), or give its rule a "
+            "forward form (registry.tangent beside registry.adjoint)",
+        )
+
+
 def derived_tangent(rule: Rule) -> TangentRule | None:
     """The forward form of an elementwise expression rule, or None for other rules."""
     if not rule.expressions:
