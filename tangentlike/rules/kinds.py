@@ -49,7 +49,7 @@ from .template import Rule, rule_from_function
 KEEP = "axis is None or keepdims"  # the reduced axes are still there (or all are gone)
 
 
-def _forward(rule: Rule, parse: Callable[[], tuple[gast.stmt, ...]]) -> TangentRule:
+def _forward(rule: Rule, parse: Callable[[], tuple[gast.stmt, ...]], kind: str) -> TangentRule:
     return TangentRule(
         primal=rule.primal,
         name=rule.name,
@@ -60,12 +60,15 @@ def _forward(rule: Rule, parse: Callable[[], tuple[gast.stmt, ...]]) -> TangentR
         origin=rule.origin,
         where=rule.where,
         derived=True,
+        kind=kind,
     )
 
 
-def _register(registry: Registry, rule: Rule, forward: Callable[[], tuple[gast.stmt, ...]]):
+def _register(
+    registry: Registry, rule: Rule, forward: Callable[[], tuple[gast.stmt, ...]], kind: str
+) -> None:
     registry.add(rule)
-    registry.add_tangent(_forward(rule, forward))
+    registry.add_tangent(_forward(rule, forward, kind))
 
 
 # -- the keepdims branch -------------------------------------------------------------
@@ -142,7 +145,7 @@ def reduction(
                 last = "d[result] = " + total.format(f"d[{x}]") + f" * ({weight})"
             return tuple(_kept([*prelude, _stmt(last)], "result"))
 
-        _register(registry, dataclasses.replace(rule, source=reverse), forward)
+        _register(registry, dataclasses.replace(rule, source=reverse), forward, "reduction")
         return template
 
     return register
@@ -189,7 +192,7 @@ def keepdims_tangent(registry: Registry, primal: object) -> Callable[[Callable],
         registry.tangent(primal)(template)  # checks the signature and the body
         trule = registry.lookup_tangent(primal)
         wrapped = dataclasses.replace(
-            trule, source=lambda: tuple(_kept(list(trule.body), "result"))
+            trule, source=lambda: tuple(_kept(list(trule.body), "result")), kind="reduction"
         )
         registry.add_tangent(wrapped)
         return template
@@ -289,7 +292,7 @@ def linear(
                 value = f"runtime.cast_tangent({value}, result)"
             return (_stmt(f"d[result] = {value}"),)
 
-        _register(registry, rule, forward)
+        _register(registry, rule, forward, "linear")
         return template
 
     return register
@@ -316,7 +319,7 @@ def bilinear(
             terms = [_call(rule, {p}, {}, via, keywords) for p in params]
             return (_stmt("d[result] = " + " + ".join(terms)),)
 
-        _register(registry, rule, forward)
+        _register(registry, rule, forward, "bilinear")
         return template
 
     return register

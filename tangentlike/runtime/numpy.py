@@ -1,4 +1,5 @@
-"""Rule maths of rules/numpy.py: adjoints too long for a one-line template.
+"""Rule maths of rules/numpy_reductions.py, numpy_shape.py and numpy_values.py: adjoints
+too long for a one-line template (the products' are in numpy_products.py).
 
 Part of the runtime: copied into generated modules that use it (NumPy only).
 """
