@@ -80,6 +80,7 @@ from .numpy_linalg import (
     solve_vjp,
     svd_vjp,
 )
+from .scipy_stats import mvn_logpdf_jvp, mvn_logpdf_vjp
 
 
 def owns(obj: object) -> bool:
@@ -153,3 +154,4 @@ __all__ = [
     "weights_like",
     "zeros_of",
 ]
+__all__ += ["mvn_logpdf_jvp", "mvn_logpdf_vjp"]  # the SciPy rule files' helpers
