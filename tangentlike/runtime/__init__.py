@@ -80,6 +80,7 @@ from .numpy_linalg import (
     solve_vjp,
     svd_vjp,
 )
+from .scipy_signal import cumulative_trapezoid_vjp, full_of, linear_weights_vjp
 from .scipy_stats import mvn_logpdf_jvp, mvn_logpdf_vjp
 
 
@@ -154,4 +155,10 @@ __all__ = [
     "weights_like",
     "zeros_of",
 ]
-__all__ += ["mvn_logpdf_jvp", "mvn_logpdf_vjp"]  # the SciPy rule files' helpers
+__all__ += [  # the SciPy rule files' helpers
+    "cumulative_trapezoid_vjp",
+    "full_of",
+    "linear_weights_vjp",
+    "mvn_logpdf_jvp",
+    "mvn_logpdf_vjp",
+]

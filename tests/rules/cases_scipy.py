@@ -193,3 +193,42 @@ STATS: list[Case] = [
 ]
 
 SCIPY_CASES += STATS
+
+_MODES = ("full", "same", "valid")
+SIGNAL: list[Case] = [
+    *[
+        Case(f"scipy.signal.{f}(x, y, {mode!r})", {"x": a, "y": b})
+        for f in ("convolve", "correlate", "fftconvolve")
+        for mode in _MODES
+        for a, b in [((6,), (3,)), ((3,), (5,)), ((4, 5), (2, 3))]
+        if not (mode == "valid" and a[0] < b[0] and len(a) > 1)
+    ],
+    Case("scipy.signal.convolve(x, y)", {"x": (5,), "y": (5,)}),
+    Case("scipy.signal.correlate(x, y, method='direct')", {"x": (2, 3, 4), "y": (2, 2, 2)}),
+    *[
+        Case(f"scipy.signal.{f}(x, y, {mode!r})", {"x": (4, 5), "y": b})
+        for f in ("convolve2d", "correlate2d")
+        for mode in _MODES
+        for b in [(2, 3), (3, 3)]
+    ],
+    Case("scipy.signal.convolve2d(x, y, mode='same')", {"x": (3, 4), "y": (4, 5)}),
+]
+
+INTEGRATE: list[Case] = [
+    Case("scipy.integrate.trapezoid(x)", {"x": (5,)}),
+    Case("scipy.integrate.trapezoid(x, dx=0.3)", {"x": (2, 5)}),
+    Case("scipy.integrate.trapezoid(x, y, axis=0)", {"x": (4, 3), "y": (4,)}, "distinct"),
+    Case("scipy.integrate.trapezoid(x, np.cumsum(y, axis=0), axis=0)", {"x": (4, 3), "y": (4, 3)}),
+    Case("scipy.integrate.simpson(x)", {"x": (5,)}),
+    Case("scipy.integrate.simpson(x)", {"x": (6,)}),
+    Case("scipy.integrate.simpson(x, dx=0.5, axis=0)", {"x": (4, 3)}),
+    Case("scipy.integrate.simpson(x, x=np.array([0.0, 0.3, 1.0, 1.2, 2.0]))", {"x": (2, 5)}),
+    Case("scipy.integrate.cumulative_trapezoid(x)", {"x": (5,)}),
+    Case("scipy.integrate.cumulative_trapezoid(x, dx=0.5, axis=0, initial=0)", {"x": (4, 3)}),
+    Case(
+        "scipy.integrate.cumulative_trapezoid(x, np.array([0.0, 0.3, 1.0, 1.2]), axis=0)",
+        {"x": (4, 3)},
+    ),
+]
+
+SCIPY_CASES += SIGNAL + INTEGRATE
