@@ -25,6 +25,10 @@ NAMESPACES = [
     ("numpy.random", "np.random"),
     ("numpy", "np"),
     ("scipy.special", "scipy.special"),
+    ("scipy.stats", "scipy.stats"),
+    ("scipy.linalg", "scipy.linalg"),
+    ("scipy.signal", "scipy.signal"),
+    ("scipy.integrate", "scipy.integrate"),
     ("builtins", ""),
 ]
 
@@ -62,13 +66,10 @@ OPERATORS = {
 def builtin_registry():
     """A fresh registry holding the built-in rule files only (no user rules)."""
     sys.path.insert(0, str(ROOT))
-    from tangentlike.rules import numpy as numpy_rules
-    from tangentlike.rules import numpy_linalg, operators, scipy_special
-    from tangentlike.rules.registry import Registry
+    from tangentlike.rules.registry import Registry, load_rule_files
 
     registry = Registry()
-    for module in (operators, numpy_rules, numpy_linalg, scipy_special):
-        module.register(registry)
+    registry.builtins(load_rule_files)  # the compiler's own list, deferred files included
     return registry
 
 
@@ -86,6 +87,11 @@ def spellings(primal: object) -> tuple[str, list[str]]:
     """(section, names) for a primal: its namespace and every public name it has there."""
     if primal in OPERATORS:
         return "Python operators", [OPERATORS[primal]]
+    owner = getattr(primal, "__self__", None)  # a distribution's method: scipy.stats.norm.pdf
+    for spelled, module in _modules() if owner is not None else []:
+        names = sorted(n for n, obj in vars(module).items() if obj is owner)
+        if names and not isinstance(owner, type(builtins)):
+            return spelled, [f"{spelled}.{n}.{primal.__name__}" for n in names[:1]]
     for spelled, module in _modules():
         names = sorted(
             n for n, obj in vars(module).items() if not n.startswith("_") and obj is primal
@@ -125,7 +131,8 @@ def render(registry) -> str:
     from tangentlike.rules.numpy import ATTRIBUTES, METHODS, PACKED_METHODS
 
     order = ["Python operators", "Python builtins", "np", "np.linalg", "np.random"]
-    order += ["scipy.special", "other"]
+    order += ["scipy.special", "scipy.stats", "scipy.linalg", "scipy.signal", "scipy.integrate"]
+    order += ["other"]
     count = sum(len(v) for v in sections.values())
     spelled = sum(len(names) for v in sections.values() for names, _, _ in v)
     forward = sum(1 for v in sections.values() for _, form, _ in v if "forward (" in form)

@@ -422,16 +422,20 @@ def default_registry() -> Registry:
         with _default_lock:  # two threads starting at once must share one registry
             if _default is None:
                 registry = Registry()
-                registry.builtins(_load_rule_files)
+                registry.builtins(load_rule_files)
                 _default = registry
     return _default
 
 
-def _load_rule_files(registry: Registry) -> None:
+def load_rule_files(registry: Registry) -> None:
+    """The built-in rule files (SciPy's deferred until the program imports SciPy)."""
     from . import numpy as numpy_rules
-    from . import numpy_linalg, operators, scipy_special
+    from . import numpy_linalg, operators, scipy_signal, scipy_special, scipy_stats
 
     operators.register(registry)
     numpy_rules.register(registry)
     numpy_linalg.register(registry)
     registry.defer("scipy.special", scipy_special.register)
+    registry.defer("scipy.stats", scipy_stats.register)
+    registry.defer("scipy.signal", scipy_signal.register)
+    registry.defer("scipy.integrate", scipy_signal.register_integrate)

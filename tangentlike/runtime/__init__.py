@@ -104,6 +104,8 @@ from .numpy_tangents import (
     quotient_remainder_tangent,
     sorted_like,
 )
+from .scipy_signal import cumulative_trapezoid_vjp, full_of, linear_weights_vjp
+from .scipy_stats import mvn_logpdf_jvp, mvn_logpdf_vjp
 
 
 def owns(obj: object) -> bool:
@@ -192,4 +194,11 @@ __all__ = [
     "unweights",
     "weights_like",
     "zeros_of",
+]
+__all__ += [  # the SciPy rule files' helpers
+    "cumulative_trapezoid_vjp",
+    "full_of",
+    "linear_weights_vjp",
+    "mvn_logpdf_jvp",
+    "mvn_logpdf_vjp",
 ]
