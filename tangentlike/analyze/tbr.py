@@ -30,6 +30,7 @@ class Record(Protocol):
     reads: frozenset[str]  # what its backward code (nested code included) reads
     body: Sequence[Record]  # an if's or a loop's (empty for a simple statement)
     orelse: Sequence[Record]  # an if's
+    join_reads: frozenset[str]  # an if's: what the zeros its join needs read
 
 
 def pushed_sites(
@@ -69,7 +70,8 @@ def reads_after_pop(block: Sequence[Record]) -> dict[int, set[str]]:
         for record in records:
             seen[id(record.primal)] = earlier
             if isinstance(record.primal, gast.If):
-                inside = earlier | nodes.names_read(record.primal.test)
+                # the zeros a join needs are set after the pops of the branch's statements
+                inside = earlier | nodes.names_read(record.primal.test) | record.join_reads
                 walk(record.body, inside)
                 walk(record.orelse, inside)
             elif isinstance(record.primal, (gast.For, gast.While)):

@@ -181,10 +181,18 @@ def build(
     # the gradients of unreached arguments read the arguments after the whole backward
     # sweep: their original values must be back by then
     final = set().union(*map(nodes.names_read, grads)) & set(nodes.all_param_names(fn))
-    reads = read_by_backward(ctx, resolve_pops(marked, frozenset())) | final
-    undone, lists = container_checks.restored(ctx, reads)  # list appends undone backward
-    ctx.pushed = tbr.pushed_sites(ctx.fn, ctx.flow, block, reads | lists, final)
-    ctx.pushed |= undone
+    # a restore kept inside a branch or loop reads its test or trip count: saving one
+    # value can make the backward sweep read more, so choose the saved sites to a fixpoint
+    pushed: frozenset[int] = frozenset()
+    while True:
+        reads = read_by_backward(ctx, resolve_pops(marked, pushed)) | final
+        undone, lists = container_checks.restored(ctx, reads)  # list appends undone backward
+        more = tbr.pushed_sites(ctx.fn, ctx.flow, block, reads | lists, final)
+        more |= undone | pushed
+        if more == pushed:
+            break
+        pushed = more
+    ctx.pushed = pushed
     bwd_code = resolve_pops(marked, ctx.pushed)
     # a split backward half gets its state from the forward half: everything it reads,
     # including the arguments whose zero gradients it returns

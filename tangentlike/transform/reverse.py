@@ -47,13 +47,18 @@ class Backward(Adjoints):
             body, d1 = self.block(stmt.body, defined)
             orelse, d2 = self.block(stmt.orelse, defined)
             joined = d1.join(d2)
-            body_code = sweep.backward_code(body) + self.zero_inits(joined.adjoints - d1.adjoints)
-            else_code = sweep.backward_code(orelse) + self.zero_inits(joined.adjoints - d2.adjoints)
+            zeros = (  # run after the pops of the branch's statements
+                self.zero_inits(joined.adjoints - d1.adjoints),
+                self.zero_inits(joined.adjoints - d2.adjoints),
+            )
+            body_code = sweep.backward_code(body) + zeros[0]
+            else_code = sweep.backward_code(orelse) + zeros[1]
             code = []
             if body_code or else_code:
                 test = nodes.deepcopy(stmt.test)
                 code = [nodes.if_(test, body_code or [gast.Pass()], else_code)]
-            return sweep.Branch(stmt, tuple(code), body, orelse), joined
+            branch = sweep.Branch(stmt, tuple(code), body, orelse, (*zeros[0], *zeros[1]))
+            return branch, joined
         if isinstance(stmt, (gast.For, gast.While)):
             code, defined, body = self.loop(stmt, defined)
             return sweep.Loop(stmt, tuple(code), body), defined

@@ -53,14 +53,25 @@ class Step:
         may still wrap the code's values before that)."""
         return frozenset().union(*map(nodes.names_read, self.adjoint))
 
+    @property
+    def join_reads(self) -> frozenset[str]:
+        """What the zeros a branch's join needs read (none for other statements)."""
+        return frozenset()
+
 
 @dataclass(frozen=True)
 class Branch(Step):
     """An `if`: `adjoint` is the `if` the backward sweep runs (zeros where the branches
-    join included); `body` and `orelse` the records of the branches."""
+    join included, also in `zeros`: they run after the pops of the branch's statements);
+    `body` and `orelse` the records of the branches."""
 
     body: tuple[Node, ...] = ()
     orelse: tuple[Node, ...] = ()
+    zeros: tuple[gast.stmt, ...] = ()  # zero adjoints where the branches join
+
+    @functools.cached_property
+    def join_reads(self) -> frozenset[str]:
+        return frozenset().union(*map(nodes.names_read, self.zeros))
 
 
 @dataclass(frozen=True)

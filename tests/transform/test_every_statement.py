@@ -36,6 +36,7 @@ from tangentlike import runtime
 from tangentlike.analyze import containers
 from tangentlike.analyze.activity import data_operands
 from tangentlike.errors import TangentlikeError
+from tangentlike.job import Job
 from tangentlike.parse.resolve import user_class
 from tangentlike.pipeline import ModuleBuilder
 from tangentlike.rules.registry import default_registry
@@ -212,7 +213,8 @@ def _problems(ctx: Context) -> tuple[list[str], set[int]]:
 @pytest.mark.parametrize("build", BUILDS, ids=[b[0] for b in BUILDS])
 def test_every_statement_gets_an_adjoint_is_inactive_or_the_build_raised(build):
     _, func, wrt, types = build
-    builder = ModuleBuilder(default_registry())
+    job = Job.of(func, wrt, param_types=tuple(types.items()))
+    builder = ModuleBuilder(default_registry(), job)
     problems: list[str] = []
     lines: list[set[int]] = []
     prepare = builder._prepare
@@ -226,7 +228,7 @@ def test_every_statement_gets_an_adjoint_is_inactive_or_the_build_raised(build):
 
     builder._prepare = audited
     try:
-        builder.entry(func, wrt, preserve_result=False, scalar_output=True, param_types=types)
+        builder.entry()
     except TangentlikeError:
         return  # refused, loudly: allowed
     assert not problems, "\n".join(problems)
