@@ -62,7 +62,7 @@ class ForwardBuilder(ModuleBuilder):
             entry.append(
                 nodes.assign(ctx.tangent[p], nodes.call(ctx.helper(fw.tangent_like), like))
             )
-        banner = nodes.expr_stmt(nodes.const("\x00forward mode: each statement, then its tangent"))
+        banner = nodes.comment("forward mode: each statement, then its tangent", "forward")
         body = [*entry, *self._prologue(ctx, fn, wrt, copy_given=False), banner]
         body += forward_form.render(block)
         body.append(nodes.return_(nodes.tuple_([nodes.name(ret), out])))
@@ -99,7 +99,7 @@ class ForwardBuilder(ModuleBuilder):
         if ctx.width:
             width = nodes.call(ctx.helper(fw.width), [nodes.name(ctx.tangent[p]) for p in active])
             entry.append(nodes.assign(ctx.width, width))
-        banner = nodes.expr_stmt(nodes.const("\x00forward mode: each statement, then its tangent"))
+        banner = nodes.comment("forward mode: each statement, then its tangent", "forward")
         body = [*entry, *self._prologue(ctx, fn, active, copy_given=True), banner]
         body += forward_form.render(block)
         body.append(nodes.return_(nodes.tuple_([nodes.name(ret), dret])))
