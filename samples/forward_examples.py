@@ -25,7 +25,7 @@ def unroll(W, h, steps):
 
 
 def piecewise(x, a):
-    if np.sum(x) > 0.0:
+    if np.sum(x) > 0.0:  # noqa: SIM108 (a branch, shown as one)
         y = np.exp(x) * a
     else:
         y = x * x - a
