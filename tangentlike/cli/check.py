@@ -176,7 +176,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             )
         results = _compare(target.func, df, names, call_args, call_kwargs, args, rng)
     print(
-        f"check: {'jvp (forward mode)' if forward else 'grad'} of {target.spec} wrt {', '.join(names)} against central differences "
+        f"check: {'jvp (forward mode)' if forward else 'grad'} of {target.spec} "
+        f"wrt {', '.join(names)} against central differences "
         f"(eps {args.eps:g}) at uniform random inputs in [{args.low:g}, {args.high:g}], "
         f"seed {args.seed}"
     )
