@@ -42,7 +42,9 @@ J = tl.jacobian(f, wrt=0, mode="auto")(x, A)   # shape out.shape + x.shape
   forward form is refused with the file, line and a caret, never given a zero tangent.
 - Vector mode (`tangentlike.api_forward.jvp_vector`) carries k directions in one pass, as a
   leading axis on every tangent. Elementwise forms broadcast (`lift` lines the tangent's
-  axes up with the value's); other forms run once per direction and stack the results.
+  axes up with the value's); sums, means and matrix products move their axes one along
+  (`shifted_axis`, `matmul_left`, `matmul_right`); any other form runs once per direction
+  and stacks the results.
 - `tl.jacobian(f, wrt, mode=...)`: "forward" runs one vector jvp with the identity as
   its k = x.size directions; "reverse" runs one vjp per output element; "auto" picks
   forward when the input is smaller than the output. A tuple `wrt` gives a tuple of blocks.
@@ -75,7 +77,7 @@ EXAMPLES = [
         0,
         True,
         "`jacobian(squash, mode='forward')` runs this with the 3 x 3 identity as "
-        "tangents. The matrix product has no elementwise form, so it runs per direction.",
+        "tangents: the matrix product takes the directions first (`matmul_right`).",
     ),
 ]
 

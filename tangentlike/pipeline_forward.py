@@ -103,6 +103,8 @@ class ForwardBuilder(ModuleBuilder):
         body = [*entry, *self._prologue(ctx, fn, active, copy_given=True), banner]
         body += forward_form.render(block)
         body.append(nodes.return_(nodes.tuple_([nodes.name(ret), dret])))
+        if entry and not any(ctx.width in nodes.names_read(s) for s in body[1:]):
+            body = body[1:]  # k unread: no directions counted
         self._finish(name, fn, ctx, active, body, keyword_only=True, parsed=parsed)
         return callee
 

@@ -6,18 +6,13 @@
 import numpy as np
 
 # --- tangentlike runtime helpers ---
-# copied here: direction, lift, _describe, zero_tangent, output_tangent, put, stacked, tangent_like, width (see runtime_helpers.expected.py)
+# copied here: lift, matmul_left, matmul_right, _describe, zero_tangent, output_tangent, put, shifted_axis, tangent_like, width (see runtime_helpers.expected.py)
 
 
 def _jvp_layer(W, x, *, dW, dx):
-    k = width(dW, dx)
     # forward mode: each statement, then its tangent
     _layer_1 = W @ x                    # field.py:5
-    _dlayer_11 = []
-    for _j1 in range(k):
-        _dlayer_12 = direction(dW, _j1) @ x + W @ direction(dx, _j1)
-        _dlayer_11.append(_dlayer_12)
-    d_layer_1 = stacked(_dlayer_11)
+    d_layer_1 = matmul_left(dW, x, _layer_1) + matmul_right(W, dx, _layer_1)
     layer_2 = np.tanh(_layer_1)         # field.py:5
     dlayer_2 = lift(d_layer_1, layer_2) * (1.0 - layer_2 * layer_2)
     return layer_2, dlayer_2
@@ -44,10 +39,7 @@ def jvp_field(W, x, steps, dW, dx):
     _field1 = h * h                     # field.py:14
     d_field1 = lift(dh, _field1) * h + lift(dh, _field1) * h
     _field2 = np.sum(_field1)           # field.py:14
-    _dfield21 = []
-    for _j1 in range(k):
-        _dfield21.append(np.sum(direction(d_field1, _j1)))
-    d_field2 = stacked(_dfield21)
+    d_field2 = np.sum(d_field1, axis=shifted_axis(None, _field1))
     _field3 = {'last': h, 'norm': _field2}  # field.py:14
     d_field3 = {'last': dh, 'norm': d_field2}
     field = out, _field3                # field.py:14

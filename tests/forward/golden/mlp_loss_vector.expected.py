@@ -6,7 +6,7 @@
 import numpy as np
 
 # --- tangentlike runtime helpers ---
-# copied here: direction, lift, _describe, zero_tangent, output_tangent, stacked, tangent_like, width (see runtime_helpers.expected.py)
+# copied here: direction, lift, matmul_left, matmul_right, _describe, zero_tangent, output_tangent, shifted_axis, stacked, tangent_like, width (see runtime_helpers.expected.py)
 
 
 def jvp_loss(W1, W2, X, y, dW1):
@@ -14,23 +14,17 @@ def jvp_loss(W1, W2, X, y, dW1):
     dW1 = tangent_like(dW1, W1, 'W1', k)
     # forward mode: each statement, then its tangent
     _H1 = X @ W1                        # mlp_loss.py:5
-    _dH11 = []
-    for _j1 in range(k):
-        _dH11.append(X @ direction(dW1, _j1))
-    d_H1 = stacked(_dH11)
+    d_H1 = matmul_right(X, dW1, _H1)
     H = np.maximum(_H1, 0.0)            # mlp_loss.py:5
     dH = lift(d_H1, H) * (H > 0.0)
     logits = H @ W2                     # mlp_loss.py:6
-    _dlogits1 = []
-    for _j2 in range(k):
-        _dlogits1.append(direction(dH, _j2) @ W2)
-    dlogits = stacked(_dlogits1)
+    dlogits = matmul_left(dH, W2, logits)
     _shifted1 = np.max(logits, axis=1, keepdims=True)  # mlp_loss.py:7
     _dshifted11 = []
-    for _j3 in range(k):
+    for _j1 in range(k):
         _mask1 = logits == _shifted1
         _count1 = np.sum(_mask1, axis=1, keepdims=True)
-        _dshifted12 = np.sum(direction(dlogits, _j3) * _mask1, axis=1, keepdims=True
+        _dshifted12 = np.sum(direction(dlogits, _j1) * _mask1, axis=1, keepdims=True
             ) / _count1
         _dshifted11.append(_dshifted12)
     d_shifted1 = stacked(_dshifted11)
@@ -39,10 +33,7 @@ def jvp_loss(W1, W2, X, y, dW1):
     _logp1 = np.exp(shifted)            # mlp_loss.py:8
     d_logp1 = lift(dshifted, _logp1) * _logp1
     _logp2 = np.sum(_logp1, axis=1, keepdims=True)  # mlp_loss.py:8
-    _dlogp21 = []
-    for _j4 in range(k):
-        _dlogp21.append(np.sum(direction(d_logp1, _j4), axis=1, keepdims=True))
-    d_logp2 = stacked(_dlogp21)
+    d_logp2 = np.sum(d_logp1, axis=shifted_axis(1, _logp1), keepdims=True)
     _logp3 = np.log(_logp2)             # mlp_loss.py:8
     d_logp3 = lift(d_logp2, _logp3) / _logp2
     logp = shifted - _logp3             # mlp_loss.py:8
@@ -50,10 +41,7 @@ def jvp_loss(W1, W2, X, y, dW1):
     _data1 = y * logp                   # mlp_loss.py:9
     d_data1 = lift(dlogp, _data1) * y
     _data2 = np.sum(_data1)             # mlp_loss.py:9
-    _ddata21 = []
-    for _j5 in range(k):
-        _ddata21.append(np.sum(direction(d_data1, _j5)))
-    d_data2 = stacked(_ddata21)
+    d_data2 = np.sum(d_data1, axis=shifted_axis(None, _data1))
     _data3 = -_data2                    # mlp_loss.py:9
     d_data3 = -lift(d_data2, _data3)
     _data5 = X.shape[0]                 # mlp_loss.py:9  data = -np.sum(y * logp) / X.shape[0]
@@ -62,10 +50,7 @@ def jvp_loss(W1, W2, X, y, dW1):
     _loss1 = W1 * W1                    # mlp_loss.py:10
     d_loss1 = lift(dW1, _loss1) * W1 + lift(dW1, _loss1) * W1
     _loss2 = np.sum(_loss1)             # mlp_loss.py:10
-    _dloss21 = []
-    for _j6 in range(k):
-        _dloss21.append(np.sum(direction(d_loss1, _j6)))
-    d_loss2 = stacked(_dloss21)
+    d_loss2 = np.sum(d_loss1, axis=shifted_axis(None, _loss1))
     _loss5 = _loss2 + np.sum(W2 * W2)   # mlp_loss.py:10
     d_loss5 = lift(d_loss2, _loss5)
     _loss6 = 0.01 * _loss5              # mlp_loss.py:10
