@@ -51,6 +51,7 @@ def test_a_changed_global_is_read_again(m):
 
 def test_python_float_in_python_float_tangent_out(m):
     value, tangent = tl.jvp(m.poly)(1.5, 2.0, 1.0)
+    assert type(value) is float
     assert type(tangent) is float and tangent == pytest.approx(2 * 1.5 * 2.0 + 1)
 
 
@@ -64,6 +65,7 @@ def test_container_wrt_and_output(m):
     p = {"w": np.array([1.0, 2.0]), "v": np.array([0.5, -1.0])}
     x = np.array([3.0, 4.0])
     value, tangent = tl.jvp(m.over_dict)(p, x, {"w": np.ones(2), "v": None})
+    assert set(value) == {"a", "b"}
     assert set(tangent) == {"a", "b"}
     assert np.allclose(tangent["a"], x) and tangent["b"] == 0.0
     _, tangent = tl.jvp(m.over_dict)(p, x, {"w": np.zeros(2), "v": np.ones(2)})
