@@ -167,9 +167,21 @@ def _assign(ctx: ForwardContext, stmt: gast.Assign) -> tuple[gast.stmt, list[gas
     if not set(data_operands(value, ctx.scope, ctx.registry)) & ctx.active:
         return stmt, [nodes.assign(dt, zero_of(ctx, nodes.name(target)))]
     code = _tangent_code(ctx, stmt, target, value, dt)
-    if target in ctx.owned and not _allocates(code):
+    if target in ctx.owned and _new_value(ctx, value) and not _allocates(code):
         code.append(nodes.assign(dt, nodes.call(ctx.helper(fw.fresh_tangent), [nodes.name(dt)])))
     return stmt, code
+
+
+def _new_value(ctx: ForwardContext, value: gast.expr) -> bool:
+    """Whether `value` is certainly a new array (an operator, an elementwise function),
+    whose tangent may still be another's (`x + 0.0`: dx itself). A plain copy `y = x`,
+    a view `y = x[i]` or another call share memory as their tangents do: mirrored."""
+    if isinstance(value, (gast.BinOp, gast.UnaryOp)):
+        return True
+    if isinstance(value, gast.Call):
+        found = ctx.registry.lookup_tangent(ctx.scope.resolve(value.func))
+        return found is not None and found.derived
+    return False
 
 
 def _allocates(code: list[gast.stmt]) -> bool:
