@@ -24,13 +24,15 @@ import gast
 
 from .analyze import activity as activity_analysis
 from .analyze import calls, operands
+from .analyze import flow as flow_analysis
 from .emit import codegen
 from .optimize import dce, inline
 from .parse.source import ParsedFunction, parse_function
 from .pipeline import ModuleBuilder, _pure, check_emitted
 from .runtime import forward as fw
 from .syntax import nodes
-from .transform import forward, forward_form
+from .transform import forward, forward_form, reverse
+from .transform.context import Context, Variant
 
 
 @dataclass
@@ -118,6 +120,7 @@ class ForwardBuilder(ModuleBuilder):
             parsed, fn, activity.varied, activity.useful, scope, self.registry, known=known
         )
         calls.check(parsed, fn, activity, scope, self.registry)
+        self._refusals(parsed, fn, namer, scope, activity)
         namer.reserve(*given.values())
         tangent = {}
         for name in sorted(activity.active | set(wrt)):
@@ -138,6 +141,30 @@ class ForwardBuilder(ModuleBuilder):
             owned=forward.owned_names(fn),
         )
         return fn, ctx, forward.transform(ctx, fn.body[:-1])
+
+    def _refusals(self, parsed, fn, namer, scope, activity) -> None:
+        """Refuse what reverse mode refuses for memory it cannot follow: writes into
+        containers, lists shared while grown, writes into arrays shared with another
+        name or the caller (transform.reverse.plan's checks, run on a copy, with no
+        variant built and no name kept)."""
+        saved = namer.snapshot()
+        copy = nodes.deepcopy(fn)
+        ctx = Context(
+            parsed=parsed,
+            fn=copy,
+            scope=scope,
+            registry=self.registry,
+            namespace=self.namespace.copy(),
+            namer=namer,
+            activity=activity,
+            flow=flow_analysis.analyze(copy, nodes.all_param_names(copy)),
+            variant=lambda func, active: Variant("", "", active),
+            effects_of=self.effects_of,
+        )
+        try:
+            reverse.plan(ctx)
+        finally:
+            namer.restore(saved)
 
     def _prologue(self, ctx, fn, wrt, copy_given: bool) -> list[gast.stmt]:
         """Zero tangents for active parameters not differentiated; owned copies of the
