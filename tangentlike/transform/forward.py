@@ -30,6 +30,7 @@ from ..errors import UnknownFunctionError, UnsupportedSyntaxError
 from ..parse.resolve import Scope
 from ..parse.source import ParsedFunction
 from ..rules.registry import Registry
+from ..rules.tangent import NoForwardFormError
 from ..rules.template import BindError, bind_arguments
 from ..runtime import forward as fw
 from ..syntax import nodes
@@ -179,8 +180,10 @@ def _new_value(ctx: ForwardContext, value: gast.expr) -> bool:
     if isinstance(value, (gast.BinOp, gast.UnaryOp)):
         return True
     if isinstance(value, gast.Call):
-        found = ctx.registry.lookup_tangent(ctx.scope.resolve(value.func))
-        return found is not None and found.derived
+        callee = ctx.scope.resolve(value.func)
+        if not ctx.registry.has_tangent(callee):
+            return False
+        return ctx.registry.lookup_tangent(callee).kind == "elementwise"
     return False
 
 
@@ -297,12 +300,16 @@ def _rule(ctx, stmt, target, value, dt) -> list[gast.stmt]:
             hint="What to do: register a rule with @tangentlike.adjoint(<function>) and its "
             "forward form with registry.tangent(<function>)",
         )
-    trule = ctx.registry.lookup_tangent(primal)
+    try:
+        trule = ctx.registry.lookup_tangent(primal)
+        why = ""
+    except NoForwardFormError as err:
+        trule, why = None, f" ({err.why})" if err.why else ""
     if trule is None:
         raise ctx.error(
             value,
-            f"{what} has a reverse-mode rule but no forward form (tangent), so jvp cannot "
-            "differentiate it",
+            f"{what} has a reverse-mode rule but no forward form (tangent){why}, so jvp "
+            "cannot differentiate it",
             "use tangentlike.vjp / grad (reverse mode) for this function, or register the "
             "forward form with default_registry().tangent(<function>)",
         )

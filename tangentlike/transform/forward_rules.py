@@ -64,7 +64,7 @@ def instantiate(
             namer,
             namespace,
         )
-    if rule.derived:
+    if rule.kind == "elementwise":  # one statement per element: broadcasting serves k
         lift = nodes.name(namespace.bind("lift", fw.lift, namer))
         lifted = {p: nodes.call(lift, [t, nodes.name(result)]) for p, t in tangents.items()}
         return _fill(

@@ -20,9 +20,9 @@ def jvp_loss(W1, W2, X, y, dW1, dW2):
     logits = H @ W2                     # mlp_loss.py:6
     dlogits = dH @ W2 + H @ dW2
     _shifted1 = np.max(logits, axis=1, keepdims=True)  # mlp_loss.py:7
-    _mask1 = logits == _shifted1
-    _count1 = np.sum(_mask1, axis=1, keepdims=True)
-    d_shifted1 = np.sum(dlogits * _mask1, axis=1, keepdims=True) / _count1
+    _hit1 = logits == _shifted1
+    d_shifted1 = np.sum(_hit1 / np.sum(_hit1, axis=1, keepdims=True) * dlogits,
+        axis=1, keepdims=True)
     shifted = logits - _shifted1        # mlp_loss.py:7
     dshifted = dlogits - d_shifted1
     _logp1 = np.exp(shifted)            # mlp_loss.py:8

@@ -22,10 +22,9 @@ def jvp_loss(W1, W2, X, y, dW1):
     _shifted1 = np.max(logits, axis=1, keepdims=True)  # mlp_loss.py:7
     _dshifted11 = []
     for _j1 in range(k):
-        _mask1 = logits == _shifted1
-        _count1 = np.sum(_mask1, axis=1, keepdims=True)
-        _dshifted12 = np.sum(direction(dlogits, _j1) * _mask1, axis=1, keepdims=True
-            ) / _count1
+        _hit1 = logits == _shifted1
+        _dshifted12 = np.sum(_hit1 / np.sum(_hit1, axis=1, keepdims=True) *
+            direction(dlogits, _j1), axis=1, keepdims=True)
         _dshifted11.append(_dshifted12)
     d_shifted1 = stacked(_dshifted11)
     shifted = logits - _shifted1        # mlp_loss.py:7

@@ -55,13 +55,13 @@ def jvp_loss(params, xs, dparams):
         _comp1.append(_call2)           # params_rnn.py:10
         d_comp1.append(d_call2)
     _loss1 = np.stack(hs)               # params_rnn.py:10
-    d_loss1 = np.stack(dhs, axis=0)
+    d_loss1 = np.stack(dhs, 0)
     _loss2 = _loss1 ** 2                # params_rnn.py:10
     d_loss2 = d_loss1 * 2 * _loss1 ** (2 - 1)
     _loss3 = np.sum(_loss2)             # params_rnn.py:10
     d_loss3 = np.sum(d_loss2)
     _loss4 = sum(_comp1)                # params_rnn.py:10
-    d_loss4 = sum(d_comp1)
+    d_loss4 = sum(d_comp1, np.zeros_like(0))
     _loss5 = 0.1 * _loss4               # params_rnn.py:10
     d_loss5 = d_loss4 * 0.1
     loss = _loss3 + _loss5              # params_rnn.py:10
