@@ -14,7 +14,8 @@ from ..errors import TangentlikeError
 from ..job import resolve_wrt
 
 PROG = "tangentlike"
-MODES = ("grad", "vjp", "value_and_grad", "reverse")  # reverse: the AD mode, which is grad
+# reverse: the AD mode, which is grad; forward: a jvp module (tl.jvp)
+MODES = ("grad", "vjp", "value_and_grad", "reverse", "forward")
 
 
 class CliError(TangentlikeError):

@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import __version__
 from ..api import grad, value_and_grad, vjp
+from ..api_forward import jvp
 from .options import CliError
 from .targets import Target
 
@@ -29,6 +30,10 @@ def generate(
 ) -> Callable:
     """The gradient module of the target; `checks`: debug mode (never from the
     environment: a written module says in its header how it was made)."""
+    if mode == "forward":  # no checkpoints (no stack) and no debug checks in forward mode
+        if checkpoint is not None or checks:
+            raise CliError("--mode forward takes neither --checkpoint nor --checks")
+        return jvp(target.func, wrt=names[0] if single else names)
     build = {
         "grad": grad,
         "reverse": grad,
