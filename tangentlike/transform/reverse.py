@@ -207,8 +207,10 @@ class Backward:
             body, d1 = self.block(stmt.body, defined)
             orelse, d2 = self.block(stmt.orelse, defined)
             joined = frozenset(b for b in d1 | d2 if not b.endswith(FRESH) or (b in d1 and b in d2))
-            body += self.zero_inits(joined - d1)
-            orelse += self.zero_inits(joined - d2)
+            zeros = (self.zero_inits(joined - d1), self.zero_inits(joined - d2))
+            self.ctx.join_zeros[id(stmt)] = zeros[0] + zeros[1]  # read after the branch's pops
+            body += zeros[0]
+            orelse += zeros[1]
             if not body and not orelse:
                 return [], joined
             return [nodes.if_(nodes.deepcopy(stmt.test), body or [gast.Pass()], orelse)], joined
