@@ -104,6 +104,14 @@ from .numpy_tangents import (
     quotient_remainder_tangent,
     sorted_like,
 )
+from .scipy_linalg import (
+    frechet_block,
+    general,
+    standard,
+    top_right,
+    triangular_jvp,
+    triangular_vjp,
+)
 from .scipy_signal import cumulative_trapezoid_vjp, full_of, linear_weights_vjp
 from .scipy_stats import mvn_logpdf_jvp, mvn_logpdf_vjp
 
@@ -197,8 +205,14 @@ __all__ = [
 ]
 __all__ += [  # the SciPy rule files' helpers
     "cumulative_trapezoid_vjp",
+    "frechet_block",
     "full_of",
+    "general",
     "linear_weights_vjp",
     "mvn_logpdf_jvp",
     "mvn_logpdf_vjp",
+    "standard",
+    "top_right",
+    "triangular_jvp",
+    "triangular_vjp",
 ]
