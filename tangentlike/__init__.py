@@ -20,6 +20,7 @@ from .errors import (
     UnsupportedSyntaxError,
     WrtError,
 )
+from .higher.api import hessian, hvp
 from .rules.template import d
 from .runtime import stop_gradient
 
@@ -42,6 +43,8 @@ __all__ = [
     "d",
     "differentiable",
     "grad",
+    "hessian",
+    "hvp",
     "source",
     "stop_gradient",
     "value_and_grad",

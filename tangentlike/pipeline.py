@@ -40,6 +40,7 @@ from .normalize import (
 )
 from .optimize import dce, inline
 from .parse import fence
+from .parse.generated import runtime_helper
 from .parse.record import Recorder
 from .parse.resolve import MISSING, Scope
 from .parse.source import ParsedFunction, parse_function
@@ -326,6 +327,7 @@ class ModuleBuilder:
             obj = scope.lookup_original(name)
             if obj is MISSING:
                 continue
+            obj = runtime_helper(obj) or obj  # a generated module's copy: the helper itself
             bound = self.namespace.bind(name, obj, namer)
             if name in func.__code__.co_freevars:
                 self.recorder.bound(func, ("cell", name), bound)

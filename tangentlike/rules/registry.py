@@ -402,9 +402,10 @@ def default_registry() -> Registry:
 
 def _load_rule_files(registry: Registry) -> None:
     from . import numpy as numpy_rules
-    from . import numpy_linalg, operators, scipy_special
+    from . import numpy_linalg, operators, runtime_helpers, scipy_special
 
     operators.register(registry)
     numpy_rules.register(registry)
     numpy_linalg.register(registry)
+    runtime_helpers.register(registry)
     registry.defer("scipy.special", scipy_special.register)

@@ -33,6 +33,7 @@ from .containers import (
     zeros_of,
 )
 from .gradient import stop_gradient
+from .higher import add_part, item_part, unadd_vjp, ungradient_like, unmul_vjp, unsetitem_vjp
 from .indexing import selects, unsetitem, unshared, unsubscript
 from .numpy import (
     arange_vjp,
@@ -91,6 +92,7 @@ def owns(obj: object) -> bool:
 __all__ = [
     "add",
     "add_item",
+    "add_part",
     "arange_vjp",
     "cholesky_vjp",
     "convolve_vjp",
@@ -102,6 +104,7 @@ __all__ = [
     "einsum_vjp",
     "inner_vjp",
     "interp_vjp",
+    "item_part",
     "iterable",
     "kron_vjp",
     "linspace_vjp",
@@ -126,6 +129,7 @@ __all__ = [
     "tensordot_vjp",
     "trapezoid_vjp",
     "unadd",
+    "unadd_vjp",
     "unappend",
     "unarray",
     "unbroadcast",
@@ -135,11 +139,14 @@ __all__ = [
     "undict_of",
     "undiff",
     "unextend",
+    "ungradient_like",
     "unmul",
+    "unmul_vjp",
     "unpad",
     "unrepeat",
     "unsequence",
     "unsetitem",
+    "unsetitem_vjp",
     "unshared",
     "unsort",
     "unsplit",
