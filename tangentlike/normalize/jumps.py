@@ -114,12 +114,12 @@ class _Lowering:
                     return True
                 if isinstance(node, gast.Return) and self.early:
                     return True
-            if (
-                isinstance(stmt, (gast.For, gast.While))
-                and self.early
-                and any(isinstance(n, gast.Return) for n in gast.walk(stmt))
-            ):
-                return True
+                if (  # a loop, at any depth of ifs, with a return inside: it leaves this one too
+                    isinstance(node, (gast.For, gast.While))
+                    and self.early
+                    and any(isinstance(n, gast.Return) for n in gast.walk(node))
+                ):
+                    return True
         return False
 
     def loop(self, stmt: gast.For | gast.While) -> tuple[list[gast.stmt], str | None]:

@@ -59,7 +59,13 @@ def _reads_after_pop(ctx: Context) -> dict[int, set[str]]:
         for stmt in stmts:
             seen[id(stmt)] = earlier
             if isinstance(stmt, gast.If):
-                inside = earlier | nodes.names_read(stmt.test)
+                # the zeros a join needs are set after the pops of the branch's statements
+                joins = ctx.join_zeros.get(id(stmt), [])
+                inside = (
+                    earlier
+                    | nodes.names_read(stmt.test)
+                    | set().union(*map(nodes.names_read, joins))
+                )
                 walk(stmt.body, inside)
                 walk(stmt.orelse, inside)
             elif isinstance(stmt, (gast.For, gast.While)):

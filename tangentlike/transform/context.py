@@ -67,6 +67,7 @@ class Context:
     pushed: frozenset[int] = frozenset()  # id() of the sites that push
     structured: frozenset[str] = frozenset()  # adjoint may be a list/dict (transform.containers)
     backward_parts: dict[int, list[gast.stmt]] = field(default_factory=dict)  # id(stmt) -> code
+    join_zeros: dict[int, list[gast.stmt]] = field(default_factory=dict)  # id(if) -> zeros
     shapes: Shapes = field(default_factory=Shapes)  # which operands have the result's shape
     checkpointed: dict[int, CheckpointedLoop] = field(default_factory=dict)  # id(loop) ->
     stats: bool = False  # the stack is a measuring schedule.Tape

@@ -208,8 +208,10 @@ class Backward:
             orelse, d2 = self.block(stmt.orelse, defined)
             joined = frozenset(b for b in d1 | d2 if not b.endswith(FRESH) or (b in d1 and b in d2))
             unsure = ctx.flow.bound_before.get(id(stmt), frozenset())
-            body += self.zero_inits(joined - d1, unsure)
-            orelse += self.zero_inits(joined - d2, unsure)
+            zeros = (self.zero_inits(joined - d1, unsure), self.zero_inits(joined - d2, unsure))
+            self.ctx.join_zeros[id(stmt)] = zeros[0] + zeros[1]  # read after the branch's pops
+            body += zeros[0]
+            orelse += zeros[1]
             if not body and not orelse:
                 return [], joined
             return [nodes.if_(nodes.deepcopy(stmt.test), body or [gast.Pass()], orelse)], joined

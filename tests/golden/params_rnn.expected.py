@@ -242,8 +242,12 @@ def unbroadcast(g, x):
 
 
 def unsum(g, iterable, start=0):
-    """The adjoint of the builtin `sum(iterable, start)` for each item: g undone of any
-    broadcasting against that item."""
+    """The adjoint of the builtin `sum(iterable, start)`: for an array, an array of its
+    shape (each row's part: g undone of broadcasting against the row); for a list or
+    tuple, a list with each item's part."""
+    if isinstance(iterable, np.ndarray):
+        shape = iterable.shape
+        return np.array(np.broadcast_to(sum_to(np.asarray(g), shape[1:]), shape))
     out = []
     for item in iterable:
         if isinstance(item, (list, tuple, dict)):

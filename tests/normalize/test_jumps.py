@@ -95,3 +95,43 @@ def test_return_in_for_else_runs_instead_of_the_rest():
     df = tl.grad(f)
     assert df(2.0) == pytest.approx(4.0)
     assert df(0.5) == pytest.approx(1.0)
+
+
+# a return inside a loop that sits in one or more `if`s of an outer loop: the outer loop
+# must stop too (once lowered as a loop without jumps, with flags that had no names)
+NESTED_RETURN = {
+    "if": ["if x > 0.5:", "    {loop}"],
+    "if-else": ["if x > 5.0:", "    s = s + y", "else:", "    {loop}"],
+    "two-ifs": ["if x > 0.5:", "    if y > -5.0:", "        {loop}"],
+}
+INNER_RETURN = {
+    "for": ["for j in range(n):", "    s = s * 0.75 + x * y", "    if s > 1.5:",
+            "        return s * x"],
+    "while": ["k = 0", "while k < n:", "    k = k + 1", "    s = s * 0.75 + x", "    if s > 1.5:",
+              "        return s * y"],
+}  # fmt: skip
+
+
+def _nested_return_source(shape: str, inner: str) -> str:
+    lines = ["s = x * 1.0", "for i in range(n):"]
+    for line in NESTED_RETURN[shape]:
+        if "{loop}" in line:
+            pad = line[: line.index("{loop}")]
+            lines += ["    " + pad + inner_line for inner_line in INNER_RETURN[inner]]
+        else:
+            lines.append("    " + line)
+    lines += ["    s = s + x * y", "return s"]
+    body = "\n".join("    " + line for line in lines)
+    return f"import numpy as np\n\n\ndef f(x, y, n):\n{body}\n"
+
+
+@pytest.mark.parametrize("inner", INNER_RETURN)
+@pytest.mark.parametrize("shape", NESTED_RETURN)
+def test_return_in_a_loop_inside_ifs_of_an_outer_loop(tmp_path, shape, inner):
+    f = load_module(tmp_path, _nested_return_source(shape, inner)).f
+    df = tl.grad(f, wrt=(0, 1))
+    for x, y in [(0.4, 0.7), (1.3, -0.6), (2.2, 0.9), (0.9, 0.2)]:
+        gx, gy = df(x, y, 3)
+        np.testing.assert_allclose(gx, autograd_grad(f, [x, y, 3], 0), rtol=1e-10)
+        np.testing.assert_allclose(gy, autograd_grad(f, [x, y, 3], 1), rtol=1e-10)
+        check_against_fd(f, gx, [x, y, 3], 0)

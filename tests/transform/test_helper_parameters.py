@@ -34,6 +34,11 @@ HELPERS = {
     "rebound_in_branch": (
         "def h(a, b):\n    if np.sum(a) > 0.0:\n        b = 3.0\n    return a * b\n"
     ),
+    # the zero gradient of the old b, set after the branch, must read the old b (an
+    # array), not the number it was rebound to
+    "rebound_on_its_own_test": (
+        "def h(a, b):\n    if np.sum(b) < 0.0:\n        b = 3.0\n    return a * b\n"
+    ),
     "rebound_in_both_branches": (
         "def h(a, b):\n    if np.sum(a) > 0.0:\n        b = 3.0\n    else:\n        b = 2.0\n"
         "    return a * b\n"
