@@ -37,6 +37,7 @@ from .normalize import (
     desugar,
     jumps,
     methods,
+    nested_grads,
 )
 from .optimize import dce, inline
 from .parse import fence
@@ -192,6 +193,8 @@ class ModuleBuilder:
         self.parsed.append(parsed)
         fn = nodes.deepcopy(parsed.node)
         closures.partials_as_lambdas(fn, lambda f: self._is_partial(parsed, f))
+        outside = Scope(parsed.func, closures.function_locals(parsed.node), {}, self.recorder)
+        nested_grads.run(parsed, fn, outside.resolve, self.namespace.bind)
         closures.check(parsed, fn)
         user_locals = closures.function_locals(fn)
         every_name = {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}

@@ -67,7 +67,7 @@ class Scope:
             return generated_primal(obj)
         if self.recorder is not None and hasattr(obj, "__tangentlike_live__"):
             self.recorder.watch(obj, "current")  # a gradient: what it runs may change
-        return self.note(obj, ("attr", attr), getattr(obj, attr))
+        return generated_primal(self.note(obj, ("attr", attr), getattr(obj, attr)))
 
     def note(self, base: object, step: tuple[str, str], value: object) -> object:
         """Report that `value` was found one `step` from `base`; returns value."""

@@ -189,6 +189,47 @@ def register(registry: Registry) -> None:
     def dot_vjp_b_tangent(result, g, a, b):
         d[result] = runtime.dot_vjp_b(d[g], a, b) + runtime.dot_vjp_b(g, d[a], b)
 
+    # -- the rules' own helpers (third order and beyond) -----------------------------------
+    @adjoint(runtime.ungradient_like, constant=("b",))
+    def ungradient_like(result, g, b):
+        d[g] = runtime.ungradient_like(d[result], g)
+
+    @tangent(runtime.ungradient_like)
+    def ungradient_like_tangent(result, g, b):
+        d[result] = runtime.ungradient_like(d[g], b)
+
+    @adjoint(runtime.add_part, constant=("a",))
+    def add_part(result, g, a):
+        d[g] = runtime.add_part_vjp(d[result], g)
+
+    @tangent(runtime.add_part)
+    def add_part_tangent(result, g, a):
+        d[result] = runtime.add_part(d[g], a)
+
+    @adjoint(runtime.item_part, constant=("x", "index", "like"))
+    def item_part(result, g, x, index, like):
+        d[g] = runtime.add_item(None, g, index, d[result])
+
+    @tangent(runtime.item_part)
+    def item_part_tangent(result, g, x, index, like):
+        d[result] = runtime.item_part(d[g], x, index, like)
+
+    @adjoint(runtime.unadd_vjp, constant=("g", "x", "y"))
+    def unadd_vjp(result, h, g, x, y):
+        d[h] = runtime.unadd(d[result], x, y)
+
+    @tangent(runtime.unadd_vjp)
+    def unadd_vjp_tangent(result, h, g, x, y):
+        d[result] = runtime.unadd_vjp(d[h], g, x, y)
+
+    @adjoint(runtime.unsetitem_vjp, constant=("g", "index"))
+    def unsetitem_vjp(result, h, g, index):
+        d[h] = runtime.unsetitem(d[result], index)
+
+    @tangent(runtime.unsetitem_vjp)
+    def unsetitem_vjp_tangent(result, h, g, index):
+        d[result] = runtime.unsetitem_vjp(d[h], g, index)
+
     # -- the rest: refused when a generated gradient calling it is differentiated ----------
     registry.refuse(
         [

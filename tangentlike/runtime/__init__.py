@@ -33,7 +33,15 @@ from .containers import (
     zeros_of,
 )
 from .gradient import stop_gradient
-from .higher import add_part, item_part, unadd_vjp, ungradient_like, unmul_vjp, unsetitem_vjp
+from .higher import (
+    add_part,
+    add_part_vjp,
+    item_part,
+    unadd_vjp,
+    ungradient_like,
+    unmul_vjp,
+    unsetitem_vjp,
+)
 from .indexing import selects, unsetitem, unshared, unsubscript
 from .numpy import (
     arange_vjp,
@@ -93,6 +101,7 @@ __all__ = [
     "add",
     "add_item",
     "add_part",
+    "add_part_vjp",
     "arange_vjp",
     "cholesky_vjp",
     "convolve_vjp",

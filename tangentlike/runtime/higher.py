@@ -121,3 +121,14 @@ def unsetitem_vjp(h, g, index):
     if h1 is not None:
         out[index] = out[index] + h1
     return out
+
+
+def add_part_vjp(h, g):
+    """The adjoint of `g` in `add_part(g, a)`, given the adjoint `h` of its result."""
+    if h is None or g is None:
+        return None
+    if isinstance(g, dict):
+        return {k: add_part_vjp(h.get(k) if isinstance(h, dict) else None, v) for k, v in g.items()}
+    if isinstance(g, (list, tuple)):
+        return [add_part_vjp(h[i] if i < len(h) else None, v) for i, v in enumerate(g)]
+    return np.broadcast_to(h, np.shape(g))
