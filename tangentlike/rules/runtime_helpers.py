@@ -26,15 +26,30 @@ from ..runtime import boundary
 from .registry import Registry
 from .template import d
 
-SHAPE = "depends on shapes, sizes and dtypes only"
-CHECK = "a run-time check: returns nothing"
+ORIGIN = "runtime"  # not a rule of a library namespace: tests/higher checks these
 
 
 def register(registry: Registry) -> None:
-    adjoint, tangent = registry.adjoint, registry.tangent
-    registry.nondifferentiable(
-        {runtime.zeros_of: SHAPE, runtime.selects: CHECK, runtime.unshared: CHECK}
-    )
+    def adjoint(primal, **options):
+        return registry.adjoint(primal, origin=ORIGIN, **options)
+
+    def tangent(primal):
+        return registry.tangent(primal, origin=ORIGIN)
+
+
+    # zeros whatever the argument, or a check that returns nothing: no gradient flows
+    @adjoint(runtime.zeros_of, constant=("x",))
+    def zeros_of(result, x):
+        pass
+
+    @adjoint(runtime.selects, constant=("x", "what"))
+    def selects(result, x, what):
+        pass
+
+    @adjoint(runtime.unshared, constant=("value", "others", "what"))
+    def unshared(result, value, others, what):
+        pass
+
     registry.sequence_makers([runtime.unadd, runtime.unmul, runtime.unsetitem])
 
     # -- broadcasting ------------------------------------------------------------------
