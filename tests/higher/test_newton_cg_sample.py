@@ -27,7 +27,6 @@ def sample():
 
 def test_the_generated_derivatives_are_right(sample):
     import autograd
-
     from reference import autograd_version
 
     X, y = sample.load_data(subset=60)
