@@ -36,7 +36,6 @@ def register(registry: Registry) -> None:
     def tangent(primal):
         return registry.tangent(primal, origin=ORIGIN)
 
-
     # zeros whatever the argument, or a check that returns nothing: no gradient flows
     @adjoint(runtime.zeros_of, constant=("x",))
     def zeros_of(result, x):
