@@ -8,6 +8,7 @@ print(df.source)
 __version__ = "0.1.0"
 
 from .api import Stats, adjoint, differentiable, grad, source, value_and_grad, vjp
+from .api_forward import jacobian, jvp
 from .checkpoint import Binomial, FixedInterval, checkpoint, checkpointed
 from .errors import (
     CheckError,
@@ -45,6 +46,8 @@ __all__ = [
     "grad",
     "hessian",
     "hvp",
+    "jacobian",
+    "jvp",
     "source",
     "stop_gradient",
     "value_and_grad",

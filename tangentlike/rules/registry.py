@@ -401,11 +401,12 @@ def default_registry() -> Registry:
 
 
 def _load_rule_files(registry: Registry) -> None:
+    from . import forward_interim, numpy_linalg, operators, runtime_helpers, scipy_special
     from . import numpy as numpy_rules
-    from . import numpy_linalg, operators, runtime_helpers, scipy_special
 
     operators.register(registry)
     numpy_rules.register(registry)
     numpy_linalg.register(registry)
     runtime_helpers.register(registry)
+    forward_interim.register(registry)  # forward forms the rules above do not state yet
     registry.defer("scipy.special", scipy_special.register)

@@ -17,6 +17,7 @@ from cases import CASES, Case
 from templates import cotangents_of, tangent_of
 from test_table import _inputs, _namespace
 
+from tangentlike.rules import forward_interim
 from tangentlike.rules.registry import default_registry
 from tangentlike.rules.template import BindError, bind_arguments
 
@@ -102,5 +103,8 @@ def test_every_forward_form_has_a_case():
     with_forward = [
         r for r in registry.rules() if r.origin == "builtin" and registry.lookup_tangent(r.primal)
     ]
-    missing = sorted(r.name for r in with_forward if r.primal not in covered)
+    elsewhere = forward_interim.CONTAINER_RESULTS  # container results: tests/forward
+    missing = sorted(
+        r.name for r in with_forward if r.primal not in covered and r.primal not in elsewhere
+    )
     assert not missing, f"forward forms without a single-application case: {missing}"

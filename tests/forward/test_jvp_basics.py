@@ -1,0 +1,63 @@
+"""jvp on small functions: values, tangents against central differences and vjp."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tangentlike as tl
+from tests.reference import load_module
+
+
+@pytest.fixture
+def m(tmp_path):
+    return load_module(
+        tmp_path,
+        """
+        import numpy as np
+
+        def field(x, A):
+            return np.tanh(A @ x) * 2.0
+
+        def loop(x, n):
+            h = x
+            for _ in range(n):
+                h = np.sin(h) * x
+            return np.sum(h)
+
+        def branch(x):
+            if np.sum(x) > 0:
+                y = x * x
+            else:
+                y = -x
+            return y
+        """,
+    )
+
+
+def test_jvp_value_and_tangent_against_differences(m):
+    rng = np.random.RandomState(0)
+    x, A, t = rng.randn(3), rng.randn(4, 3), rng.randn(3)
+    value, tangent = tl.jvp(m.field)(x, A, t)
+    eps = 1e-6
+    fd = (m.field(x + eps * t, A) - m.field(x - eps * t, A)) / (2 * eps)
+    assert np.allclose(value, m.field(x, A)) and np.allclose(tangent, fd, atol=1e-7)
+
+
+@pytest.mark.parametrize(
+    "fname, args",
+    [
+        ("loop", (np.array([0.3, -0.2]), 4)),
+        ("branch", (np.array([0.5, 0.1]),)),
+        ("branch", (np.array([-0.5, 0.1]),)),
+    ],
+)
+def test_control_flow(m, fname, args):
+    f = getattr(m, fname)
+    t = np.array([1.0, -2.0])
+    value, tangent = tl.jvp(f)(*args, t)
+    assert np.allclose(value, f(*args))
+    eps = 1e-6
+    up = (args[0] + eps * t, *args[1:])
+    down = (args[0] - eps * t, *args[1:])
+    assert np.allclose(tangent, (f(*up) - f(*down)) / (2 * eps), atol=1e-7)
