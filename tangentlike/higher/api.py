@@ -4,14 +4,19 @@ Both differentiate a generated gradient: `grad(f, wrt)` is built first, and its
 generated code (made differentiable by higher/forms.py, its runtime helpers by
 rules/runtime_helpers.py) is differentiated again.
 
-- `hvp(f, wrt)(*args, v)` is H v. It is computed reverse over reverse, as the
-  vector-Jacobian product of the gradient with seed v: vᵀ (∂ grad f / ∂x) = (H v)ᵀ,
-  H being symmetric; one gradient's cost times a small constant. (Forward over
-  reverse, the jvp of the gradient, computes the same product; `method` is the
-  switch for when forward mode lands.)
-- `hessian(f, wrt)(*args)` is H, shaped x.shape + x.shape, assembled from H e_k
-  for the basis vectors e_k of x (a tuple wrt gives the nested tuple of blocks
-  H[i][j], shaped x_i.shape + x_j.shape).
+- `hvp(f, wrt)(*args, v)` is H v, one gradient's cost times a small constant.
+  method "forward": forward over reverse, the tangent of the gradient along v
+  (`jvp(grad(f))`, no stack for the outer level); "reverse": reverse over
+  reverse, the vector-Jacobian product of the gradient with seed v,
+  vᵀ (∂ grad f / ∂x) = (H v)ᵀ, H being symmetric; "auto" (the default): forward
+  when its transform covers the gradient's code, else reverse (both are built
+  from the same generated gradient, and agree to rounding).
+- `hessian(f, wrt)(*args)` is H, shaped x.shape + x.shape: method "forward" runs
+  one vector-mode forward sweep of the gradient with the identity as its k-wide
+  tangents (`jacobian(grad(f), mode="forward")`); "reverse" assembles H from the
+  columns H e_k, one reverse-over-reverse product per basis vector; "auto" picks
+  forward when it builds. A tuple wrt gives the nested tuple of blocks H[i][j],
+  shaped x_i.shape + x_j.shape.
 
 Assumes: f scalar-valued (grad's check says so otherwise), twice differentiable
 where evaluated. Guarantees: H v has v's structure (an array shaped like x, a
@@ -26,34 +31,43 @@ from typing import Any
 
 import numpy as np
 
-from .. import api
-from ..errors import WrtError
+from .. import api, api_forward
+from ..errors import TangentlikeError, WrtError
 
-METHODS = ("reverse",)
+METHODS = ("auto", "forward", "reverse")
 
 
 def hvp(
     f: Callable,
     wrt: api.Wrt = 0,
     *,
-    method: str = "reverse",
+    method: str = "auto",
     cache: api.CacheOption = True,
     checks: bool | None = None,
 ) -> Callable:
     """The Hessian-vector product of scalar-valued `f`: `hv(*args, v)` -> H v.
 
     `v` is shaped like the `wrt` argument (a tuple of such for a tuple `wrt`), and so
-    is the result. `hv.source` is the generated HVP module; `hv.gradient` the
-    gradient it differentiates."""
-    if method not in METHODS:
-        raise WrtError(f"hvp: method must be one of {', '.join(METHODS)}, not {method!r}")
+    is the result. `hv.source` is the generated HVP module, `hv.method` the method
+    used ("forward" or "reverse"); `hv.gradient` the gradient it differentiates."""
+    _check_method("hvp", method)
     gradient = api.grad(f, wrt, cache=cache, checks=checks)
-    product = api.vjp(gradient, wrt, cache=cache, checks=checks)
+    product, used = None, "reverse"
+    if method in ("auto", "forward"):
+        try:
+            product, used = api_forward.jvp(gradient, wrt), "forward"
+        except TangentlikeError:
+            if method == "forward":
+                raise
+    if product is None:
+        product = api.vjp(gradient, wrt, cache=cache, checks=checks)
 
     def hv(*args, **kwargs):
         if not args:
             raise TypeError("hvp: pass the vector v last, after f's arguments")
         *primal, v = args
+        if used == "forward":
+            return product(*primal, v, **kwargs)[1]
         return product(*primal, v, **kwargs)
 
     functools.update_wrapper(hv, f, assigned=("__module__", "__doc__"), updated=())
@@ -61,7 +75,8 @@ def hvp(
     hv.__wrapped__ = product
     hv.source = product.source
     hv.gradient = gradient
-    hv.wrt = product.wrt
+    hv.wrt = api._wrt_names(f, wrt)[0]
+    hv.method = used
     return hv
 
 
@@ -69,14 +84,25 @@ def hessian(
     f: Callable,
     wrt: api.Wrt = 0,
     *,
+    method: str = "auto",
     cache: api.CacheOption = True,
     checks: bool | None = None,
 ) -> Callable:
     """The Hessian of scalar-valued `f`: `H(*args)`, shaped x.shape + x.shape for one
     `wrt`; for a tuple `wrt`, the nested tuple of blocks H[i][j] (x_i.shape + x_j.shape).
     """
-    product = hvp(f, wrt, cache=cache, checks=checks)
+    _check_method("hessian", method)
     single = isinstance(wrt, (int, str))
+    if method in ("auto", "forward"):
+        gradient = api.grad(f, wrt, cache=cache, checks=checks)
+        try:
+            api_forward.jvp_vector(gradient, wrt)  # builds it: the Jacobian below reuses it
+        except TangentlikeError:
+            if method == "forward":
+                raise
+        else:
+            return _forward_hessian(f, gradient, wrt, single)
+    product = hvp(f, wrt, method="reverse", cache=cache, checks=checks)
 
     def H(*args, **kwargs):
         names = product.wrt
@@ -92,7 +118,30 @@ def hessian(
     H.__name__ = H.__qualname__ = f"hessian_{getattr(f, '__name__', 'f')}"
     H.hvp = product
     H.source = product.source
+    H.method = "reverse"
     return H
+
+
+def _forward_hessian(f: Callable, gradient: Callable, wrt: api.Wrt, single: bool) -> Callable:
+    """H as the Jacobian of the gradient, by one vector-mode forward sweep."""
+    jacobian = api_forward.jacobian(gradient, wrt, mode="forward")
+
+    def H(*args, **kwargs):
+        blocks = jacobian(*args, **kwargs)
+        if single:
+            return blocks
+        return tuple(tuple(row) for row in blocks)
+
+    functools.update_wrapper(H, f, assigned=("__module__", "__doc__"), updated=())
+    H.__name__ = H.__qualname__ = f"hessian_{getattr(f, '__name__', 'f')}"
+    H.source = api_forward.jvp_vector(gradient, wrt).source
+    H.method = "forward"
+    return H
+
+
+def _check_method(what: str, method: str) -> None:
+    if method not in METHODS:
+        raise WrtError(f"{what}: method must be one of {', '.join(METHODS)}, not {method!r}")
 
 
 def _argument(product: Callable, args: tuple, kwargs: dict, name: str) -> Any:

@@ -91,7 +91,8 @@ def run(
         if any(n in defs or n == node.name for n in free) or any(k is None for k in options):
             return None
         function = _lifted_function(parsed, node, free)
-        gradient = derive(function, *rest, **options)
+        # plain mode: the inner level runs inside the outer one's code, which checks itself
+        gradient = derive(function, *rest, **{"checks": False, **options})
         lifted.add(node.name)
         bound = bind(f"_d{node.name}_lifted", gradient)
         rest_args, rest_kw = fresh("args"), fresh("kw")

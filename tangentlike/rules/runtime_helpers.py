@@ -109,7 +109,7 @@ def register(registry: Registry) -> None:
 
     @tangent(runtime.add)
     def add_tangent(result, a, b):
-        d[result] = runtime.add(d[a], d[b])
+        d[result] = runtime.add(runtime.no_object_zero(d[a]), runtime.no_object_zero(d[b]))
 
     @adjoint(runtime.add_item, constant=("x", "index"))
     def add_item(result, b, x, index, g):
@@ -118,7 +118,7 @@ def register(registry: Registry) -> None:
 
     @tangent(runtime.add_item)
     def add_item_tangent(result, b, x, index, g):
-        d[result] = runtime.add_item(d[b], x, index, d[g])
+        d[result] = runtime.add_item(runtime.no_object_zero(d[b]), x, index, d[g])
 
     @adjoint(runtime.unsubscript, constant=("x", "index"))
     def unsubscript(result, g, x, index):
@@ -134,7 +134,7 @@ def register(registry: Registry) -> None:
 
     @tangent(runtime.part)
     def part_tangent(result, b, key, like):
-        d[result] = runtime.part(d[b], key, like)
+        d[result] = runtime.part(runtime.no_object_zero(d[b]), key, like)
 
     @adjoint(runtime.unadd, constant=("x", "y"))
     def unadd(result, g, x, y):
@@ -154,8 +154,8 @@ def register(registry: Registry) -> None:
     @tangent(runtime.unmul)
     def unmul_tangent(result, g, x, y):
         d[result] = runtime.add(
-            runtime.add(runtime.unmul(d[g], x, y), runtime.unmul(g, d[x], y)),
-            runtime.unmul(g, x, d[y]),
+            runtime.add(runtime.unmul(d[g], x, y), runtime.unmul_term(g, d[x], y, 1)),
+            runtime.unmul_term(g, x, d[y], 0),
         )
 
     @adjoint(runtime.unsetitem, constant=("index",))
@@ -243,6 +243,13 @@ def register(registry: Registry) -> None:
     @tangent(runtime.unsetitem_vjp)
     def unsetitem_vjp_tangent(result, h, g, index):
         d[result] = runtime.unsetitem_vjp(d[h], g, index)
+
+    # -- NumPy calls generated gradients make (the adjoint of a sum is a broadcast) ------
+    if registry.lookup_tangent(np.broadcast_to) is None:  # until rules/numpy.py states it
+
+        @registry.tangent(np.broadcast_to, origin=ORIGIN)
+        def broadcast_to_tangent(result, array, shape):
+            d[result] = np.broadcast_to(d[array], shape)
 
     # -- the rest: refused when a generated gradient calling it is differentiated ----------
     registry.refuse(

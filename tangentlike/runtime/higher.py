@@ -132,3 +132,23 @@ def add_part_vjp(h, g):
     if isinstance(g, (list, tuple)):
         return [add_part_vjp(h[i] if i < len(h) else None, v) for i, v in enumerate(g)]
     return np.broadcast_to(h, np.shape(g))
+
+
+def unmul_term(g, x, y, which):
+    """One term of the tangent of `unmul(g, x, y)` = (g y undone against x, g x undone
+    against y), bilinear: `which` = 1 for the term of x's tangent (x is that tangent here:
+    only the second part moves), 0 for the term of y's tangent (y is that tangent: only
+    the first part moves). A list times an int (repetition) moves with g only."""
+    if isinstance(x, (list, tuple)) or isinstance(y, (list, tuple)) or g is None:
+        return None, None
+    if which == 1:
+        return None, unbroadcast(np.asarray(g * x), y)
+    return unbroadcast(np.asarray(g * y), x), None
+
+
+def no_object_zero(t):
+    """A tangent, with the zero a forward sweep gives a constant None or container
+    (`np.zeros_like(None)`, a 0-d object array) read as None, the zero adjoint."""
+    if isinstance(t, np.ndarray) and t.dtype == object and t.ndim == 0:
+        return None
+    return t
