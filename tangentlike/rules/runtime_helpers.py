@@ -22,7 +22,6 @@ import types
 import numpy as np
 
 from .. import runtime
-from ..runtime import boundary
 from .registry import Registry
 from .template import d
 
@@ -69,35 +68,35 @@ def register(registry: Registry) -> None:
         d[result] = runtime.sum_to(d[g], shape)
 
     # -- boundaries: checks that return their argument ---------------------------------
-    @adjoint(boundary.gradient_like, constant=("x", "name"))
+    @adjoint(runtime.gradient_like, constant=("x", "name"))
     def gradient_like(result, b, x, name):
         d[b] = runtime.ungradient_like(d[result], b)
 
-    @tangent(boundary.gradient_like)
+    @tangent(runtime.gradient_like)
     def gradient_like_tangent(result, b, x, name):
-        d[result] = boundary.gradient_like(d[b], x, name)
+        d[result] = runtime.gradient_like(d[b], x, name)
 
-    @adjoint(boundary.seed_like, constant=("out", "where"))
+    @adjoint(runtime.seed_like, constant=("out", "where"))
     def seed_like(result, seed, out, where):
         d[seed] = runtime.ungradient_like(d[result], seed)
 
-    @tangent(boundary.seed_like)
+    @tangent(runtime.seed_like)
     def seed_like_tangent(result, seed, out, where):
-        d[result] = boundary.seed_like(d[seed], out, where)
+        d[result] = runtime.seed_like(d[seed], out, where)
 
-    @adjoint(boundary.adjoint_contribution, constant=("like", "name", "site"))
+    @adjoint(runtime.adjoint_contribution, constant=("like", "name", "site"))
     def adjoint_contribution(result, g, like, name, site):
         d[g] = d[result]
 
-    @tangent(boundary.adjoint_contribution)
+    @tangent(runtime.adjoint_contribution)
     def adjoint_contribution_tangent(result, g, like, name, site):
         d[result] = d[g]
 
-    @adjoint(boundary.rule_contribution, constant=("x", "name", "rule", "site"))
+    @adjoint(runtime.rule_contribution, constant=("x", "name", "rule", "site"))
     def rule_contribution(result, g, x, name, rule, site):
         d[g] = d[result]
 
-    @tangent(boundary.rule_contribution)
+    @tangent(runtime.rule_contribution)
     def rule_contribution_tangent(result, g, x, name, rule, site):
         d[result] = d[g]
 

@@ -16,6 +16,7 @@ what one computes is a versioned event: copies live in users' repositories.
 
 from __future__ import annotations
 
+from .boundary import adjoint_contribution, gradient_like, rule_contribution, seed_like
 from .broadcast import sum_to, unbroadcast
 from .containers import (
     add,
@@ -104,6 +105,7 @@ __all__ = [
     "add_item",
     "add_part",
     "add_part_vjp",
+    "adjoint_contribution",
     "arange_vjp",
     "cholesky_vjp",
     "convolve_vjp",
@@ -113,6 +115,7 @@ __all__ = [
     "dot_vjp_b",
     "eigh_vjp",
     "einsum_vjp",
+    "gradient_like",
     "inner_vjp",
     "interp_vjp",
     "item_part",
@@ -131,6 +134,8 @@ __all__ = [
     "pinv_vjp",
     "prod_others",
     "qr_vjp",
+    "rule_contribution",
+    "seed_like",
     "select_vjp",
     "selects",
     "slogdet_vjp",

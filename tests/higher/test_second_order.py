@@ -38,20 +38,24 @@ def _fd_hvp(f, args, v, eps=1e-6):
     return (np.asarray(g(*up)) - np.asarray(g(*down))) / (2 * eps)
 
 
+@pytest.mark.parametrize("method", ["forward", "reverse"])
 @pytest.mark.parametrize("case", SUPPORTED)
-def test_hvp_matches_autograd_and_differences_of_the_gradient(case):
+def test_hvp_matches_autograd_and_differences_of_the_gradient(case, method):
     f, args = CASES[case]
     v = _direction(args[0])
-    hv = tl.hvp(f)(*args, v)
+    product = tl.hvp(f, method=method)
+    assert product.method == method
+    hv = product(*args, v)
     assert np.shape(hv) == np.shape(args[0])
     assert np.allclose(hv, _autograd_hvp(f, args, v), rtol=1e-7, atol=1e-9)
     assert np.allclose(hv, _fd_hvp(f, args, v), rtol=1e-4, atol=1e-6)
 
 
+@pytest.mark.parametrize("method", ["forward", "reverse"])
 @pytest.mark.parametrize("case", SUPPORTED)
-def test_hessian_matches_autograd_and_is_symmetric(case):
+def test_hessian_matches_autograd_and_is_symmetric(case, method):
     f, args = CASES[case]
-    H = tl.hessian(f)(*args)
+    H = tl.hessian(f, method=method)(*args)
     x = args[0]
     assert np.shape(H) == np.shape(x) + np.shape(x)
     expected = autograd.hessian(autograd_version(f))(*args)
@@ -81,9 +85,10 @@ def test_grad_of_grad_with_respect_to_another_argument():
     assert mixed(*args) == pytest.approx(2 * args[0])
 
 
-def test_tuple_wrt_gives_blocks_of_the_hessian():
+@pytest.mark.parametrize("method", ["forward", "reverse"])
+def test_tuple_wrt_gives_blocks_of_the_hessian(method):
     f, (x, A) = CASES["linalg"]
-    blocks = tl.hessian(f, wrt=(0, 1))(x, A)
+    blocks = tl.hessian(f, wrt=(0, 1), method=method)(x, A)
     af = autograd_version(f)
     for i in range(2):
         for j in range(2):
@@ -91,7 +96,7 @@ def test_tuple_wrt_gives_blocks_of_the_hessian():
             assert blocks[i][j].shape == np.shape((x, A)[i]) + np.shape((x, A)[j])
             assert np.allclose(blocks[i][j], expected, rtol=1e-7, atol=1e-9)
     vx, vA = _direction(x, 2), _direction(A, 3)
-    hx, hA = tl.hvp(f, wrt=(0, 1))(x, A, (vx, vA))
+    hx, hA = tl.hvp(f, wrt=(0, 1), method=method)(x, A, (vx, vA))
     assert np.allclose(hx, np.tensordot(blocks[0][0], vx, 1) + np.tensordot(blocks[0][1], vA, 2))
     assert np.allclose(hA, np.tensordot(blocks[1][0], vx, 1) + np.tensordot(blocks[1][1], vA, 2))
 
@@ -110,11 +115,22 @@ def test_hvp_exposes_its_generated_source_and_gradient():
     assert np.allclose(hv.gradient(*args), tl.grad(f)(*args))
 
 
+def test_auto_uses_forward_over_reverse_where_it_builds():
+    f, _ = CASES["logistic"]
+    assert tl.hvp(f).method == "forward" and tl.hessian(f).method == "forward"
+
+
+def test_an_unknown_method_is_refused():
+    with pytest.raises(tl.WrtError, match="method"):
+        tl.hvp(CASES["poly"][0], method="sideways")
+
+
+@pytest.mark.parametrize("method", ["auto", "forward", "reverse"])
 @pytest.mark.parametrize("case", sorted(REFUSED))
-def test_what_has_no_second_order_rule_is_refused_with_its_line(case):
+def test_what_has_no_second_order_rule_is_refused_with_its_line(case, method):
     f, args = CASES[case]
     with pytest.raises(tl.UnsupportedSyntaxError) as err:
-        tl.hvp(f)(*args, _direction(args[0]))
+        tl.hvp(f, method=method)(*args, _direction(args[0]))
     message = str(err.value)
     assert REFUSED[case] in message and "no second-order rule" in message, message
     assert "^" in message and "What to do" in message, message
