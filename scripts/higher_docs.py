@@ -32,7 +32,8 @@ def _sample():
 def entry_functions(text: str, names: tuple[str, ...]) -> str:
     """The generated functions called `names` (in the module's order), without helpers."""
     blocks = re.split(r"\n(?=def )", text)
-    return "\n".join(b.rstrip() + "\n" for b in blocks if b.startswith(tuple(f"def {n}(" for n in names)))
+    starts = tuple(f"def {n}(" for n in names)
+    return "\n".join(b.rstrip() + "\n" for b in blocks if b.startswith(starts))
 
 
 def render() -> str:
