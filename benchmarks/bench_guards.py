@@ -53,13 +53,13 @@ for name, (f, wrt, args) in cases.items():
     df(*args)
     timed = {{"call_us": df}}
     live = None
-    for per_func in list(getattr(tl.api, "_cache", {{}}).values()):
+    for per_func in list(getattr(tl.gradients, "_cache", {{}}).values()):
         for entry in per_func.values():
             if getattr(entry, "wrapper", None) is df and getattr(entry, "live", None):
                 live = entry.live
     if live is not None:  # the same gradient without its guards, for comparison
-        options = tl.api.Options(wrt, len(wrt) == 1, "grad", True)
-        timed["unguarded_us"] = tl.api._wrap(f, live.generated, options, df.source)
+        job = tl.job.Job.of(f, wrt if len(wrt) > 1 else wrt[0], cache=False)
+        timed["unguarded_us"] = tl.wrapper.wrap(job, live.generated, df.source)
         timed["generated_us"] = live.generated  # the generated function alone ...
         timed["checked_us"] = live.caller()  # ... and behind its guards
     n = 5000 if name == "scalar" else 200

@@ -58,7 +58,7 @@ import autograd.numpy as anp  # noqa: E402
 import mlp  # noqa: E402
 
 import tangentlike as tl  # noqa: E402
-import tangentlike.api  # noqa: E402
+import tangentlike.gradients  # noqa: E402
 
 WRT = ("W1", "W2")
 SIZES = {  # name: (examples, inputs, hidden, classes)
@@ -155,7 +155,7 @@ def empty_cache_dir() -> None:
 def time_cold(repeats: int) -> list[float]:
     times = []
     for _ in range(repeats):
-        tangentlike.api._cache.clear()
+        tangentlike.gradients._cache.clear()
         empty_cache_dir()
         start = time.perf_counter()
         df = tl.grad(mlp.loss, wrt=WRT)
@@ -171,7 +171,7 @@ def time_disk_hit(repeats: int) -> list[float] | None:
         return None  # no disk cache in this version of tangentlike
     times = []
     for _ in range(repeats):
-        tangentlike.api._cache.clear()
+        tangentlike.gradients._cache.clear()
         start = time.perf_counter()
         df = tl.grad(mlp.loss, wrt=WRT)
         times.append(time.perf_counter() - start)

@@ -48,12 +48,12 @@ def _median(times: list[float]) -> float | None:
 def tangentlike_costs(w: Workload, repeats: int, fresh: int) -> dict:
     """Median seconds of a cold build, a disk load in a fresh process and a warm lookup."""
     import tangentlike as tl
-    import tangentlike.api
+    import tangentlike.gradients
 
     cache_dir = os.environ["TANGENTLIKE_CACHE_DIR"]
     cold = []
     for _ in range(repeats):
-        tangentlike.api._cache.clear()
+        tangentlike.gradients._cache.clear()
         empty_dir(cache_dir)
         start = time.perf_counter()
         tl.grad(w.f, wrt=w.wrt)
@@ -78,11 +78,11 @@ def tangentlike_costs(w: Workload, repeats: int, fresh: int) -> dict:
 
 def _tangentlike_jit_first_call(w: Workload, cache_dir: str) -> float | None:
     import tangentlike as tl
-    import tangentlike.api
+    import tangentlike.gradients
 
     if "jit" not in inspect.signature(tl.grad).parameters:
         return None
-    tangentlike.api._cache.clear()
+    tangentlike.gradients._cache.clear()
     empty_dir(cache_dir)
     args = w.inputs("full")
     start = time.perf_counter()

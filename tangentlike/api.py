@@ -1,104 +1,32 @@
 """The public entry points: grad, value_and_grad, vjp, differentiable, adjoint, source.
 
-A call builds (or finds in the cache) a generated module, then wraps its
-entry function so that gradients come back in the structure, shape and float
-dtype of their arguments.
+A call builds (or finds in the cache) a generated module (gradients.py), then wraps
+its entry function (wrapper.py) so that gradients come back in the structure, shape
+and float dtype of their arguments.
 """
 
 from __future__ import annotations
 
 import functools
-import inspect
-import linecache
-import logging
-import os
-import re
-import threading
 import types
-import weakref
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable
 
-import numpy as np
-
-from . import build as build_module
-from . import specialize, structure
-from .checkpoint import Binomial, FixedInterval, Schedule
-from .compile.cache import DiskCache
-from .errors import (
-    CheckError,
-    NonScalarOutputError,
-    SourceLocation,
-    SourceNotFoundError,
-    UnknownClassError,
-    WrtError,
-)
-from .live import Built, Live, show
-from .parse.source import function_for_rule, peel_bound, unwrap
+from .checkpoint import Schedule
+from .gradients import checks_from_environment, gradient
+from .job import CacheOption, Mode, Wrt
 from .rules.registry import Registry, default_registry
-from .runtime.schedule import Tape
+from .wrapper import Stats
 
-log = logging.getLogger("tangentlike")
-
-Wrt = int | str | Sequence[int | str]
-# True: the disk cache in its default directory; False: memory only; a path: that directory.
-CacheOption = bool | str | os.PathLike
-
-
-@dataclass(frozen=True)
-class Options:
-    wrt: tuple[str, ...]
-    single: bool  # wrt was an int or a str: return one gradient, not a tuple
-    mode: str  # "grad", "value_and_grad" or "vjp"
-    optimize: bool
-    checkpoint: Schedule | None = None  # a schedule for every outermost for loop of f
-    stats: bool = False  # measure the stack on every call (df.stats)
-    checks: bool = False  # debug mode: the generated code checks itself (transform.checks)
-
-
-@dataclass(frozen=True)
-class Stats:
-    """What the last call of a gradient built with stats=True stored.
-
-    pushes: values pushed on the stack; peak_stack_bytes: the most data the
-    stack held at once; peak_snapshot_bytes: the same for checkpoint
-    snapshots; peak_bytes: the most of both together; recomputed_steps: loop
-    steps the backward sweep ran again (checkpointed loops); snapshots: the
-    most loop states one checkpointed loop kept at once. Bytes count array
-    data (8 per Python number).
-    """
-
-    pushes: int
-    peak_stack_bytes: int
-    peak_snapshot_bytes: int
-    peak_bytes: int
-    recomputed_steps: int
-    snapshots: int
-
-    @classmethod
-    def of(cls, tape: Tape) -> Stats:
-        return cls(
-            pushes=tape.pushes,
-            peak_stack_bytes=tape.peak_stack_bytes,
-            peak_snapshot_bytes=tape.peak_snapshot_bytes,
-            peak_bytes=tape.peak_bytes,
-            recomputed_steps=sum(p.advances for p in tape.plans),
-            snapshots=max((p.peak_saved for p in tape.plans), default=0),
-        )
-
-
-@dataclass
-class _Entry:
-    wrapper: Callable
-    live: Live | None  # None: a gradient built at each call (specialize.per_call)
-
-
-_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-# ufunc or builtin with a rule -> the Python function calling it that `grad` differentiates
-_rule_functions: dict[object, types.FunctionType] = {}
-_lock = threading.Lock()
+__all__ = [
+    "Stats",
+    "adjoint",
+    "checks_from_environment",
+    "differentiable",
+    "grad",
+    "source",
+    "value_and_grad",
+    "vjp",
+]
 
 
 def grad(
@@ -125,8 +53,9 @@ def grad(
     gradient, which checks at run time that every push is popped by its own pop,
     the stack ends empty, and every adjoint has its value's shape and a real dtype.
     """
-    mode = "value_and_grad" if preserve_result else "grad"
-    return _build(f, wrt, mode, optimize, verbose, cache, checkpoint, stats, checks=checks)
+    mode = Mode.VALUE_AND_GRAD if preserve_result else Mode.GRAD
+    options = dict(optimize=optimize, cache=cache, checkpoint=checkpoint, stats=stats)
+    return gradient(f, wrt, mode, verbose, checks, **options)
 
 
 def value_and_grad(
@@ -141,9 +70,8 @@ def value_and_grad(
     checks: bool | None = None,
 ) -> Callable:
     """Like `grad`, returning `(f(*args), gradient)`."""
-    return _build(
-        f, wrt, "value_and_grad", optimize, verbose, cache, checkpoint, stats, checks=checks
-    )
+    options = dict(optimize=optimize, cache=cache, checkpoint=checkpoint, stats=stats)
+    return gradient(f, wrt, Mode.VALUE_AND_GRAD, verbose, checks, **options)
 
 
 def vjp(
@@ -161,7 +89,8 @@ def vjp(
 
     The seed has the output's structure (tuple, list, dict; None for a zero part)
     and each part the output's shape: anything else is refused, never broadcast."""
-    return _build(f, wrt, "vjp", optimize, verbose, cache, checkpoint, stats, checks=checks)
+    options = dict(optimize=optimize, cache=cache, checkpoint=checkpoint, stats=stats)
+    return gradient(f, wrt, Mode.VJP, verbose, checks, **options)
 
 
 def source(df: Callable) -> str:
@@ -180,345 +109,6 @@ def adjoint(primal: Callable, *, registry: Registry | None = None) -> Callable:
         d[x] = d[result] * 3.0 * x * x
     """
     return (registry or default_registry()).adjoint(primal, origin="user")
-
-
-# ---------------------------------------------------------------------------
-
-
-def _wrt_names(func: Callable, wrt: Wrt) -> tuple[tuple[str, ...], bool]:
-    params = [
-        p.name
-        for p in inspect.signature(func).parameters.values()
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-    ]
-    single = isinstance(wrt, (int, str))
-    if not single and not isinstance(wrt, (tuple, list)):
-        raise WrtError(f"wrt must hold parameter positions or names, not {wrt!r}")
-    items = (wrt,) if single else tuple(wrt)
-    if not items:
-        raise WrtError(f"wrt is empty: name at least one parameter of {func.__qualname__}")
-    names = []
-    for item in items:
-        if isinstance(item, bool) or not isinstance(item, (int, str)):
-            raise WrtError(f"wrt must hold parameter positions or names, not {item!r}")
-        if isinstance(item, int):
-            if not -len(params) <= item < len(params):
-                raise WrtError(
-                    f"wrt={item} is out of range: {func.__qualname__} has {len(params)} "
-                    f"parameters ({', '.join(params)})"
-                )
-            names.append(params[item])
-        else:
-            if item not in params:
-                raise WrtError(
-                    f"wrt={item!r} is not a parameter of {func.__qualname__}; "
-                    f"its parameters are {', '.join(params)}"
-                )
-            names.append(item)
-    return tuple(names), single
-
-
-def _build(
-    f: Callable,
-    wrt: Wrt,
-    mode: str,
-    optimize: bool,
-    verbose: int,
-    cache: CacheOption = True,
-    checkpoint: Schedule | None = None,
-    stats: bool = False,
-    param_types: tuple[tuple[str, type], ...] = (),
-    checks: bool | None = None,
-) -> Callable:
-    checks = checks_from_environment() if checks is None else bool(checks)
-    if peel_bound(f) is not None:
-        rebuild = _rebuild(mode, optimize, verbose, cache, checkpoint, stats, checks)
-        return specialize.bound(f, *_wrt_names(f, wrt), rebuild)
-    func = unwrap(f)
-    if not isinstance(func, types.FunctionType):
-        func = _function_for(func)
-    if checkpoint is not None and not isinstance(checkpoint, (Binomial, FixedInterval)):
-        raise TypeError(
-            f"checkpoint= takes tl.Binomial(snapshots=k) or tl.FixedInterval(every=n), "
-            f"not {checkpoint!r}"
-        )
-    key = (
-        tuple(wrt) if isinstance(wrt, list) else wrt,
-        mode,
-        optimize,
-        checkpoint,
-        bool(stats),
-        param_types,
-        checks,
-    )
-    registry = default_registry()
-    per_func = _cache.get(func)
-    entry = per_func.get(key) if per_func is not None else None
-    if entry is not None:
-        if entry.live is not None and not entry.live.check():
-            entry.live.current()  # refreshed or rebuilt in place: what it was built from changed
-        if verbose:
-            print(entry.wrapper.source)
-        return entry.wrapper
-    names, single = _wrt_names(func, wrt)
-    options = Options(names, single, mode, optimize, checkpoint, bool(stats), checks)
-    disk = _disk(cache)
-    types_ = dict(param_types)
-
-    # a gradient made by tangentlike stands for the code it runs now (tl.grad(tl.vjp(f)))
-    front = f if hasattr(f, "__tangentlike_live__") else None
-
-    def build() -> Built:
-        target = func if front is None else unwrap(front)  # what that gradient runs now
-        return build_module.build(target, options, registry, disk, types_, front)
-
-    try:
-        live: Live | None = Live(build(), build)
-    except UnknownClassError as err:
-        if param_types:
-            raise
-        rebuild = _rebuild(mode, optimize, verbose, cache, checkpoint, stats, checks)
-        wrapper = specialize.per_call(func, wrt, names, mode == "vjp", err, rebuild)
-        live = None
-    else:
-        built = live.built
-        wrapper = _wrap(func, live.caller(), options, built.source)
-        show(wrapper, built)
-        wrapper.__tangentlike_live__ = live
-        live.wrappers.append(wrapper)
-    with _lock:
-        _cache.setdefault(func, {})[key] = _Entry(wrapper, live)
-    if verbose:
-        print(wrapper.source)
-    return wrapper
-
-
-def _function_for(primal: Callable) -> types.FunctionType:
-    """The Python function `grad` differentiates for a callable without Python source:
-    one calling it, when a derivative rule knows it (`grad(np.exp)`); else an error."""
-    rule = default_registry().lookup(primal)
-    if rule is None:
-        raise SourceNotFoundError(
-            f"cannot differentiate {primal!r}: it is not a Python function with source "
-            "code, and no derivative rule is registered for it",
-            hint="What to do: differentiate a Python function that calls it, and register "
-            "a rule for it with @tangentlike.adjoint(...) if it is called on "
-            "differentiated values.",
-        )
-    with _lock:
-        try:
-            found = _rule_functions.get(primal)
-        except TypeError:  # unhashable: make one each time
-            return function_for_rule(primal, rule.params)
-        if found is None:
-            found = _rule_functions[primal] = function_for_rule(primal, rule.params)
-    return found
-
-
-def _rebuild(
-    mode: str,
-    optimize: bool,
-    verbose: int,
-    cache: CacheOption,
-    checkpoint: Schedule | None,
-    stats: bool,
-    checks: bool,
-) -> Callable:
-    """`_build` with these options, for specialize to build a related function's gradient."""
-    return functools.partial(
-        _build,
-        mode=mode,
-        optimize=optimize,
-        verbose=verbose,
-        cache=cache,
-        checkpoint=checkpoint,
-        stats=stats,
-        checks=checks,
-    )
-
-
-def checks_from_environment() -> bool:
-    """Whether TANGENTLIKE_CHECKS asks for debug-mode gradients (1, true, yes, on)."""
-    return os.environ.get("TANGENTLIKE_CHECKS", "").strip().lower() in {"1", "true", "yes", "on"}
-
-
-def _disk(cache: CacheOption) -> DiskCache | None:
-    """The disk cache to use, or None. TANGENTLIKE_DISK_CACHE=0 turns it off everywhere."""
-    if cache is False or os.environ.get("TANGENTLIKE_DISK_CACHE", "1").lower() in {"0", "off"}:
-        return None
-    return DiskCache(None if cache is True else cache)
-
-
-def _wrap(func: Callable, generated: Callable, options: Options, text: str) -> Callable:
-    """`generated` with f's signature, its arguments checked first (floats only), its
-    run-time checks raising tangentlike errors. The generated code itself returns each
-    gradient in its argument's structure, shape and float dtype."""
-    sig = inspect.signature(func)
-    params = list(sig.parameters.values())
-    positions = {p.name: i for i, p in enumerate(params)}
-    seed_name = [  # the last parameter before **kwargs (and the measuring stack)
-        p.name
-        for p in inspect.signature(generated).parameters.values()
-        if p.kind is not p.VAR_KEYWORD
-    ][-2 if options.stats else -1]
-    if options.stats:
-        generated = _measured(generated, lambda stats: setattr(df, "stats", stats))
-    wrt = options.wrt
-    index = [positions[n] for n in wrt]
-    defaults = [params[i].default for i in index]
-    one_of_a_tuple = not options.single and len(wrt) == 1  # wrt=(0,): a tuple of one
-    mode = options.mode
-
-    def check(args: tuple, kwargs: dict) -> None:
-        for i, n, dflt in zip(index, wrt, defaults, strict=True):
-            value = args[i] if i < len(args) else kwargs.get(n, dflt)
-            _check_differentiable(value, n, func)
-
-    def run(args: tuple, kwargs: dict) -> Any:
-        try:
-            return generated(*args, **kwargs)
-        except ValueError as err:
-            _reraise_check(err, func)
-            if mode != "vjp":
-                _reraise_nonscalar(err, func, args, kwargs)
-            raise
-
-    def finish(grads: Any) -> Any:
-        return (grads,) if one_of_a_tuple else grads
-
-    if mode == "grad":
-
-        def df(*args, **kwargs):
-            check(args, kwargs)
-            return finish(run(args, kwargs))
-
-    elif mode == "value_and_grad":
-
-        def df(*args, **kwargs):
-            check(args, kwargs)
-            value, grads = run(args, kwargs)
-            return value, finish(grads)
-
-    else:
-
-        def df(*args, **kwargs):
-            if not args:
-                raise TypeError("vjp: pass the seed (the output's cotangent) last")
-            *primal, seed = args
-            check(tuple(primal), kwargs)
-            return finish(run(tuple(primal), {**kwargs, seed_name: seed}))
-
-    functools.update_wrapper(df, func, assigned=("__module__", "__doc__"), updated=())
-    df.__name__ = generated.__name__
-    df.__qualname__ = generated.__qualname__
-    df.__wrapped__ = generated
-    df.source = text
-    df.wrt = wrt
-    df.stats = None
-    return df
-
-
-def _measured(generated: Callable, report: Callable[[Stats], None]) -> Callable:
-    """Call `generated` with a measuring stack and report what it held."""
-    # the measuring stack is the last keyword-only parameter (f's own come before it)
-    stack = [
-        p.name for p in inspect.signature(generated).parameters.values() if p.kind == p.KEYWORD_ONLY
-    ][-1]
-
-    def call(*args, **kwargs):
-        tape = Tape()
-        try:
-            return generated(*args, **kwargs, **{stack: tape})
-        finally:
-            report(Stats.of(tape))
-
-    return call
-
-
-_NONSCALAR = "grad needs a scalar output"
-_CHECK = "tangentlike: "  # how the checks of boundary.py (and runtime helpers) begin
-
-
-_WHERE = re.compile(r"(?P<file>[^\s:]+\.py):(?P<line>\d+): ")
-
-
-def _reraise_check(err: ValueError, func: Callable) -> None:
-    """A failed run-time check of the generated code, as a CheckError. A check that names
-    a line of f's own file (`m.py:7: ...`) gets that line as its location."""
-    message = str(err)
-    if not message.startswith(_CHECK):
-        return
-    what, _, hint = message[len(_CHECK) :].partition("\n")
-    raise CheckError(*_located(what, func), hint=hint) from None
-
-
-def _located(what: str, func: Callable) -> tuple[str, SourceLocation | None]:
-    """(message, location) for a check message that may begin with `file.py:LINE: `."""
-    where = _WHERE.match(what)
-    try:
-        path = inspect.getsourcefile(inspect.unwrap(func))
-    except TypeError:
-        path = None
-    if where is None or path is None or Path(path).name != where["file"]:
-        return what, None
-    line = int(where["line"])
-    text = linecache.getline(path, line)
-    col = len(text) - len(text.lstrip())
-    return what[where.end() :], SourceLocation(path, line, col, text)
-
-
-def _reraise_nonscalar(err: ValueError, func: Callable, args: tuple, kwargs: dict) -> None:
-    """Turn the generated code's scalar check into a NonScalarOutputError with the shape."""
-    message = str(err)
-    if _NONSCALAR not in message:
-        return
-    where = message.partition(": ")[0]
-    try:
-        shape = f"an output of shape {np.shape(func(*args, **kwargs))}"
-    except Exception:  # the shape is a courtesy; the error stands without it
-        shape = "a non-scalar output"
-    raise NonScalarOutputError(
-        f"grad needs a scalar output, but {func.__qualname__} returned {shape} "
-        f"(the return statement at {where})",
-        hint="What to do: use tangentlike.vjp(f)(*args, seed) for non-scalar outputs, "
-        "or reduce the output to a scalar (e.g. np.sum).",
-    ) from None
-
-
-def _check_differentiable(value: Any, name: str, func: Callable) -> None:
-    if isinstance(value, structure.CONTAINERS):
-        for path, leaf in structure.leaves(value):
-            if not isinstance(leaf, (float, complex, int, np.ndarray, np.generic)):
-                raise WrtError(
-                    f"cannot differentiate {func.__qualname__} with respect to "
-                    f"{name + path!r}: it is a {type(leaf).__name__}, not a number or array",
-                    hint="Keep configuration values out of the differentiated argument "
-                    "(pass them as another argument).",
-                )
-            _check_differentiable(leaf, name + path, func)
-        return
-    dtype = getattr(value, "dtype", None)
-    if isinstance(value, complex) or (dtype is not None and dtype.kind == "c"):
-        raise WrtError(
-            f"cannot differentiate {func.__qualname__} with respect to {name!r}: it is "
-            f"complex ({'complex' if dtype is None else dtype}), and tangentlike "
-            "differentiates real floating-point values only (no complex convention)",
-            hint="Pass real values: for instance the real and imaginary parts as two float "
-            "arguments, or leave it out of wrt.",
-        )
-    if isinstance(value, (bool, int, np.integer, np.bool_)) or (
-        dtype is not None and not np.issubdtype(dtype, np.inexact)
-    ):
-        raise WrtError(
-            f"cannot differentiate {func.__qualname__} with respect to {name!r}: "
-            f"it is {'an integer or boolean' if dtype is None else f'an array of {dtype}'}, "
-            "and only floating-point values are differentiable",
-            hint="Pass a float (e.g. 3.0) or a float array (x.astype(float)), "
-            "or leave it out of wrt.",
-        )
-
-
-# ---------------------------------------------------------------------------
 
 
 class differentiable:

@@ -28,6 +28,7 @@ from .checkpoint import Schedule, is_checkpointed
 from .emit import codegen, roundtrip
 from .emit.module import Generated, ModuleText, render
 from .errors import TangentlikeError
+from .job import Job
 from .normalize import (
     anf,
     checkpoints,
@@ -62,10 +63,9 @@ class ModuleBuilder:
     """Builds one generated module: an entry function and split variants of callees."""
 
     registry: Registry
-    optimize: bool = True
-    checkpoint: Schedule | None = None  # a schedule for the entry function's outer loops
-    stats: bool = False  # record pushes and bytes on a measuring stack (schedule.Tape)
-    checks: bool = False  # debug mode: generated code checks itself (transform.checks)
+    # the gradient asked for; None: a builder that only normalizes and analyses (the
+    # effect summaries of callees, tests of stages), with the default options
+    job: Job | None = None
     namespace: Namespace = field(default_factory=Namespace)
     functions: list[str] = field(default_factory=list)
     variants: dict[tuple[object, tuple[str, ...]], Variant] = field(default_factory=dict)
@@ -76,23 +76,39 @@ class ModuleBuilder:
     param_types: dict[tuple[object, str], type] = field(default_factory=dict)
     summaries: Summaries = field(default_factory=Summaries)  # effects of user functions
 
+    @property
+    def optimize(self) -> bool:
+        return self.job is None or self.job.optimize
+
+    @property
+    def checkpoint(self) -> Schedule | None:
+        """The schedule for the entry function's outermost loops."""
+        return None if self.job is None else self.job.checkpoint
+
+    @property
+    def stats(self) -> bool:
+        """Record pushes and bytes on a measuring stack (schedule.Tape)."""
+        return self.job is not None and self.job.stats
+
+    @property
+    def checks(self) -> bool:
+        """Debug mode: the generated code checks itself (transform.checks)."""
+        return self.job is not None and self.job.checks
+
     def reserve(self, preferred: str) -> str:
         marker = Generated(preferred)
         name = self.namespace.bind(preferred, marker)
         marker.name = name
         return name
 
-    def entry(
-        self,
-        func: Callable,
-        wrt: tuple[str, ...],
-        *,
-        preserve_result: bool,
-        scalar_output: bool,
-        param_types: dict[str, type] | None = None,
-    ) -> str:
+    def entry(self) -> str:
+        """Build the entry function of the job; return its name in the module."""
+        job = self.job
+        if job is None:
+            raise TypeError("ModuleBuilder.entry needs the builder's job")
+        func, wrt, scalar_output = job.func, job.wrt, job.mode.scalar_output
         parsed = parse_function(func, self.recorder)
-        for param, cls in (param_types or {}).items():
+        for param, cls in job.param_types:
             self.note_type(parsed.func, param, cls)
         name = self.reserve("d" + parsed.node.name)
         ctx, ret = self._prepare(parsed, wrt, default_schedule=self.checkpoint)
@@ -105,7 +121,7 @@ class ModuleBuilder:
             wrt=wrt,
             seed=seed,
             seed_default=1.0,
-            preserve_result=preserve_result,
+            preserve_result=job.mode.returns_value,
             scalar_check=returned if scalar_output else None,
             seed_check=None if scalar_output else f"{func.__qualname__} (returned at {returned})",
         )

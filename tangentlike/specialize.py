@@ -19,7 +19,7 @@ from .errors import UnknownClassError
 from .parse.resolve import MISSING, object_classes, user_class
 from .parse.source import peel_bound
 
-# build(func, wrt, param_types=...) -> a gradient wrapper (api._build with the options bound)
+# build(func, wrt, param_types=...) -> a gradient wrapper (gradients.gradient, options bound)
 Build = Callable[..., Callable]
 
 

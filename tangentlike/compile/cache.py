@@ -8,14 +8,14 @@ One file per key, ``<key>.py``: a header line, then the generated source verbati
 Assumes: keys come from `cache_key` over everything the generated text depends on (sources,
 options, rule registry fingerprint, tangentlike version), so one key always maps to one text; the
 cache directory is trusted (the digest detects damage, not tampering: whoever can write the
-directory can make us load any source). Guarantees: never pickles; writes are atomic (temporary
-file in the same directory, fsync, `os.replace`), so no reader ever sees a partial entry; a
-temporary left by a killed writer is removed by a later `store` once it is older than
-`STALE_TEMPORARY_SECONDS`, or by `clear`; directories the cache creates are private (0700,
-whatever the umask), entries are 0600; `load`
-returns a body only if its header, key and digest all check out, and otherwise reports a miss;
-environmental failures (unwritable or unreadable directory, full disk) become misses or ``None``,
-never exceptions. Standard library only.
+directory can make us load any source). Guarantees: never pickles; writes are atomic
+(compile/atomic.py: temporary file in the same directory, fsync, `os.replace`), so no reader
+ever sees a partial entry; a temporary left by a killed writer is removed by a later `store`
+once it is older than `STALE_TEMPORARY_SECONDS`, or by `clear`; directories the cache creates
+are private (0700, whatever the umask), entries are 0600; `load` returns a body only if its
+header, key and digest all check out, and otherwise reports a miss; environmental failures
+(unwritable or unreadable directory, full disk) become misses or ``None``,
+never exceptions. Standard library and platformdirs (the default directory) only.
 """
 
 from __future__ import annotations
@@ -25,16 +25,17 @@ import hashlib
 import os
 import pathlib
 import re
-import sys
-import tempfile
 import time
+
+import platformdirs
+
+from .atomic import write_atomic
 
 __all__ = ["DiskCache", "cache_key", "default_cache_dir"]
 
 FORMAT_VERSION = 1
 _MAGIC = "tangentlike-cache"
 _SUFFIX = ".py"
-_TMP_SUFFIX = ".tmp"
 _KEY_RE = re.compile(r"[0-9a-f]{16,128}")
 _ENTRY_RE = re.compile(r"[0-9a-f]{16,128}\.py")
 _TMP_RE = re.compile(r"\.[0-9a-f]{16,128}\..*\.tmp")
@@ -45,25 +46,16 @@ STALE_TEMPORARY_SECONDS = 600
 def default_cache_dir() -> pathlib.Path:
     """Where the cache lives unless a directory is given.
 
-    Order: ``$TANGENTLIKE_CACHE_DIR`` (if non-empty, ``~`` expanded);
-    ``$XDG_CACHE_HOME/tangentlike`` (if non-empty and absolute, as the XDG spec asks); else the
-    platform's user cache directory:
-    ``~/Library/Caches/tangentlike`` on macOS, ``%LOCALAPPDATA%\\tangentlike\\Cache`` on Windows,
-    ``~/.cache/tangentlike`` elsewhere. Reads the environment at each call; creates nothing.
+    ``$TANGENTLIKE_CACHE_DIR`` when set and non-empty (``~`` expanded); else the user cache
+    directory platformdirs gives for tangentlike: ``$XDG_CACHE_HOME/tangentlike`` or
+    ``~/.cache/tangentlike`` on Linux, ``~/Library/Caches/tangentlike`` on macOS,
+    ``%LOCALAPPDATA%\\tangentlike\\Cache`` on Windows. Reads the environment at each call;
+    creates nothing.
     """
     explicit = os.environ.get("TANGENTLIKE_CACHE_DIR")
     if explicit:
         return pathlib.Path(explicit).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg and os.path.isabs(xdg):
-        return pathlib.Path(xdg) / "tangentlike"
-    if sys.platform == "darwin":
-        return pathlib.Path.home() / "Library" / "Caches" / "tangentlike"
-    if sys.platform == "win32":
-        local = os.environ.get("LOCALAPPDATA")
-        base = pathlib.Path(local) if local else pathlib.Path.home() / "AppData" / "Local"
-        return base / "tangentlike" / "Cache"
-    return pathlib.Path.home() / ".cache" / "tangentlike"
+    return pathlib.Path(platformdirs.user_cache_dir("tangentlike", appauthor=False))
 
 
 def cache_key(*parts: str) -> str:
@@ -152,20 +144,9 @@ class DiskCache:
         try:
             _make_private_directory(self.directory)
             _remove_stale_temporaries(self.directory)
-            fd, tmp = tempfile.mkstemp(prefix=f".{key}.", suffix=_TMP_SUFFIX, dir=self.directory)
+            write_atomic(path, data)  # 0600: only its user may plant code we run
         except OSError:
             return None
-        try:
-            with open(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            return None
-        _fsync_directory(self.directory)
         return path
 
     def clear(self) -> int:
@@ -233,18 +214,3 @@ def _discard(path: pathlib.Path, seen: os.stat_result) -> None:
         now = os.stat(path)
         if (now.st_dev, now.st_ino) == (seen.st_dev, seen.st_ino):
             os.unlink(path)
-
-
-def _fsync_directory(directory: pathlib.Path) -> None:
-    """Make a rename in `directory` durable where the platform allows it (POSIX); best effort."""
-    if os.name != "posix":
-        return
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -6,8 +6,9 @@ constant is spelled first so that the text parses back to the same value
 checks that the text parses back to the tree it came from. Comments
 are derived from standard `lineno` positions: a forward-sweep statement ends
 with `# file.py:12`; each backward block opens with
-`# grad of file.py:12  <original statement>`. A `"\\x00text"` expression
-statement is a banner and prints as `# text`.
+`# grad of file.py:12  <original statement>`. A syntax.nodes.Comment prints as
+`# text` and, when it names a sweep, says which sweep the statements after it
+belong to.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 import astor
 import gast
 
+from ..syntax import nodes
 from . import literals
 
 COMMENT_COLUMN = 40
@@ -83,13 +85,10 @@ class _Block:
         pad = "    " * depth
         group_sizes = _line_groups(stmts)
         for i, stmt in enumerate(stmts):
-            if _is_banner(stmt):
-                text = stmt.value.value[1:]
-                self.region = next(
-                    (r for r in ("forward", "backward") if text.startswith(r)), self.region
-                )
+            if isinstance(stmt, nodes.Comment):
+                self.region = stmt.sweep or self.region
                 self.last_line = None
-                out.append(f"{pad}# {stmt.value.value[1:]}")
+                out.append(f"{pad}# {stmt.text}")
                 continue
             line = getattr(stmt, "lineno", None)
             if self.region == "backward" and self.origin and line and line != self.last_line:
@@ -149,15 +148,6 @@ def _with_comment(code: str, comment: str) -> str:
     if not comment:
         return code
     return f"{code.ljust(COMMENT_COLUMN - 2)}  {comment}"
-
-
-def _is_banner(stmt: gast.stmt) -> bool:
-    return (
-        isinstance(stmt, gast.Expr)
-        and isinstance(stmt.value, gast.Constant)
-        and isinstance(stmt.value.value, str)
-        and stmt.value.value.startswith("\x00")
-    )
 
 
 def _line_groups(stmts: list[gast.stmt]) -> list[int]:

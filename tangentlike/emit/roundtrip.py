@@ -11,7 +11,7 @@ Only what is genuinely the same program is treated as equal:
   (emit/literals.py), and every constant against an equal one of the same type
   (nan equals nan; the signs of zeros and nans count, complex parts included);
 - what printing drops or adds: `pass` in an empty block, the banner statements
-  the emitter prints as comments (`"\\x00text"`), a FunctionDef's decorators and
+  the emitter prints as comments (syntax.nodes.Comment), a FunctionDef's decorators and
   return annotation (the emitter writes neither), expression contexts, source
   positions, `kind` and `type_comment`.
 
@@ -96,16 +96,8 @@ def _fold(node: object) -> object:
 
 
 def _dropped(stmt: object) -> bool:
-    """`pass` (an empty block prints as one) and banners (printed as comments)."""
-    kind = _kind(stmt)
-    if kind == "Pass":
-        return True
-    return (
-        kind == "Expr"
-        and _kind(stmt.value) == "Constant"
-        and isinstance(stmt.value.value, str)
-        and stmt.value.value.startswith("\x00")
-    )
+    """`pass` (an empty block prints as one) and comments (syntax.nodes.Comment)."""
+    return _kind(stmt) in ("Pass", "Comment")
 
 
 def _value(node: object) -> object:

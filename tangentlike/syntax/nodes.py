@@ -15,6 +15,22 @@ Expr: TypeAlias = gast.expr
 Stmt: TypeAlias = gast.stmt
 
 
+class Comment(gast.stmt):
+    """A comment line of generated code (emit/codegen prints `# text`; nothing runs).
+
+    `sweep` is "forward" or "backward" when the statements after it belong to that
+    sweep (the emitter then comments them with their source lines), else None.
+    """
+
+    _fields = ("text", "sweep")
+    text: str
+    sweep: str | None
+
+
+def comment(text: str, sweep: str | None = None) -> Comment:
+    return Comment(text=text, sweep=sweep)
+
+
 def name(id_: str, store: bool = False) -> gast.Name:
     ctx = gast.Store() if store else gast.Load()
     return gast.Name(id=id_, ctx=ctx, annotation=None, type_comment=None)

@@ -1,11 +1,10 @@
-"""The forward sweep, the choice of saved values, and the generated functions.
+"""The forward sweep and the generated functions.
 
 Assumes: a planned Context. Guarantees: `build` returns the generated
-FunctionDefs. A site (assignment or loop target) pushes the value it
-overwrites only when the backward sweep reads that variable and the site can
-overwrite a live value (a parameter, a variable bound more than once, or a
-site inside a loop); everything else is never stored. A variable pushed at a
-site where it may still be unbound is bound to None at function entry.
+FunctionDefs; the sites analyze/tbr.py chooses push the value they overwrite
+(in the forward sweep) and pop it back (after their adjoint in the backward
+sweep); a variable pushed at a site where it may still be unbound is bound to
+None at function entry.
 """
 
 from __future__ import annotations
@@ -13,79 +12,13 @@ from __future__ import annotations
 import gast
 
 from .. import runtime
+from ..analyze import tbr
 from ..runtime import schedule
 from ..syntax import nodes
-from . import checkpoints, checks, container_checks, containers
+from . import checkpoints, checks, container_checks, containers, sweep
 from .context import Context
-from .reverse import POP_MARK, Backward
-
-
-def saved_sites(
-    ctx: Context, read_by_backward: set[str], read_at_end: set[str] = frozenset()
-) -> frozenset[int]:
-    params = set(nodes.all_param_names(ctx.fn))
-    seen = _reads_after_pop(ctx)
-    pushed = set()
-    for site in ctx.flow.sites:
-        if site.region:
-            pushed.add(id(site.stmt))  # always: views of y may be read, and y is restored
-            continue
-        if site.name not in read_by_backward:
-            continue
-        if site.name not in seen[id(site.stmt)] and site.name not in read_at_end:
-            continue
-        if not site.in_loop and site.name not in ctx.flow.maybe_bound_before[id(site.stmt)]:
-            continue  # nothing bound yet: no old value to restore
-        if site.name in params or site.in_loop or ctx.flow.site_count(site.name) > 1:
-            pushed.add(id(site.stmt))
-    return frozenset(pushed)
-
-
-def _reads_after_pop(ctx: Context) -> dict[int, set[str]]:
-    """For each statement, the names the backward sweep may read after that statement's
-    pop: what the adjoints of the statements that can run before it read (in a loop,
-    the whole loop, as earlier passes run before)."""
-    seen: dict[int, set[str]] = {}
-    memo: dict[int, set[str]] = {}
-
-    def every(stmt: gast.stmt) -> set[str]:
-        """What the adjoint of `stmt` (with everything inside it) reads."""
-        if id(stmt) not in memo:
-            part = ctx.backward_parts.get(id(stmt), [])
-            memo[id(stmt)] = set().union(*map(nodes.names_read, part))
-        return memo[id(stmt)]
-
-    def walk(stmts: list[gast.stmt], earlier: set[str]) -> set[str]:
-        for stmt in stmts:
-            seen[id(stmt)] = earlier
-            if isinstance(stmt, gast.If):
-                # the zeros a join needs are set after the pops of the branch's statements
-                joins = ctx.join_zeros.get(id(stmt), [])
-                inside = (
-                    earlier
-                    | nodes.names_read(stmt.test)
-                    | set().union(*map(nodes.names_read, joins))
-                )
-                walk(stmt.body, inside)
-                walk(stmt.orelse, inside)
-            elif isinstance(stmt, (gast.For, gast.While)):
-                walk(stmt.body, earlier | every(stmt))
-            earlier = earlier | every(stmt)
-        return earlier
-
-    walk(ctx.fn.body, set())
-    return seen
-
-
-def unbound_saved(ctx: Context) -> list[str]:
-    """Saved variables that may be unbound when first pushed (they get `= None`)."""
-    names = []
-    for site in ctx.flow.sites:
-        if site.region:
-            continue  # writing into y needs y bound anyway
-        if id(site.stmt) in ctx.pushed and site.name not in ctx.flow.bound_before[id(site.stmt)]:
-            names.append(site.name)
-    return sorted(set(names))
+from .defined import Defined
+from .reverse import Backward
 
 
 class Forward:
@@ -170,16 +103,14 @@ def _makes_plan(ctx: Context, value: gast.expr) -> bool:
 
 
 def resolve_pops(code: list[gast.stmt], pushed: frozenset[int]) -> list[gast.stmt]:
-    """Pop markers become their restore statement for sites that push and vanish
+    """Restores (transform/sweep.py) become their restore statement for sites that push and vanish
     otherwise; loops and branches left empty go too. Returns new lists."""
     out: list[gast.stmt] = []
     for stmt in code:
-        if isinstance(stmt, gast.If) and isinstance(stmt.test, gast.Constant):
-            mark = stmt.test.value
-            if isinstance(mark, str) and mark.startswith(POP_MARK):
-                if int(mark.split(" ")[1]) in pushed:
-                    out.extend(nodes.located(s, stmt) for s in stmt.body)
-                continue
+        if isinstance(stmt, sweep.Restore):
+            if stmt.site in pushed:
+                out.extend(nodes.located(s, stmt) for s in stmt.body)
+            continue
         if isinstance(stmt, (gast.For, gast.While)):
             inner = resolve_pops(stmt.body, pushed)
             if inner:
@@ -206,13 +137,7 @@ def _with(stmt: gast.stmt, **fields: object) -> gast.stmt:
 
 def read_by_backward(ctx: Context, code: list[gast.stmt]) -> set[str]:
     """Forward-sweep variables (the function's, and while-loop trip counts) `code` reads."""
-    primal = set(nodes.all_param_names(ctx.fn)) | {name for name, _ in ctx.counters.values()}
-    for stmt in ctx.fn.body:
-        primal |= nodes.names_stored(stmt)
-    read = set()
-    for stmt in code:
-        read |= nodes.names_read(stmt)
-    return read & primal
+    return tbr.primal_reads(ctx.fn, (name for name, _ in ctx.counters.values()), code)
 
 
 def build(
@@ -234,7 +159,7 @@ def build(
     structure and shape (vjp)."""
     fn = ctx.fn
     body, ret = fn.body[:-1], fn.body[-1].value.id
-    defined0 = frozenset({ctx.adjoint[ret]}) if ret in ctx.active else frozenset()
+    defined0 = Defined(frozenset({ctx.adjoint[ret]}) if ret in ctx.active else frozenset())
     marked, defined = Backward(ctx).block(body, defined0)
     checks.contributions(ctx, marked, split is not None)  # debug mode: before saving
     grads = []
@@ -253,9 +178,20 @@ def build(
     # the gradients of unreached arguments read the arguments after the whole backward
     # sweep: their original values must be back by then
     final = set().union(*map(nodes.names_read, grads)) & set(nodes.all_param_names(fn))
-    reads = read_by_backward(ctx, resolve_pops(marked, frozenset())) | final
-    undone, lists = container_checks.restored(ctx, reads)  # list appends undone backward
-    ctx.pushed = saved_sites(ctx, reads | lists, final) | undone
+    # a restore kept inside a branch or loop reads its test or trip count: saving one
+    # value can make the backward sweep read more, so choose the saved sites to a fixpoint
+    pushed: frozenset[int] = frozenset()
+    while True:
+        reads = read_by_backward(ctx, resolve_pops(marked, pushed)) | final
+        undone, lists = container_checks.restored(ctx, reads)  # list appends undone backward
+        more = tbr.pushed_sites(
+            ctx.fn, ctx.flow, _adjoint_reads(ctx), reads | lists, final, _join_reads(ctx)
+        )
+        more |= undone | pushed
+        if more == pushed:
+            break
+        pushed = more
+    ctx.pushed = pushed
     bwd_code = resolve_pops(marked, ctx.pushed)
     # a split backward half gets its state from the forward half: everything it reads,
     # including the arguments whose zero gradients it returns
@@ -266,7 +202,7 @@ def build(
     grad_value = grads[0] if len(grads) == 1 else nodes.tuple_(grads)
 
     params = nodes.param_names(fn)
-    unbound = sorted(set(unbound_saved(ctx)) | ctx.prebound)
+    unbound = sorted(set(tbr.unbound_saved(ctx.flow, ctx.pushed)) | ctx.prebound)
     pre = [nodes.located(nodes.assign(n, nodes.const(None)), fn) for n in unbound]
     uses_stack = (
         bool(ctx.pushed)
@@ -291,9 +227,9 @@ def build(
         body_out = [
             *setup,
             *pre,
-            *_banner("forward sweep", fwd_code),
+            *_banner("forward", fwd_code),
             *check,
-            *_banner("backward sweep", bwd_code),
+            *_banner("backward", bwd_code),
             nodes.return_(result),
         ]
         args = nodes.arguments([*params, seed], _defaults(fn, seed_default))
@@ -336,6 +272,24 @@ def build(
     ]
 
 
+def _adjoint_reads(ctx: Context):
+    """What the backward code of a statement (with everything inside it) reads."""
+
+    def reads(stmt: gast.stmt) -> set[str]:
+        return set().union(*map(nodes.names_read, ctx.backward_parts.get(id(stmt), [])))
+
+    return reads
+
+
+def _join_reads(ctx: Context):
+    """What the zeros a branch's join needs read (set after its statements' pops)."""
+
+    def reads(stmt: gast.If) -> set[str]:
+        return set().union(*map(nodes.names_read, ctx.join_zeros.get(id(stmt), [])))
+
+    return reads
+
+
 def _assigns(code: list[gast.stmt], name: str) -> bool:
     return any(name in nodes.names_stored(s) for s in code)
 
@@ -366,9 +320,9 @@ def _pop_setup(ctx: Context, code: list[gast.stmt]) -> list[gast.stmt]:
     return [nodes.assign(ctx.pop, nodes.attribute(nodes.name(ctx.stack), "pop"))]
 
 
-def _banner(text: str, code: list[gast.stmt]) -> list[gast.stmt]:
-    """A marker the emitter turns into a `# text` comment line."""
-    return [nodes.expr_stmt(nodes.const(f"\x00{text}")), *code]
+def _banner(sweep_: str, code: list[gast.stmt]) -> list[gast.stmt]:
+    """`# forward sweep` / `# backward sweep` and the sweep's code."""
+    return [nodes.comment(f"{sweep_} sweep", sweep_), *code]
 
 
 def _defaults(fn: gast.FunctionDef, seed_default: object, extra: bool = True) -> list[gast.expr]:

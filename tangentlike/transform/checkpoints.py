@@ -23,9 +23,8 @@ import gast
 from ..analyze import containers as container_analysis
 from ..analyze import flow as flow_analysis
 from ..syntax import nodes
+from . import sweep
 from .context import Context, LoopState
-
-MARK = "\x02copy"
 
 
 def plan_loops(ctx: Context) -> None:
@@ -207,8 +206,13 @@ def forward(ctx: Context, loop: gast.For, recorded: list[gast.stmt]) -> list[gas
     if spec.kind == "region":
         state = ctx.carried[id(loop)].names
         push = nodes.call(nodes.name(ctx.push), [state_value(ctx, loop)])
-        note = _banner("forward: a checkpointed block, not recorded (its inputs are)")
-        return [note, *([nodes.expr_stmt(push)] if state else []), *plain, _banner("forward")]
+        note = _banner("forward: a checkpointed block, not recorded (its inputs are)", "forward")
+        return [
+            note,
+            *([nodes.expr_stmt(push)] if state else []),
+            *plain,
+            _banner("forward", "forward"),
+        ]
     index, plan = loop.target.id, nodes.name(spec.plan)
     save = nodes.call(nodes.attribute(plan, "save"), [nodes.name(index), state_value(ctx, loop)])
     kept = gast.Compare(
@@ -227,19 +231,28 @@ def backward(ctx: Context, loop: gast.For, adjoint: list[gast.stmt]) -> list[gas
         state = ctx.carried[id(loop)].names
         pop = nodes.call(nodes.name(ctx.pop), [])
         restore = restore_state(ctx, loop, pop) if state else []
-        again = _banner("forward: the checkpointed block again, recorded")
-        return [*restore, again, record, _banner("backward: the block's adjoint"), *adjoint]
+        again = _banner("forward: the checkpointed block again, recorded", "forward")
+        return [
+            *restore,
+            again,
+            record,
+            _banner("backward: the block's adjoint", "backward"),
+            *adjoint,
+        ]
     index, plan = loop.target.id, nodes.name(spec.plan)
     act = ctx.namer.temp("act")
     save = nodes.call(nodes.attribute(plan, "save"), [nodes.name(index), state_value(ctx, loop)])
     load = nodes.call(nodes.attribute(plan, "load"), [nodes.name(index)])
     cases = [
-        ("advance", [_banner("forward: step again, not recorded"), _marker(ctx, loop, "plain")]),
+        (
+            "advance",
+            [_banner("forward: step again, not recorded", "forward"), _marker(ctx, loop, "plain")],
+        ),
         ("save", [nodes.expr_stmt(save)]),
         ("restore", restore_state(ctx, loop, load) or [gast.Pass()]),
-        ("record", [_banner("forward: step again, recorded"), record]),
+        ("record", [_banner("forward: step again, recorded", "forward"), record]),
     ]
-    chain: list[gast.stmt] = [_banner("backward: the step's adjoint"), *adjoint]
+    chain: list[gast.stmt] = [_banner("backward: the step's adjoint", "backward"), *adjoint]
     for what, body in reversed(cases):
         test = gast.Compare(left=nodes.name(act), ops=[gast.Eq()], comparators=[nodes.const(what)])
         chain = [nodes.if_(test, body or [gast.Pass()], chain)]
@@ -249,16 +262,17 @@ def backward(ctx: Context, loop: gast.For, adjoint: list[gast.stmt]) -> list[gas
     return [driver]
 
 
-def _banner(text: str) -> gast.stmt:
-    """A comment line in the generated code; `forward...`/`backward...` also say which
-    sweep the statements after it belong to (emit.codegen)."""
-    return nodes.expr_stmt(nodes.const(f"\x00{text}"))
+def _banner(text: str, sweep_: str) -> gast.stmt:
+    """A comment line in the generated code, saying which sweep the statements after
+    it belong to (emit.codegen)."""
+    return nodes.comment(text, sweep_)
 
 
 def adjoint_work(code: list[gast.stmt]) -> bool:
-    """Whether backward code does more than restore values (pop markers)."""
+    """Whether backward code does more than restore values (sweep.Restore) and copy
+    steps (sweep.StepCopy)."""
     for stmt in code:
-        if isinstance(stmt, gast.If) and isinstance(stmt.test, gast.Constant):
+        if isinstance(stmt, (sweep.Restore, sweep.StepCopy)):
             continue
         if isinstance(stmt, (gast.If, gast.For, gast.While)):
             if adjoint_work(stmt.body) or adjoint_work(stmt.orelse):
@@ -273,19 +287,16 @@ def _marker(ctx: Context, loop: gast.For, kind: str) -> gast.stmt:
     is built. Meanwhile it reads the step's inputs, so that the values the backward
     sweep needs are known: what a step assigns before reading it is recomputed."""
     inputs = nodes.tuple_([nodes.name(n) for n in sorted(ctx.carried[id(loop)].inputs)])
-    return nodes.if_(nodes.const(f"{MARK} {kind} {id(loop)}"), [nodes.expr_stmt(inputs)], [])
+    return sweep.step_copy(loop, kind == "record", inputs)
 
 
 def fill_copies(ctx: Context, code: list[gast.stmt]) -> list[gast.stmt]:
     """Replace each marker by its copy of the loop body."""
     out: list[gast.stmt] = []
     for stmt in code:
-        if isinstance(stmt, gast.If) and isinstance(stmt.test, gast.Constant):
-            mark = stmt.test.value
-            if isinstance(mark, str) and mark.startswith(MARK):
-                _, kind, loop = mark.split(" ")
-                out.extend((ctx.plain if kind == "plain" else ctx.recorded)[int(loop)])
-                continue
+        if isinstance(stmt, sweep.StepCopy):
+            out.extend((ctx.recorded if stmt.recorded else ctx.plain)[stmt.loop])
+            continue
         for field in ("body", "orelse"):
             inner = getattr(stmt, field, None)
             if isinstance(inner, list):

@@ -32,6 +32,7 @@ from ..analyze.containers import mutation
 from ..parse.resolve import MISSING
 from ..rules.template import BindError, bind_arguments
 from ..syntax import nodes
+from .defined import Defined
 
 
 def helper(backward: Any, name: str) -> gast.Name:
@@ -43,7 +44,7 @@ def helper_name(ctx: Any, name: str) -> gast.Name:
     return nodes.name(ctx.namespace.bind(name, getattr(runtime, name), ctx.namer))
 
 
-def read(backward: Any, value: gast.Subscript, bt: str, defined: frozenset[str], index: gast.expr):
+def read(backward: Any, value: gast.Subscript, bt: str, defined: Defined, index: gast.expr):
     """`t = x[index]` with x in S: `bx = add_item(bx, x, index, bt)`."""
     ctx = backward.ctx
     x = value.value.id
@@ -52,10 +53,10 @@ def read(backward: Any, value: gast.Subscript, bt: str, defined: frozenset[str],
     bx = ctx.adjoint[x]
     current = nodes.name(bx) if bx in defined else nodes.const(None)
     call = nodes.call(helper(backward, "add_item"), [current, nodes.name(x), index, nodes.name(bt)])
-    return [nodes.assign(bx, call)], (defined - {bx + "!"}) | {bx}
+    return [nodes.assign(bx, call)], defined.assigned(bx)
 
 
-def literal(backward: Any, value: gast.expr, bt: str, defined: frozenset[str]):
+def literal(backward: Any, value: gast.expr, bt: str, defined: Defined):
     """`t = [a, b]`, `(a, b)` or `{k: a, ...}`: each element gets its part of bt."""
     ctx = backward.ctx
     code: list[gast.stmt] = []
@@ -83,7 +84,7 @@ def literal(backward: Any, value: gast.expr, bt: str, defined: frozenset[str]):
     return code, defined
 
 
-def mutate(backward: Any, stmt: gast.Expr, defined: frozenset[str], marker: Callable):
+def mutate(backward: Any, stmt: gast.Expr, defined: Defined, marker: Callable):
     """The backward code of `xs.append(v)` / `xs.extend(ys)`. Putting xs back is wrapped
     in `marker` (a pop marker): kept only when the backward sweep reads xs."""
     ctx = backward.ctx
@@ -186,7 +187,7 @@ def _local(ctx: Any, operand: gast.expr) -> bool:
     return isinstance(operand, gast.Name) and ctx.scope.resolve(operand) is MISSING
 
 
-def arithmetic(backward: Any, value: gast.BinOp, bt: str, defined: frozenset[str]):
+def arithmetic(backward: Any, value: gast.BinOp, bt: str, defined: Defined):
     """`t = x + y` / `x * y` where an operand may be a list: `unadd` / `unmul` decide at
     run time between concatenation (repetition) and elementwise arithmetic."""
     ctx = backward.ctx

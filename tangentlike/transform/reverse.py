@@ -29,8 +29,9 @@ from ..errors import UnknownFunctionError
 from ..rules.template import bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
-from . import checkpoints, checks, container_checks, containers
+from . import checkpoints, checks, container_checks, containers, sweep
 from .context import Context
+from .defined import Defined
 
 # ---------------------------------------------------------------------------
 # Planning: adjoint names, user-function calls, loop counters
@@ -167,7 +168,7 @@ def _read_by_backward(ctx: Context, stmt: gast.stmt) -> bool:
 class Backward:
     """Generates the backward sweep of a block given which adjoints are defined.
 
-    Every site that may push leaves a pop marker; which sites push is decided
+    Every site that may push leaves a Restore (transform/sweep.py); which sites push is decided
     from what this code reads, then `assemble.resolve_pops` turns markers into
     `x = _pop()` or drops them (one generation, no regeneration).
     """
@@ -175,9 +176,7 @@ class Backward:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    def block(
-        self, stmts: list[gast.stmt], defined: frozenset[str]
-    ) -> tuple[list[gast.stmt], frozenset[str]]:
+    def block(self, stmts: list[gast.stmt], defined: Defined) -> tuple[list[gast.stmt], Defined]:
         code: list[gast.stmt] = []
         for stmt in reversed(stmts):
             part, defined = self.stmt(stmt, defined)
@@ -185,7 +184,7 @@ class Backward:
             code.extend(nodes.located(s, stmt) for s in part)
         return code, defined
 
-    def stmt(self, stmt: gast.stmt, defined: frozenset[str]):
+    def stmt(self, stmt: gast.stmt, defined: Defined):
         ctx = self.ctx
         if nodes.is_item_write(stmt):
             return self.item_write(stmt, defined)
@@ -196,19 +195,22 @@ class Backward:
                 bt = ctx.adjoint[target]
                 if id(stmt) in ctx.calls and bt not in defined:
                     code.append(self.zeros(target))
-                    defined = defined | {bt}
+                    defined = defined.assigned(bt)
                 if bt in defined:
                     part, defined = self.adjoint_of(stmt, defined)
                     code.extend(part)
-                defined = defined - {bt, bt + FRESH}
+                defined = defined.without(bt)
             code.append(pop_marker(stmt, popped(target, ctx)))
             return code, defined
         if isinstance(stmt, gast.If):
             body, d1 = self.block(stmt.body, defined)
             orelse, d2 = self.block(stmt.orelse, defined)
-            joined = frozenset(b for b in d1 | d2 if not b.endswith(FRESH) or (b in d1 and b in d2))
+            joined = d1.join(d2)
             unsure = ctx.flow.bound_before.get(id(stmt), frozenset())
-            zeros = (self.zero_inits(joined - d1, unsure), self.zero_inits(joined - d2, unsure))
+            zeros = (
+                self.zero_inits(joined.adjoints - d1.adjoints, unsure),
+                self.zero_inits(joined.adjoints - d2.adjoints, unsure),
+            )
             self.ctx.join_zeros[id(stmt)] = zeros[0] + zeros[1]  # read after the branch's pops
             body += zeros[0]
             orelse += zeros[1]
@@ -221,7 +223,7 @@ class Backward:
             return containers.mutate(self, stmt, defined, pop_marker)
         return [], defined
 
-    def item_write(self, stmt: gast.Assign, defined: frozenset[str]):
+    def item_write(self, stmt: gast.Assign, defined: Defined):
         """`y[index] = v`: v gets the adjoint of the written region, the old y the rest;
         then the overwritten values are put back."""
         ctx = self.ctx
@@ -236,7 +238,7 @@ class Backward:
             split = nodes.call(nodes.name(helper), [nodes.name(by), index])
             pair = nodes.tuple_([nodes.name(by, store=True), nodes.name(region, store=True)], True)
             code.append(nodes.assign(pair, split))
-            defined = (defined - {by + FRESH}) | {by + FRESH}
+            defined = defined.owning(by)
             if isinstance(value, gast.Name) and value.id in ctx.active:
                 helper = ctx.namespace.bind("unbroadcast", runtime.unbroadcast, ctx.namer)
                 contribution = nodes.call(nodes.name(helper), [nodes.name(region), value])
@@ -248,20 +250,19 @@ class Backward:
         code.append(pop_marker(stmt, nodes.assign(restore, nodes.call(nodes.name(ctx.pop), []))))
         return code, defined
 
-    def loop(self, stmt: gast.For | gast.While, defined: frozenset[str]):
+    def loop(self, stmt: gast.For | gast.While, defined: Defined):
         ctx = self.ctx
         saved = ctx.namer.snapshot()
-        defined = _owned_dropped(defined)  # ownership is not tracked around loops
+        defined = defined.unowned()  # ownership is not tracked around loops
         entry = defined
         while True:
             ctx.namer.restore(saved)
             body, end = self.block(stmt.body, entry)
-            end = _owned_dropped(end)
-            if end <= entry:
+            if end.adjoints <= entry.adjoints:
                 break
-            entry = entry | end
-        body += self.zero_inits(entry - end)
-        code = self.zero_inits(entry - defined)
+            entry = entry.union(end)
+        body += self.zero_inits(entry.adjoints - end.adjoints)
+        code = self.zero_inits(entry.adjoints - defined.adjoints)
         if id(stmt) in ctx.checkpointed and not checkpoints.adjoint_work(body):
             del ctx.checkpointed[id(stmt)]  # nothing to differentiate: a plain loop
         if id(stmt) in ctx.checkpointed:
@@ -313,8 +314,6 @@ class Backward:
         by_adjoint = {b: p for p, b in self.ctx.adjoint.items()}
         out = []
         for b in sorted(adjoints):
-            if b.endswith(FRESH):
-                continue
             primal = by_adjoint[b]
             if bound is None or primal in bound or primal in self.ctx.structured:
                 out.append(self.zeros(primal))
@@ -325,7 +324,7 @@ class Backward:
         return out
 
     # -- one assignment ---------------------------------------------------------
-    def adjoint_of(self, stmt: gast.Assign, defined: frozenset[str]):
+    def adjoint_of(self, stmt: gast.Assign, defined: Defined):
         ctx = self.ctx
         target, value = stmt.targets[0].id, stmt.value
         bt = ctx.adjoint[target]
@@ -416,7 +415,7 @@ class Backward:
             for s in stmts:
                 if _is_contribution(s):
                     s.value = self.without_identity_unbroadcast(stmt, s.value, bt)
-        handed_over = rule.elementwise and bt + FRESH in defined and _update_in_place(stmts, bt)
+        handed_over = rule.elementwise and bt in defined.owned and _update_in_place(stmts, bt)
         code: list[gast.stmt] = []
         for s in stmts:
             if _is_contribution(s):
@@ -431,7 +430,7 @@ class Backward:
                 code.append(s)
         return _drop_dead_temps(code, set(ctx.adjoint.values())), defined
 
-    def concatenation(self, value: gast.Subscript, bt: str, defined: frozenset[str]):
+    def concatenation(self, value: gast.Subscript, bt: str, defined: Defined):
         """`t = np.r_[a, 0:3, b]`: each item gets its piece of bt along the axis."""
         items = value.slice.elts if isinstance(value.slice, gast.Tuple) else [value.slice]
         helper = self.ctx.namespace.bind(
@@ -469,7 +468,7 @@ class Backward:
         return bool(nodes.names_read(binding) & self.ctx.active)
 
     def contribute(
-        self, binding: gast.expr, value: gast.expr, defined: frozenset[str], owned: bool = False
+        self, binding: gast.expr, value: gast.expr, defined: Defined, owned: bool = False
     ):
         """Add `value` to the adjoint of the variable(s) in `binding`.
 
@@ -507,17 +506,15 @@ class Backward:
             )
         return [], defined  # a literal or a global: it has no adjoint
 
-    def accumulate(self, name: str, value: gast.expr, defined: frozenset[str], owned=False):
+    def accumulate(self, name: str, value: gast.expr, defined: Defined, owned: bool = False):
         b = self.ctx.adjoint[name]
         if name in self.ctx.structured:  # may be a list or dict: `+` would concatenate
             if b in defined:
                 value = nodes.call(containers.helper(self, "add"), [nodes.name(b), value])
-            return [nodes.assign(b, value)], (defined - {b + FRESH}) | {b}
+            return [nodes.assign(b, value)], defined.assigned(b)
         if b in defined:
             value = nodes.binop(nodes.name(b), gast.Add(), value)
-        fresh = owned or self.allocates(value)
-        defined = (defined - {b + FRESH}) | {b} | ({b + FRESH} if fresh else set())
-        return [nodes.assign(b, value)], defined
+        return [nodes.assign(b, value)], defined.assigned(b, owned or self.allocates(value))
 
     def allocates(self, value: gast.expr) -> bool:
         """Whether `value` is certainly a new array no other name refers to."""
@@ -530,7 +527,7 @@ class Backward:
             return helper in (runtime.matmul_vjp_a, runtime.matmul_vjp_b)
         return False
 
-    def call_variant(self, stmt: gast.Assign, defined: frozenset[str]):
+    def call_variant(self, stmt: gast.Assign, defined: Defined):
         ctx = self.ctx
         variant, arguments = ctx.calls[id(stmt)]
         bt = ctx.adjoint[stmt.targets[0].id]
@@ -552,27 +549,14 @@ class Backward:
         return code, defined
 
 
-POP_MARK = "\x01pop"
-
-
 def pop_marker(site: gast.stmt, restore: gast.stmt) -> gast.stmt:
-    """`restore` (e.g. `x = _pop()`), to keep only if the site turns out to push.
-
-    A marker is an `if "<mark> <site id>":` around the restore; assemble.resolve_pops
-    unwraps or drops it.
-    """
-    return nodes.if_(nodes.const(f"{POP_MARK} {id(site)}"), [restore], [])
+    """`restore` (e.g. `x = _pop()`), kept only if the site turns out to push
+    (transform/sweep.py: Restore, resolved by assemble.resolve_pops)."""
+    return sweep.restore(site, restore)
 
 
 def popped(target: str, ctx: Context) -> gast.stmt:
     return nodes.assign(target, nodes.call(nodes.name(ctx.pop), []))
-
-
-FRESH = "!"  # `b!` in the defined set: b's array is owned by the generated code alone
-
-
-def _owned_dropped(defined: frozenset[str]) -> frozenset[str]:
-    return frozenset(b for b in defined if not b.endswith(FRESH))
 
 
 _IN_PLACE_OPS = (gast.Mult, gast.Div, gast.Add, gast.Sub)

@@ -6,24 +6,21 @@ from __future__ import annotations
 import gast
 import pytest
 from reference import load_module
+from stages import prepare
 
 from tangentlike.analyze import aliases, liveness
-from tangentlike.analyze.effects import NOTHING, Effects, Mutation, Summaries
+from tangentlike.analyze.effects import Effects, Mutation, Summaries
 from tangentlike.emit import codegen
 from tangentlike.errors import SourceLocation
-from tangentlike.parse.source import parse_function
 from tangentlike.pipeline import ModuleBuilder
 from tangentlike.rules.registry import default_registry
-from tangentlike.transform import in_place
 
 
 def _normal_form(tmp_path, monkeypatch, body: str, params: str = "x"):
-    """A-normal form of `def f(params): body`, `op=` statements not lowered yet."""
-    module = load_module(tmp_path, f"import numpy as np\n\n\ndef f({params}):\n{body}")
-    monkeypatch.setattr(in_place, "run", lambda *args, **kw: NOTHING)
-    builder = ModuleBuilder(default_registry())
-    fn, _, scope, _, _, _ = builder._normalize(parse_function(module.f), None)
-    return fn, scope, builder
+    """A-normal form of `def f(params): body`, `op=` statements not lowered yet (the
+    normalize passes only; the builder answers what callees do to their arguments)."""
+    stage = prepare(tmp_path, f"def f({params}):\n{body}").normalize()
+    return stage.fn, stage.scope, ModuleBuilder(stage.registry)
 
 
 def _dump(tmp_path, monkeypatch, body: str, params: str = "x") -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -272,6 +273,7 @@ def test_show_prints_the_source_with_file_comments(model, capsys):
 
 
 def test_show_color_always_and_never(model, capsys):
+    pytest.importorskip("pygments")
     status, coloured, _ = run(capsys, "show", "m.py:f", "--color", "always")
     assert status == 0
     assert "\033[" in coloured
@@ -279,6 +281,15 @@ def test_show_color_always_and_never(model, capsys):
     assert status == 0
     assert "\033[" not in plain
     assert "def df(" in plain
+    # the colours are pygments' (the text stays the same once they are taken out)
+    assert re.sub(r"\033\[[0-9;]*m", "", coloured) == plain
+
+
+def test_show_without_pygments_is_plain(model, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pygments", None)  # import pygments: ImportError
+    status, out, _ = run(capsys, "show", "m.py:f", "--color", "always")
+    assert status == 0
+    assert "\033[" not in out and "def df(" in out
 
 
 def test_show_warns_when_the_module_would_not_be_standalone(tmp_path, monkeypatch, capsys):
@@ -413,14 +424,14 @@ def test_existing_output_is_untouched_when_generation_fails(tmp_path, monkeypatc
 
 
 def test_refuses_a_module_that_would_import_tangentlike(model, tmp_path, monkeypatch, capsys):
-    real = cli.generate
+    real = cli.output.generate
 
     def generate(*args, **kwargs):
         df = real(*args, **kwargs)
         df.source = "from tangentlike.runtime import unbroadcast\n" + df.source
         return df
 
-    monkeypatch.setattr(cli, "generate", generate)
+    monkeypatch.setattr(cli.output, "generate", generate)
     status, _, err = run(capsys, "grad", "m.py:f", "-o", "d.py")
     assert_one_line_error(status, err)
     assert "imports tangentlike" in err
@@ -471,7 +482,7 @@ def test_an_unexpected_exception_is_one_line_naming_an_internal_error(
     def broken(*args, **kwargs):
         raise KeyError("boom\nsecond line")
 
-    monkeypatch.setattr(cli, "generate", broken)
+    monkeypatch.setattr(cli.output, "generate", broken)
     status, _, err = run(capsys, "grad", "m.py:f", "-o", "d.py")
     assert_one_line_error(status, err)
     assert "internal error: KeyError" in err and "--debug" in err

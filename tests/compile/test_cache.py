@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 
+import platformdirs
 import pytest
 
 from tangentlike.compile import cache
@@ -61,38 +62,28 @@ def test_default_dir_prefers_tangentlike_cache_dir(clean_env, monkeypatch, tmp_p
     assert default_cache_dir() == tmp_path / "mine"
 
 
+@pytest.mark.skipif(sys.platform != "linux", reason="the XDG layout")
 def test_default_dir_ignores_empty_tangentlike_cache_dir(clean_env, monkeypatch, tmp_path):
     monkeypatch.setenv("TANGENTLIKE_CACHE_DIR", "")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert default_cache_dir() == tmp_path / "xdg" / "tangentlike"
 
 
+@pytest.mark.skipif(sys.platform != "linux", reason="the XDG layout")
 def test_default_dir_uses_xdg_cache_home(clean_env, monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert default_cache_dir() == tmp_path / "xdg" / "tangentlike"
 
 
-def test_default_dir_ignores_relative_xdg_cache_home(clean_env, monkeypatch):
-    # The XDG spec: a relative path in these variables is invalid and must be ignored.
-    monkeypatch.setattr(sys, "platform", "linux")
-    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+def test_default_dir_is_the_platforms_user_cache_dir(clean_env):
+    """Without TANGENTLIKE_CACHE_DIR, platformdirs decides (macOS, Windows, XDG rules)."""
+    expected = platformdirs.user_cache_dir("tangentlike", appauthor=False)
+    assert default_cache_dir() == pathlib.Path(expected)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the XDG layout")
+def test_default_dir_falls_back_to_home_cache(clean_env):
     assert default_cache_dir() == clean_env / ".cache" / "tangentlike"
-
-
-def test_default_dir_falls_back_to_home_cache(clean_env, monkeypatch):
-    monkeypatch.setattr(sys, "platform", "linux")
-    assert default_cache_dir() == clean_env / ".cache" / "tangentlike"
-
-
-def test_default_dir_on_macos(clean_env, monkeypatch):
-    monkeypatch.setattr(sys, "platform", "darwin")
-    assert default_cache_dir() == clean_env / "Library" / "Caches" / "tangentlike"
-
-
-def test_default_dir_on_windows(clean_env, monkeypatch, tmp_path):
-    monkeypatch.setattr(sys, "platform", "win32")
-    monkeypatch.setenv("LOCALAPPDATA", str(tmp_path / "local"))
-    assert default_cache_dir() == tmp_path / "local" / "tangentlike" / "Cache"
 
 
 def test_disk_cache_without_directory_uses_default_and_creates_nothing(monkeypatch, tmp_path):
@@ -478,13 +469,12 @@ def test_threads_storing_and_loading_one_key(tmp_path):
     assert entry_files(disk.directory) == [f"{KEY}.py"]
 
 
-# Loads the module by file path, so a child needs neither an installed nor an importable package.
-# argv: module file, cache directory, key, start-signal file, text file, rounds.
+# Imports this checkout's tangentlike, installed or not.
+# argv: repository root, cache directory, key, start-signal file, text file, rounds.
 CHILD = """
-import importlib.util, os, sys, time
-spec = importlib.util.spec_from_file_location("tl_cache_child", sys.argv[1])
-module = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(module)
+import os, sys, time
+sys.path.insert(0, sys.argv[1])
+from tangentlike.compile import cache as module
 directory, key, go, text_file, rounds = sys.argv[2:]
 with open(text_file, encoding="utf-8", newline="") as f:
     text = f.read()
@@ -508,7 +498,8 @@ def run_writers(directory: pathlib.Path, texts: list[str], rounds: int = 20) -> 
     for i, text in enumerate(texts):
         text_file = work / f"text{i}"
         text_file.write_bytes(text.encode("utf-8"))
-        args = [cache.__file__, str(directory), KEY, str(go), str(text_file), str(rounds)]
+        root = str(pathlib.Path(cache.__file__).resolve().parents[2])
+        args = [root, str(directory), KEY, str(go), str(text_file), str(rounds)]
         procs.append(
             subprocess.Popen(
                 [sys.executable, "-c", CHILD, *args],

@@ -6,22 +6,18 @@ import numpy as np
 import pytest
 from corpus.programs import CASES
 from reference import load_module
+from stages import prepare
 
-from tangentlike.emit import codegen
 from tangentlike.errors import InternalError
 from tangentlike.normalize import anf_check
-from tangentlike.pipeline import ModuleBuilder
-from tangentlike.rules.registry import default_registry
 from tangentlike.syntax import nodes
 
 
 def anf_source(tmp_path, body: str, params: str = "x, y") -> str:
-    module = load_module(tmp_path, f"import numpy as np\n\n\ndef f({params}):\n{body}")
-    ctx, _ = ModuleBuilder(default_registry())._prepare(
-        __import__("tangentlike.parse.source").parse.source.parse_function(module.f), ("x",)
-    )
-    text = codegen.function_source(ctx.fn, None)
-    return "\n".join(line.strip() for line in text.splitlines()[1:])
+    """Every normalize pass, then the lowering of updates in place, through the stages'
+    own functions; the lines stripped of their indentation."""
+    stage = prepare(tmp_path, f"def f({params}):\n{body}").normalize().in_place()
+    return "\n".join(line.strip() for line in stage.body().splitlines())
 
 
 def test_nested_calls_are_named_in_evaluation_order(tmp_path):

@@ -36,11 +36,13 @@ from tangentlike import runtime
 from tangentlike.analyze import containers
 from tangentlike.analyze.activity import data_operands
 from tangentlike.errors import TangentlikeError
+from tangentlike.job import Job
 from tangentlike.parse.resolve import user_class
 from tangentlike.pipeline import ModuleBuilder
 from tangentlike.rules.registry import default_registry
 from tangentlike.syntax import nodes
 from tangentlike.transform.context import Context
+from tangentlike.transform.defined import Defined
 from tangentlike.transform.reverse import Backward
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -186,7 +188,7 @@ def _problems(ctx: Context) -> tuple[list[str], set[int]]:
         bt = ctx.adjoint[target]
         backward = Backward(ctx)
         if nodes.is_item_write(stmt):
-            code, _ = backward.item_write(stmt, frozenset({bt}))
+            code, _ = backward.item_write(stmt, Defined(frozenset({bt})))
             if not any(bt in nodes.names_stored(s) for s in code):
                 problems.append(f"{where}:{stmt.lineno}: write into {target} has no adjoint")
             if id(stmt) in reached:
@@ -195,7 +197,7 @@ def _problems(ctx: Context) -> tuple[list[str], set[int]]:
         operands = _operands(ctx, stmt)
         if not operands:
             continue  # no active operand: a constant with respect to wrt
-        code, _ = backward.adjoint_of(stmt, frozenset({bt}))
+        code, _ = backward.adjoint_of(stmt, Defined(frozenset({bt})))
         written = set().union(*(nodes.names_stored(s) for s in code)) if code else set()
         if not written & {ctx.adjoint[o] for o in operands}:
             problems.append(
@@ -210,7 +212,8 @@ def _problems(ctx: Context) -> tuple[list[str], set[int]]:
 @pytest.mark.parametrize("build", BUILDS, ids=[b[0] for b in BUILDS])
 def test_every_statement_gets_an_adjoint_is_inactive_or_the_build_raised(build):
     _, func, wrt, types = build
-    builder = ModuleBuilder(default_registry())
+    job = Job.of(func, wrt, param_types=tuple(types.items()))
+    builder = ModuleBuilder(default_registry(), job)
     problems: list[str] = []
     lines: list[set[int]] = []
     prepare = builder._prepare
@@ -224,7 +227,7 @@ def test_every_statement_gets_an_adjoint_is_inactive_or_the_build_raised(build):
 
     builder._prepare = audited
     try:
-        builder.entry(func, wrt, preserve_result=False, scalar_output=True, param_types=types)
+        builder.entry()
     except TangentlikeError:
         return  # refused, loudly: allowed
     assert not problems, "\n".join(problems)

@@ -1,0 +1,134 @@
+"""Finding or building the gradient a Job asks for.
+
+`gradient` makes the Job (wrt resolved once, job.py), looks it up in the in-memory
+cache (per function, weakly, by `Job.memory_key`), and otherwise builds it (build.py:
+from the disk cache when an entry holds, else through the pipeline), keeps it current
+(live.py) and wraps it (wrapper.py). Bound methods, partials and callable objects, and
+functions whose build needs the classes of their arguments, go through specialize.py,
+which comes back here with the same options.
+
+Guarantees: one gradient object per (function, Job) while the function lives; a cached
+gradient whose guards fail is refreshed or rebuilt before it is returned.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+import threading
+import types
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from . import build as build_module
+from . import specialize
+from .compile.cache import DiskCache
+from .errors import SourceNotFoundError, UnknownClassError
+from .job import CacheOption, Job, Mode, Wrt, resolve_wrt
+from .live import Built, Live, show
+from .parse.source import function_for_rule, peel_bound, unwrap
+from .rules.registry import default_registry
+from .wrapper import wrap
+
+
+@dataclass
+class _Entry:
+    wrapper: Callable
+    live: Live | None  # None: a gradient built at each call (specialize.per_call)
+
+
+_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# ufunc or builtin with a rule -> the Python function calling it that `grad` differentiates
+_rule_functions: dict[object, types.FunctionType] = {}
+_lock = threading.Lock()
+
+
+def gradient(
+    f: Callable, wrt: Wrt, mode: Mode, verbose: int, checks: bool | None, **options: Any
+) -> Callable:
+    """The gradient wrapper of `f` for the Job these make (found in the memory cache, or
+    built). `options`: the Job's fields beyond wrt and mode (optimize, cache, checkpoint,
+    stats, param_types); `checks` None: TANGENTLIKE_CHECKS decides."""
+    checks = checks_from_environment() if checks is None else bool(checks)
+    # to build a related function's gradient with the same options (specialize.py)
+    again = functools.partial(gradient, mode=mode, verbose=verbose, checks=checks, **options)
+    if peel_bound(f) is not None:
+        return specialize.bound(f, *resolve_wrt(f, wrt), again)
+    func = unwrap(f)
+    if not isinstance(func, types.FunctionType):
+        func = _function_for(func)
+    job = Job.of(func, wrt, mode, checks=checks, **options)
+    key = job.memory_key()
+    per_func = _cache.get(func)
+    entry = per_func.get(key) if per_func is not None else None
+    if entry is not None:
+        if entry.live is not None and not entry.live.check():
+            entry.live.current()  # refreshed or rebuilt in place: what it was built from changed
+        if verbose:
+            print(entry.wrapper.source)
+        return entry.wrapper
+    registry = default_registry()
+    disk = _disk(job.cache)
+
+    # a gradient made by tangentlike stands for the code it runs now (tl.grad(tl.vjp(f)))
+    front = f if hasattr(f, "__tangentlike_live__") else None
+
+    def build() -> Built:
+        now = job if front is None else dataclasses.replace(job, func=unwrap(front))
+        return build_module.build(now, registry, disk, front)
+
+    try:
+        live: Live | None = Live(build(), build)
+    except UnknownClassError as err:
+        if job.param_types:
+            raise
+        wrapper = specialize.per_call(func, wrt, job.wrt, mode.takes_seed, err, again)
+        live = None
+    else:
+        built = live.built
+        wrapper = wrap(job, live.caller(), built.source)
+        show(wrapper, built)
+        wrapper.__tangentlike_live__ = live
+        live.wrappers.append(wrapper)
+    with _lock:
+        _cache.setdefault(func, {})[key] = _Entry(wrapper, live)
+    if verbose:
+        print(wrapper.source)
+    return wrapper
+
+
+def _function_for(primal: Callable) -> types.FunctionType:
+    """The Python function `grad` differentiates for a callable without Python source:
+    one calling it, when a derivative rule knows it (`grad(np.exp)`); else an error."""
+    rule = default_registry().lookup(primal)
+    if rule is None:
+        raise SourceNotFoundError(
+            f"cannot differentiate {primal!r}: it is not a Python function with source "
+            "code, and no derivative rule is registered for it",
+            hint="What to do: differentiate a Python function that calls it, and register "
+            "a rule for it with @tangentlike.adjoint(...) if it is called on "
+            "differentiated values.",
+        )
+    with _lock:
+        try:
+            found = _rule_functions.get(primal)
+        except TypeError:  # unhashable: make one each time
+            return function_for_rule(primal, rule.params)
+        if found is None:
+            found = _rule_functions[primal] = function_for_rule(primal, rule.params)
+    return found
+
+
+def checks_from_environment() -> bool:
+    """Whether TANGENTLIKE_CHECKS asks for debug-mode gradients (1, true, yes, on)."""
+    return os.environ.get("TANGENTLIKE_CHECKS", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _disk(cache: CacheOption) -> DiskCache | None:
+    """The disk cache to use, or None. TANGENTLIKE_DISK_CACHE=0 turns it off everywhere."""
+    if cache is False or os.environ.get("TANGENTLIKE_DISK_CACHE", "1").lower() in {"0", "off"}:
+        return None
+    return DiskCache(None if cache is True else cache)

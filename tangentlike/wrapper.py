@@ -1,0 +1,229 @@
+"""The boundary between the caller and a generated function.
+
+`wrap` gives the generated entry function the differentiated function's signature:
+it checks the arguments differentiated are real floating-point values (or containers
+of them), passes a vjp's seed by name, turns the generated code's run-time checks into
+located tangentlike errors (CheckError, NonScalarOutputError), and, with stats=True,
+runs it on a measuring stack and stores what it held as `df.stats` (`Stats`). The
+generated code itself returns each gradient in its argument's structure, shape and
+float dtype.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import linecache
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import structure
+from .errors import CheckError, NonScalarOutputError, SourceLocation, WrtError
+from .job import Job, Mode
+from .runtime.schedule import Tape
+
+
+@dataclass(frozen=True)
+class Stats:
+    """What the last call of a gradient built with stats=True stored.
+
+    pushes: values pushed on the stack; peak_stack_bytes: the most data the
+    stack held at once; peak_snapshot_bytes: the same for checkpoint
+    snapshots; peak_bytes: the most of both together; recomputed_steps: loop
+    steps the backward sweep ran again (checkpointed loops); snapshots: the
+    most loop states one checkpointed loop kept at once. Bytes count array
+    data (8 per Python number).
+    """
+
+    pushes: int
+    peak_stack_bytes: int
+    peak_snapshot_bytes: int
+    peak_bytes: int
+    recomputed_steps: int
+    snapshots: int
+
+    @classmethod
+    def of(cls, tape: Tape) -> Stats:
+        return cls(
+            pushes=tape.pushes,
+            peak_stack_bytes=tape.peak_stack_bytes,
+            peak_snapshot_bytes=tape.peak_snapshot_bytes,
+            peak_bytes=tape.peak_bytes,
+            recomputed_steps=sum(p.advances for p in tape.plans),
+            snapshots=max((p.peak_saved for p in tape.plans), default=0),
+        )
+
+
+def wrap(job: Job, generated: Callable, text: str) -> Callable:
+    """`generated` with f's signature, its arguments checked first (floats only), its
+    run-time checks raising tangentlike errors. The generated code itself returns each
+    gradient in its argument's structure, shape and float dtype."""
+    func = job.func
+    sig = inspect.signature(func)
+    params = list(sig.parameters.values())
+    positions = {p.name: i for i, p in enumerate(params)}
+    seed_name = [  # the last parameter before **kwargs (and the measuring stack)
+        p.name
+        for p in inspect.signature(generated).parameters.values()
+        if p.kind is not p.VAR_KEYWORD
+    ][-2 if job.stats else -1]
+    if job.stats:
+        generated = _measured(generated, lambda stats: setattr(df, "stats", stats))
+    wrt = job.wrt
+    index = [positions[n] for n in wrt]
+    defaults = [params[i].default for i in index]
+    one_of_a_tuple = not job.single and len(wrt) == 1  # wrt=(0,): a tuple of one
+    mode = job.mode
+
+    def check(args: tuple, kwargs: dict) -> None:
+        for i, n, dflt in zip(index, wrt, defaults, strict=True):
+            value = args[i] if i < len(args) else kwargs.get(n, dflt)
+            _check_differentiable(value, n, func)
+
+    def run(args: tuple, kwargs: dict) -> Any:
+        try:
+            return generated(*args, **kwargs)
+        except ValueError as err:
+            _reraise_check(err, func)
+            if mode.scalar_output:
+                _reraise_nonscalar(err, func, args, kwargs)
+            raise
+
+    def finish(grads: Any) -> Any:
+        return (grads,) if one_of_a_tuple else grads
+
+    if mode is Mode.GRAD:
+
+        def df(*args, **kwargs):
+            check(args, kwargs)
+            return finish(run(args, kwargs))
+
+    elif mode is Mode.VALUE_AND_GRAD:
+
+        def df(*args, **kwargs):
+            check(args, kwargs)
+            value, grads = run(args, kwargs)
+            return value, finish(grads)
+
+    else:
+
+        def df(*args, **kwargs):
+            if not args:
+                raise TypeError("vjp: pass the seed (the output's cotangent) last")
+            *primal, seed = args
+            check(tuple(primal), kwargs)
+            return finish(run(tuple(primal), {**kwargs, seed_name: seed}))
+
+    functools.update_wrapper(df, func, assigned=("__module__", "__doc__"), updated=())
+    df.__name__ = generated.__name__
+    df.__qualname__ = generated.__qualname__
+    df.__wrapped__ = generated
+    df.source = text
+    df.wrt = wrt
+    df.stats = None
+    return df
+
+
+def _measured(generated: Callable, report: Callable[[Stats], None]) -> Callable:
+    """Call `generated` with a measuring stack and report what it held."""
+    # the measuring stack is the last keyword-only parameter (f's own come before it)
+    stack = [
+        p.name for p in inspect.signature(generated).parameters.values() if p.kind == p.KEYWORD_ONLY
+    ][-1]
+
+    def call(*args, **kwargs):
+        tape = Tape()
+        try:
+            return generated(*args, **kwargs, **{stack: tape})
+        finally:
+            report(Stats.of(tape))
+
+    return call
+
+
+_NONSCALAR = "grad needs a scalar output"
+_CHECK = "tangentlike: "  # how the checks of boundary.py (and runtime helpers) begin
+
+
+_WHERE = re.compile(r"(?P<file>[^\s:]+\.py):(?P<line>\d+): ")
+
+
+def _reraise_check(err: ValueError, func: Callable) -> None:
+    """A failed run-time check of the generated code, as a CheckError. A check that names
+    a line of f's own file (`m.py:7: ...`) gets that line as its location."""
+    message = str(err)
+    if not message.startswith(_CHECK):
+        return
+    what, _, hint = message[len(_CHECK) :].partition("\n")
+    raise CheckError(*_located(what, func), hint=hint) from None
+
+
+def _located(what: str, func: Callable) -> tuple[str, SourceLocation | None]:
+    """(message, location) for a check message that may begin with `file.py:LINE: `."""
+    where = _WHERE.match(what)
+    try:
+        path = inspect.getsourcefile(inspect.unwrap(func))
+    except TypeError:
+        path = None
+    if where is None or path is None or Path(path).name != where["file"]:
+        return what, None
+    line = int(where["line"])
+    text = linecache.getline(path, line)
+    col = len(text) - len(text.lstrip())
+    return what[where.end() :], SourceLocation(path, line, col, text)
+
+
+def _reraise_nonscalar(err: ValueError, func: Callable, args: tuple, kwargs: dict) -> None:
+    """Turn the generated code's scalar check into a NonScalarOutputError with the shape."""
+    message = str(err)
+    if _NONSCALAR not in message:
+        return
+    where = message.partition(": ")[0]
+    try:
+        shape = f"an output of shape {np.shape(func(*args, **kwargs))}"
+    except Exception:  # the shape is a courtesy; the error stands without it
+        shape = "a non-scalar output"
+    raise NonScalarOutputError(
+        f"grad needs a scalar output, but {func.__qualname__} returned {shape} "
+        f"(the return statement at {where})",
+        hint="What to do: use tangentlike.vjp(f)(*args, seed) for non-scalar outputs, "
+        "or reduce the output to a scalar (e.g. np.sum).",
+    ) from None
+
+
+def _check_differentiable(value: Any, name: str, func: Callable) -> None:
+    if isinstance(value, structure.CONTAINERS):
+        for path, leaf in structure.leaves(value):
+            if not isinstance(leaf, (float, complex, int, np.ndarray, np.generic)):
+                raise WrtError(
+                    f"cannot differentiate {func.__qualname__} with respect to "
+                    f"{name + path!r}: it is a {type(leaf).__name__}, not a number or array",
+                    hint="Keep configuration values out of the differentiated argument "
+                    "(pass them as another argument).",
+                )
+            _check_differentiable(leaf, name + path, func)
+        return
+    dtype = getattr(value, "dtype", None)
+    if isinstance(value, complex) or (dtype is not None and dtype.kind == "c"):
+        raise WrtError(
+            f"cannot differentiate {func.__qualname__} with respect to {name!r}: it is "
+            f"complex ({'complex' if dtype is None else dtype}), and tangentlike "
+            "differentiates real floating-point values only (no complex convention)",
+            hint="Pass real values: for instance the real and imaginary parts as two float "
+            "arguments, or leave it out of wrt.",
+        )
+    if isinstance(value, (bool, int, np.integer, np.bool_)) or (
+        dtype is not None and not np.issubdtype(dtype, np.inexact)
+    ):
+        raise WrtError(
+            f"cannot differentiate {func.__qualname__} with respect to {name!r}: "
+            f"it is {'an integer or boolean' if dtype is None else f'an array of {dtype}'}, "
+            "and only floating-point values are differentiable",
+            hint="Pass a float (e.g. 3.0) or a float array (x.astype(float)), "
+            "or leave it out of wrt.",
+        )

@@ -1,0 +1,107 @@
+"""normalize/comprehensions.py: comprehensions become loops that append; loops iterate
+`iterable(x)` (a dict's keys); a dict comprehension's keys are not differentiated."""
+
+from __future__ import annotations
+
+import pytest
+from stages import code, prepare
+
+from tangentlike.errors import UnsupportedSyntaxError
+
+
+def lowered(tmp_path, source: str) -> str:
+    return prepare(tmp_path, source).comprehensions().body()
+
+
+def test_a_generator_is_consumed_like_a_list_and_its_variable_renamed(tmp_path):
+    source = "def f(x, v):\n    g = sum(v * v for v in x)\n    return g + v\n"
+    assert lowered(tmp_path, source) == code(
+        """
+        _comp1 = []
+        for _v1 in iterable(x):
+            _comp1.append(_v1 * _v1)
+        g = sum(_comp1)
+        return g + v
+        """
+    )
+
+
+def test_nested_fors_and_conditions_nest_in_order(tmp_path):
+    source = "def f(x):\n    p = [a * b for a in x for b in x if a > b]\n    return p\n"
+    assert lowered(tmp_path, source) == code(
+        """
+        _comp1 = []
+        for _a1 in iterable(x):
+            for _b1 in iterable(x):
+                if _a1 > _b1:
+                    _comp1.append(_a1 * _b1)
+        p = _comp1
+        return p
+        """
+    )
+
+
+def test_a_dict_comprehension_fills_keys_and_values(tmp_path):
+    source = "def f(x, d):\n    m = {k: d[k] * x for k in d}\n    return m\n"
+    assert lowered(tmp_path, source) == code(
+        """
+        _keys1 = []
+        _values1 = []
+        for _k1 in iterable(d):
+            _keys1.append(stop_gradient(_k1))
+            _values1.append(d[_k1] * x)
+        m = dict_of(_keys1, _values1)
+        return m
+        """
+    )
+
+
+def test_loops_over_values_iterate_iterable_and_calls_stay(tmp_path):
+    source = """
+def f(x, d, n):
+    for k in d:
+        x = x + d[k]
+    for i in range(n):
+        x = x * 2.0
+    return x
+"""
+    assert lowered(tmp_path, source) == code(
+        """
+        for k in iterable(d):
+            x = x + d[k]
+        for i in range(n):
+            x = x * 2.0
+        return x
+        """
+    )
+
+
+def test_a_tuple_loop_over_items_reads_each_key(tmp_path):
+    source = "def f(d):\n    s = 0.0\n    for k, v in d.items():\n        s = s + v\n    return s\n"
+    assert lowered(tmp_path, source) == code(
+        """
+        s = 0.0
+        for _key1 in iterable(d):
+            k, v = _key1, d[_key1]
+            s = s + v
+        return s
+        """
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "where", "line"),
+    [
+        ("while sum([v for v in x]) < 3.0:\n        x = x * 2.0", "`while` condition", 7),
+        ("y = [v for v in x] if x[0] > 0 else x", "branch of `a if c else b`", 7),
+        ("y = x[0] > 0 and [v for v in x]", "after `and`/`or`", 7),
+    ],
+)
+def test_a_comprehension_evaluated_conditionally_is_refused_at_its_line(
+    tmp_path, body, where, line
+):
+    with pytest.raises(UnsupportedSyntaxError, match=where) as err:
+        lowered(tmp_path, f"def f(x):\n    {body}\n    return x\n")
+    where_ = err.value.location
+    assert where_.line == line and where_.col == where_.text.index("[v for")  # the caret
+    assert "in its own statement" in err.value.hint
