@@ -21,7 +21,9 @@ from typing import Any
 import numpy as np
 
 from . import __version__, specialize
-from .api import _check_differentiable, _function_for, _reraise_check, _wrt_names, vjp
+from .api import vjp
+from .gradients import _function_for
+from .job import Job, resolve_wrt
 from .compile import loader
 from .compile.guards import Guards
 from .errors import UnknownClassError, WrtError
@@ -30,6 +32,7 @@ from .parse.record import Recorder
 from .parse.source import peel_bound, unwrap
 from .pipeline_forward import ForwardBuilder
 from .rules.registry import Registry, default_registry
+from .wrapper import _check_differentiable, _reraise_check
 
 Wrt = int | str | Sequence[int | str]
 
@@ -62,7 +65,7 @@ def _jvp(
 ) -> Callable:
     rebuild = functools.partial(_jvp, optimize=optimize, verbose=verbose, vector=vector)
     if peel_bound(f) is not None:  # a bound method, partial or callable object
-        return specialize.bound(f, *_wrt_names(f, wrt), rebuild)
+        return specialize.bound(f, *resolve_wrt(f, wrt), rebuild)
     func = unwrap(f)
     if not isinstance(func, types.FunctionType):
         func = _function_for(func)
@@ -72,9 +75,7 @@ def _jvp(
         if verbose:
             print(found.source)
         return found
-    names, single = _wrt_names(func, wrt)
-    if len(set(names)) != len(names):
-        raise WrtError(f"wrt names a parameter twice: {', '.join(names)}")
+    names, single = resolve_wrt(func, wrt)
     registry = default_registry()
 
     def build() -> Built:
@@ -107,7 +108,10 @@ def _build(
 ) -> Built:
     roots: dict[str, object] = {"entry": func}
     roots.update({f"param:{p}": t for p, t in param_types.items()})
-    builder = ForwardBuilder(registry, optimize=optimize, recorder=Recorder(roots), vector=vector)
+    # the Job carries the options the shared front half reads (optimize); its mode is
+    # reverse mode's (Mode has no forward member yet: the builder decides what it returns)
+    job = Job(func, wrt, len(wrt) == 1, optimize=optimize)
+    builder = ForwardBuilder(registry, job=job, recorder=Recorder(roots), vector=vector)
     name = builder.jvp_entry(func, wrt, param_types)
     mode = "vector jvp (k directions)" if vector else "jvp"
     header = [
@@ -182,7 +186,7 @@ def jacobian(f: Callable, wrt: Wrt = 0, *, mode: str = "auto") -> Callable:
     if mode not in ("auto", "forward", "reverse"):
         raise ValueError(f'jacobian: mode must be "auto", "forward" or "reverse", not {mode!r}')
     func = unwrap(f)
-    names, single = _wrt_names(
+    names, single = resolve_wrt(
         func if isinstance(func, types.FunctionType) else _function_for(func), wrt
     )
     positions = {p: i for i, p in enumerate(_parameters(f))}

@@ -19,6 +19,7 @@ import gast
 import numpy as np
 
 from .. import runtime
+from ..runtime.forward import zero_tangent
 from .registry import Registry
 
 # forms whose result is a list, tuple or dict: tests/forward/test_interim_forms.py checks
@@ -151,19 +152,22 @@ def _forms() -> dict[object, object]:
         d[result] = result * np.trace(np.linalg.solve(a, d[a]), axis1=-2, axis2=-1)
 
     def iterable(result, x):
-        d[result] = d[x]
+        if isinstance(x, dict):  # its keys: no tangent
+            d[result] = zero_tangent(result)
+        else:
+            d[result] = d[x]
 
     def builtin_sum(result, iterable, start=0):
-        d[result] = builtins.sum(d[iterable])
+        d[result] = sum(d[iterable])
 
     def list_(result, iterable=()):
-        d[result] = builtins.list(d[iterable])
+        d[result] = list(d[iterable])
 
     def tuple_(result, iterable=()):
-        d[result] = builtins.tuple(d[iterable])
+        d[result] = tuple(d[iterable])
 
     def float_(result, x=0.0):
-        d[result] = builtins.float(d[x])
+        d[result] = float(d[x])
 
     def dict_of(result, keys, values):
         d[result] = runtime.dict_of(keys, d[values])
@@ -193,7 +197,19 @@ def _forms() -> dict[object, object]:
         n = np.size(a) / np.size(result)
         d[result] = np.sum(centred * d[a], axis=axis, keepdims=keepdims) / ((n - ddof) * result)
 
+    def clip(result, a, a_min=None, a_max=None):
+        d[result] = d[a] * (result == a)
+
+    def array(result, object, dtype=None, copy=True):
+        d[result] = np.array(d[object], dtype=dtype)
+
+    def asarray(result, a, dtype=None):
+        d[result] = np.asarray(d[a], dtype=dtype)
+
     return {
+        np.clip: clip,
+        np.array: array,
+        np.asarray: asarray,
         runtime.iterable: iterable,
         builtins.sum: builtin_sum,
         builtins.list: list_,

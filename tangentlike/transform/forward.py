@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import gast
 
+from .. import runtime
 from ..analyze import containers as container_analysis
 from ..analyze.activity import Activity, data_operands, user_function
 from ..analyze.calls import bind_call
@@ -254,7 +255,7 @@ def _expression(ctx: ForwardContext, stmt: gast.Expr) -> list[gast.stmt]:
     value = stmt.value
     if isinstance(value, gast.Call) and nodes.names_read(value) & ctx.active:
         callee = ctx.scope.resolve(value.func)
-        if user_function(callee, ctx.registry):
+        if user_function(callee, ctx.registry) and not runtime.owns(callee):
             raise ctx.error(
                 value,
                 "forward mode does not follow a call made for its effects on a "
@@ -339,9 +340,9 @@ def _call_variant(ctx: ForwardContext, stmt: gast.Assign, callee: object):
     active = tuple(
         p for p, v in bound.arguments.items() if isinstance(v, gast.Name) and v.id in ctx.active
     )
-    passed = {p for p in active}
     for p, v in bound.arguments.items():
-        if p not in passed and nodes.names_read(v) & ctx.active:
+        parts = list(v.values()) if isinstance(v, dict) else v if isinstance(v, tuple) else [v]
+        if p not in active and any(nodes.names_read(e) & ctx.active for e in parts):
             raise ctx.error(
                 call,
                 f"a differentiated value passed to {callee.__qualname__} inside *args or **kwargs",

@@ -64,7 +64,7 @@ def render(block: Block) -> list[gast.stmt]:
                 render(node.body) or [gast.Pass()],
                 render(node.orelse),
             )
-            out.append(nodes.located(stmt, node.head))
+            out.append(_at(stmt, node.head))
         else:
             head = node.head
             body = render(node.body) or [gast.Pass()]
@@ -78,5 +78,13 @@ def render(block: Block) -> list[gast.stmt]:
                 )
             else:
                 loop = nodes.while_(nodes.deepcopy(head.test), body)
-            out.append(nodes.located(loop, head))
+            out.append(_at(loop, head))
     return out
+
+
+def _at(new: gast.stmt, old: gast.stmt) -> gast.stmt:
+    """`new` at `old`'s position (not its children: tangents carry no position)."""
+    for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+        if hasattr(old, attr):
+            setattr(new, attr, getattr(old, attr))
+    return new

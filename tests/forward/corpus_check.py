@@ -91,3 +91,41 @@ def _copy(value):
     if isinstance(value, np.ndarray):
         return value.copy()
     return value
+
+
+def check_vector(f, args, positions, k=3, seed=1):
+    """jvp_vector with k directions equals k single-direction jvps, part by part."""
+    from tangentlike.api_forward import jvp_vector
+
+    rng = np.random.RandomState(seed)
+    args = list(args)
+    wrt = tuple(positions)
+    singles = [tuple(random_like(args[i], rng) for i in wrt) for _ in range(k)]
+    stacked = tuple(_stack([s[n] for s in singles]) for n in range(len(wrt)))
+    value, jts = jvp_vector(f, wrt=wrt)(*[_copy(a) for a in args], stacked)
+    jf = tl.jvp(f, wrt=wrt)
+    for j, ts in enumerate(singles):
+        one_value, jt = jf(*[_copy(a) for a in args], ts)
+        assert same(value, one_value)
+        assert same(_pick(jts, j), jt), (j, _pick(jts, j), jt)
+
+
+def _stack(parts):
+    first = parts[0]
+    if isinstance(first, dict):
+        return {k: _stack([p[k] for p in parts]) for k in first}
+    if type(first) in (list, tuple):
+        return type(first)(_stack([p[i] for p in parts]) for i in range(len(first)))
+    if first is None:
+        return None
+    return np.stack([np.asarray(p, dtype=float) for p in parts])
+
+
+def _pick(value, j):
+    if isinstance(value, dict):
+        return {k: _pick(v, j) for k, v in value.items()}
+    if type(value) in (list, tuple):
+        return type(value)(_pick(v, j) for v in value)
+    if value is None:
+        return None
+    return value[j]
