@@ -22,11 +22,11 @@ import numpy as np
 
 from . import __version__, specialize
 from .api import vjp
-from .gradients import _function_for
-from .job import Job, resolve_wrt
 from .compile import loader
 from .compile.guards import Guards
 from .errors import UnknownClassError, WrtError
+from .gradients import _function_for
+from .job import Job, resolve_wrt
 from .live import Built, Live, show
 from .parse.record import Recorder
 from .parse.source import peel_bound, unwrap

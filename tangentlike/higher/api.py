@@ -33,6 +33,7 @@ import numpy as np
 
 from .. import api, api_forward
 from ..errors import TangentlikeError, WrtError
+from ..job import resolve_wrt
 
 METHODS = ("auto", "forward", "reverse")
 
@@ -75,7 +76,7 @@ def hvp(
     hv.__wrapped__ = product
     hv.source = product.source
     hv.gradient = gradient
-    hv.wrt = api._wrt_names(f, wrt)[0]
+    hv.wrt = resolve_wrt(f, wrt)[0]
     hv.method = used
     return hv
 
