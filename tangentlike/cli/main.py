@@ -114,9 +114,9 @@ def _common(parser: argparse.ArgumentParser, with_mode: bool) -> None:
             "--mode",
             choices=MODES,
             default="grad",
-            help="grad (scalar output), vjp (any output, takes a seed) or value_and_grad "
-            "(default: grad); `reverse` names the differentiation mode and means grad "
-            "(forward mode is not built yet)",
+            help="grad (scalar output), vjp (any output, takes a seed), value_and_grad "
+            "or hvp (Hessian-vector product: the module ends with hvp_FUNC(*args, v)) "
+            "(default: grad); `reverse` names the differentiation mode and means grad",
         )
     parser.add_argument(
         "--checkpoint",

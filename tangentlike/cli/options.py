@@ -14,7 +14,7 @@ from ..errors import TangentlikeError
 from ..job import resolve_wrt
 
 PROG = "tangentlike"
-MODES = ("grad", "vjp", "value_and_grad", "reverse")  # reverse: the AD mode, which is grad
+MODES = ("grad", "vjp", "value_and_grad", "reverse", "hvp")  # reverse: the AD mode, i.e. grad
 
 
 class CliError(TangentlikeError):
