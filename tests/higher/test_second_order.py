@@ -134,3 +134,19 @@ def test_what_has_no_second_order_rule_is_refused_with_its_line(case, method):
     message = str(err.value)
     assert REFUSED[case] in message and "no second-order rule" in message, message
     assert "^" in message and "What to do" in message, message
+
+
+@pytest.mark.parametrize(
+    "options,words",
+    [
+        ({"stats": True}, "stats=True"),
+        ({"checkpoint": tl.Binomial(snapshots=1)}, "checkpointed loops"),
+    ],
+)
+def test_gradients_the_differentiable_form_does_not_cover_are_refused(options, words):
+    f, args = CASES["loop_overwrites"]
+    inner = tl.grad(f, **options)
+    with pytest.raises(tl.UnsupportedSyntaxError) as err:
+        tl.vjp(inner)(*args, _direction(args[0]))
+    message = str(err.value)
+    assert words in message and "^" in message and "What to do" in message, message
