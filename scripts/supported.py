@@ -25,6 +25,10 @@ NAMESPACES = [
     ("numpy.random", "np.random"),
     ("numpy", "np"),
     ("scipy.special", "scipy.special"),
+    ("scipy.stats", "scipy.stats"),
+    ("scipy.linalg", "scipy.linalg"),
+    ("scipy.signal", "scipy.signal"),
+    ("scipy.integrate", "scipy.integrate"),
     ("builtins", ""),
 ]
 
@@ -62,13 +66,10 @@ OPERATORS = {
 def builtin_registry():
     """A fresh registry holding the built-in rule files only (no user rules)."""
     sys.path.insert(0, str(ROOT))
-    from tangentlike.rules import numpy as numpy_rules
-    from tangentlike.rules import numpy_linalg, operators, scipy_special
-    from tangentlike.rules.registry import Registry
+    from tangentlike.rules.registry import Registry, load_rule_files
 
     registry = Registry()
-    for module in (operators, numpy_rules, numpy_linalg, scipy_special):
-        module.register(registry)
+    registry.builtins(load_rule_files)  # the compiler's own list, deferred files included
     return registry
 
 
@@ -86,6 +87,11 @@ def spellings(primal: object) -> tuple[str, list[str]]:
     """(section, names) for a primal: its namespace and every public name it has there."""
     if primal in OPERATORS:
         return "Python operators", [OPERATORS[primal]]
+    owner = getattr(primal, "__self__", None)  # a distribution's method: scipy.stats.norm.pdf
+    for spelled, module in _modules() if owner is not None else []:
+        names = sorted(n for n, obj in vars(module).items() if obj is owner)
+        if names and not isinstance(owner, type(builtins)):
+            return spelled, [f"{spelled}.{n}.{primal.__name__}" for n in names[:1]]
     for spelled, module in _modules():
         names = sorted(
             n for n, obj in vars(module).items() if not n.startswith("_") and obj is primal
@@ -97,14 +103,25 @@ def spellings(primal: object) -> tuple[str, list[str]]:
     return "other", [getattr(primal, "__qualname__", repr(primal))]
 
 
+def forms(registry, rule) -> str:
+    """Which forms `rule` has: reverse, and forward with how it is stated (its kind)."""
+    from tangentlike.rules.tangent import NoForwardFormError
+
+    try:
+        trule = registry.lookup_tangent(rule.primal)
+    except NoForwardFormError as err:
+        return "reverse; forward pending" + (f" ({err.why})" if err.why else "")
+    return f"reverse, forward ({trule.kind})"
+
+
 def render(registry) -> str:
     """The Markdown page for `registry`'s built-in rules."""
-    sections: dict[str, list[tuple[list[str], str]]] = {}
+    sections: dict[str, list[tuple[list[str], str, str]]] = {}
     for rule in registry.rules():
         if rule.origin != "builtin":
             continue
         section, names = spellings(rule.primal)
-        sections.setdefault(section, []).append((names, rule.restriction))
+        sections.setdefault(section, []).append((names, forms(registry, rule), rule.restriction))
     nondiff: dict[str, dict[str, list[str]]] = {}
     for primal in registry.nondifferentiable_primals():
         section, names = spellings(primal)
@@ -114,9 +131,11 @@ def render(registry) -> str:
     from tangentlike.rules.numpy import ATTRIBUTES, METHODS, PACKED_METHODS
 
     order = ["Python operators", "Python builtins", "np", "np.linalg", "np.random"]
-    order += ["scipy.special", "other"]
+    order += ["scipy.special", "scipy.stats", "scipy.linalg", "scipy.signal", "scipy.integrate"]
+    order += ["other"]
     count = sum(len(v) for v in sections.values())
-    spelled = sum(len(names) for v in sections.values() for names, _ in v)
+    spelled = sum(len(names) for v in sections.values() for names, _, _ in v)
+    forward = sum(1 for v in sections.values() for _, form, _ in v if "forward (" in form)
     lines = [
         "# Supported callables",
         "",
@@ -129,14 +148,25 @@ def render(registry) -> str:
         "the rule does not cover or how it treats a kink; a parameter a rule does not",
         "differentiate is refused at compile time when a differentiated value reaches it.",
         "",
+        f"Forms: every rule has its reverse form (gradients, `tl.grad`, `tl.vjp`); {forward}",
+        "also have a forward form (tangents, forward mode), stated beside the reverse one or",
+        "derived with it from one statement by the rule's kind (`tangentlike/rules/kinds.py`):",
+        "*elementwise* (from the rule's partial derivatives), *linear* (the function applied",
+        "to the tangents), *bilinear* (one term per operand), *reduction* (one weight for both",
+        "forms), or *template* (a forward template beside the reverse one). Asking forward",
+        "mode for a rule without a forward form is an error naming the rule, never a zero.",
+        "",
     ]
     for section in order:
         if section not in sections:
             continue
         rows = sorted(sections[section])
-        lines += [f"## {_title(section)} ({len(rows)})", "", "| callable | restriction |"]
-        lines += ["| --- | --- |"]
-        lines += [f"| {', '.join(f'`{n}`' for n in names)} | {why} |" for names, why in rows]
+        lines += [f"## {_title(section)} ({len(rows)})", "", "| callable | forms | restriction |"]
+        lines += ["| --- | --- | --- |"]
+        lines += [
+            f"| {', '.join(f'`{n}`' for n in names)} | {form} | {why} |"
+            for names, form, why in rows
+        ]
         lines.append("")
     lines += [
         "## Array methods and attributes",
@@ -146,10 +176,10 @@ def render(registry) -> str:
         "| method | function |",
         "| --- | --- |",
     ]
-    forms = {f"x.{m}(...)": d for m, d in METHODS.items()}
-    forms.update({f"x.{m}(...)": d for m, d in PACKED_METHODS.items()})
-    forms.update({f"x.{a}": d for a, d in ATTRIBUTES.items()})
-    for form, dotted in sorted(forms.items()):
+    spelled_forms = {f"x.{m}(...)": d for m, d in METHODS.items()}
+    spelled_forms.update({f"x.{m}(...)": d for m, d in PACKED_METHODS.items()})
+    spelled_forms.update({f"x.{a}": d for a, d in ATTRIBUTES.items()})
+    for form, dotted in sorted(spelled_forms.items()):
         if _exists(dotted):
             lines.append(f"| `{form}` | `{dotted.replace('numpy.', 'np.', 1)}` |")
     concatenators = sorted(

@@ -237,7 +237,17 @@ class ModuleBuilder:
             schedule = default_schedule if g is fn else None
             checkpoints.run(g, own, scope, self.namespace, namer, schedule)
             comprehensions.run(g, own, namer, self.namespace, scope)
-            methods.run(g, parsed, scope, self.namespace, namer, known, self.note_type, self.watch)
+            methods.run(
+                g,
+                parsed,
+                scope,
+                self.namespace,
+                namer,
+                known,
+                self.note_type,
+                self.watch,
+                has_rule=lambda obj: self.registry.lookup(obj) is not None,
+            )
             desugar.run(g, namer, scope)
             jumps.run(g, namer)
             return anf.run(

@@ -24,13 +24,15 @@ import gast
 
 from .analyze import activity as activity_analysis
 from .analyze import calls, operands
+from .analyze import flow as flow_analysis
 from .emit import codegen
 from .optimize import dce, inline
 from .parse.source import ParsedFunction, parse_function
 from .pipeline import ModuleBuilder, _pure, check_emitted
 from .runtime import forward as fw
 from .syntax import nodes
-from .transform import forward, forward_form
+from .transform import forward, forward_form, reverse
+from .transform.context import Context, Variant
 
 
 @dataclass
@@ -62,7 +64,7 @@ class ForwardBuilder(ModuleBuilder):
             entry.append(
                 nodes.assign(ctx.tangent[p], nodes.call(ctx.helper(fw.tangent_like), like))
             )
-        banner = nodes.expr_stmt(nodes.const("\x00forward mode: each statement, then its tangent"))
+        banner = nodes.comment("forward mode: each statement, then its tangent", "forward")
         body = [*entry, *self._prologue(ctx, fn, wrt, copy_given=False), banner]
         body += forward_form.render(block)
         body.append(nodes.return_(nodes.tuple_([nodes.name(ret), out])))
@@ -99,10 +101,12 @@ class ForwardBuilder(ModuleBuilder):
         if ctx.width:
             width = nodes.call(ctx.helper(fw.width), [nodes.name(ctx.tangent[p]) for p in active])
             entry.append(nodes.assign(ctx.width, width))
-        banner = nodes.expr_stmt(nodes.const("\x00forward mode: each statement, then its tangent"))
+        banner = nodes.comment("forward mode: each statement, then its tangent", "forward")
         body = [*entry, *self._prologue(ctx, fn, active, copy_given=True), banner]
         body += forward_form.render(block)
         body.append(nodes.return_(nodes.tuple_([nodes.name(ret), dret])))
+        if entry and not any(ctx.width in nodes.names_read(s) for s in body[1:]):
+            body = body[1:]  # k unread: no directions counted
         self._finish(name, fn, ctx, active, body, keyword_only=True, parsed=parsed)
         return callee
 
@@ -116,6 +120,7 @@ class ForwardBuilder(ModuleBuilder):
             parsed, fn, activity.varied, activity.useful, scope, self.registry, known=known
         )
         calls.check(parsed, fn, activity, scope, self.registry)
+        self._refusals(parsed, fn, namer, scope, activity)
         namer.reserve(*given.values())
         tangent = {}
         for name in sorted(activity.active | set(wrt)):
@@ -136,6 +141,30 @@ class ForwardBuilder(ModuleBuilder):
             owned=forward.owned_names(fn),
         )
         return fn, ctx, forward.transform(ctx, fn.body[:-1])
+
+    def _refusals(self, parsed, fn, namer, scope, activity) -> None:
+        """Refuse what reverse mode refuses for memory it cannot follow: writes into
+        containers, lists shared while grown, writes into arrays shared with another
+        name or the caller (transform.reverse.plan's checks, run on a copy, with no
+        variant built and no name kept)."""
+        saved = namer.snapshot()
+        copy = nodes.deepcopy(fn)
+        ctx = Context(
+            parsed=parsed,
+            fn=copy,
+            scope=scope,
+            registry=self.registry,
+            namespace=self.namespace.copy(),
+            namer=namer,
+            activity=activity,
+            flow=flow_analysis.analyze(copy, nodes.all_param_names(copy)),
+            variant=lambda func, active: Variant("", "", active),
+            effects_of=self.effects_of,
+        )
+        try:
+            reverse.plan(ctx)
+        finally:
+            namer.restore(saved)
 
     def _prologue(self, ctx, fn, wrt, copy_given: bool) -> list[gast.stmt]:
         """Zero tangents for active parameters not differentiated; owned copies of the

@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import __version__
 from ..api import grad, value_and_grad, vjp
+from ..api_forward import jvp
 from ..higher.api import hvp
 from .options import CliError
 from .targets import Target
@@ -37,6 +38,10 @@ def generate(
         if checkpoint is not None:
             raise CliError("--checkpoint is not supported with --mode hvp yet; leave it out")
         return hvp(target.func, wrt=wrt, checks=checks)
+    if mode == "forward":  # no checkpoints (no stack) and no debug checks in forward mode
+        if checkpoint is not None or checks:
+            raise CliError("--mode forward takes neither --checkpoint nor --checks")
+        return jvp(target.func, wrt=wrt)
     build = {
         "grad": grad,
         "reverse": grad,

@@ -59,6 +59,9 @@ class Methods(gast.NodeTransformer):
     watch: Callable[[object, str], None]
     # locals only ever assigned an instance of one user class (`t = Table()`)
     constructed: dict[str, type] = field(default_factory=dict)
+    # a bound method with a derivative rule of its own (`scipy.stats.norm.logpdf`) is
+    # called as it is, never peeled into its class's function and differentiated
+    has_rule: Callable[[object], bool] = lambda obj: False
 
     def visit_Call(self, node: gast.Call) -> gast.expr:
         self.generic_visit(node)
@@ -66,7 +69,7 @@ class Methods(gast.NodeTransformer):
         func = node.func
         obj = self.scope.resolve(func)
         peeled = None
-        if isinstance(obj, (functools.partial, types.MethodType)):
+        if isinstance(obj, (functools.partial, types.MethodType)) and not self.has_rule(obj):
             peeled = self.peel(func, obj)
         elif obj is MISSING and isinstance(func, gast.Attribute):
             peeled = self.super_method(func) or self.method_of_known(func)
@@ -398,7 +401,8 @@ def run(
     known: dict[str, type],
     note_types: Callable[[Callable, str, type], bool],
     watch: Callable[[object, str], None],
+    has_rule: Callable[[object], bool] = lambda obj: False,
 ) -> gast.FunctionDef:
     made = objects.constructed(fn, scope)
-    Methods(parsed, scope, namespace, namer, known, note_types, watch, made).visit(fn)
+    Methods(parsed, scope, namespace, namer, known, note_types, watch, made, has_rule).visit(fn)
     return fn

@@ -22,14 +22,26 @@ NEW_RESULTS = "cholesky det eigvalsh inv matrix_norm multi_dot norm pinv solve s
 
 
 def register(registry: Registry) -> None:
-    adjoint = registry.adjoint
     registry.nondifferentiable(NONDIFFERENTIABLE)
     names = NEW_RESULTS.split()
     registry.array_makers(getattr(np.linalg, n) for n in names if hasattr(np.linalg, n))
+    registry.sequence_params({np.linalg.multi_dot: ("arrays",)})
+    _inverses(registry)
+    _factorizations(registry)
+    _powers(registry)
+    _norms(registry)
+
+
+def _inverses(registry: Registry) -> None:
+    adjoint, tangent = registry.adjoint, registry.tangent
 
     @adjoint(np.linalg.inv, restriction="nonsingular matrices")
     def inv(result, a):
         d[a] = -(np.swapaxes(result, -1, -2) @ d[result] @ np.swapaxes(result, -1, -2))
+
+    @tangent(np.linalg.inv)
+    def inv_tangent(result, a):
+        d[result] = -(result @ d[a] @ result)
 
     @adjoint(np.linalg.solve, restriction="nonsingular matrices")
     def solve(result, a, b):
@@ -37,9 +49,17 @@ def register(registry: Registry) -> None:
         d[a] = grads[0]
         d[b] = grads[1]
 
+    @tangent(np.linalg.solve)
+    def solve_tangent(result, a, b):
+        d[result] = np.linalg.solve(a, d[b]) - runtime.solve_jvp(d[a], a, b, result)
+
     @adjoint(np.linalg.det, restriction="nonsingular matrices")
     def det(result, a):
         d[a] = np.expand_dims(d[result] * result, (-2, -1)) * np.swapaxes(np.linalg.inv(a), -1, -2)
+
+    @tangent(np.linalg.det)
+    def det_tangent(result, a):
+        d[result] = result * np.sum(np.swapaxes(np.linalg.inv(a), -1, -2) * d[a], axis=(-2, -1))
 
     @adjoint(
         np.linalg.slogdet,
@@ -48,9 +68,29 @@ def register(registry: Registry) -> None:
     def slogdet(result, a):
         d[a] = runtime.slogdet_vjp(d[result], a)
 
+    @tangent(np.linalg.slogdet)
+    def slogdet_tangent(result, a):
+        d[result] = runtime.slogdet_jvp(d[a], a, result)
+
+    @adjoint(np.linalg.pinv, restriction="the rank must not change nearby")
+    def pinv(result, a, rcond=None):
+        d[a] = runtime.pinv_vjp(d[result], a, result)
+
+    @tangent(np.linalg.pinv)
+    def pinv_tangent(result, a, rcond=None):
+        d[result] = runtime.pinv_jvp(d[a], a, result)
+
+
+def _factorizations(registry: Registry) -> None:
+    adjoint, tangent = registry.adjoint, registry.tangent
+
     @adjoint(np.linalg.cholesky, restriction="gradient on the triangle NumPy reads")
     def cholesky(result, a, upper=False):
         d[a] = runtime.cholesky_vjp(d[result], result, upper)
+
+    @tangent(np.linalg.cholesky)
+    def cholesky_tangent(result, a, upper=False):
+        d[result] = runtime.cholesky_jvp(d[a], result, upper)
 
     @adjoint(
         np.linalg.eigh,
@@ -59,9 +99,17 @@ def register(registry: Registry) -> None:
     def eigh(result, a, UPLO="L"):
         d[a] = runtime.eigh_vjp(d[result][0], d[result][1], a, result[0], result[1], UPLO)
 
+    @tangent(np.linalg.eigh)
+    def eigh_tangent(result, a, UPLO="L"):
+        d[result] = runtime.eigh_jvp(d[a], a, result[0], result[1], UPLO)
+
     @adjoint(np.linalg.eigvalsh, restriction="gradient on the triangle NumPy reads")
     def eigvalsh(result, a, UPLO="L"):
         d[a] = runtime.eigh_vjp(d[result], None, a, result, None, UPLO)
+
+    @tangent(np.linalg.eigvalsh)
+    def eigvalsh_tangent(result, a, UPLO="L"):
+        d[result] = runtime.eigh_jvp(d[a], a, result, None, UPLO)
 
     @adjoint(
         np.linalg.svd,
@@ -70,29 +118,51 @@ def register(registry: Registry) -> None:
     def svd(result, a, full_matrices=True, compute_uv=True):
         d[a] = runtime.svd_vjp(d[result], a, result, compute_uv)
 
+    @tangent(np.linalg.svd)
+    def svd_tangent(result, a, full_matrices=True, compute_uv=True):
+        d[result] = runtime.svd_jvp(d[a], a, result, compute_uv)
+
     if hasattr(np.linalg, "svdvals"):  # NumPy >= 2.0
 
         @adjoint(np.linalg.svdvals, restriction="distinct singular values")
         def svdvals(result, x):
             d[x] = runtime.svd_vjp(d[result], x, result, False)
 
-    @adjoint(np.linalg.pinv, restriction="the rank must not change nearby")
-    def pinv(result, a, rcond=None):
-        d[a] = runtime.pinv_vjp(d[result], a, result)
+        @tangent(np.linalg.svdvals)
+        def svdvals_tangent(result, x):
+            d[result] = runtime.svd_jvp(d[x], x, result, False)
 
     @adjoint(np.linalg.qr, restriction="mode 'reduced' or 'r'; at least as many rows as columns")
     def qr(result, a, mode="reduced"):
         d[a] = runtime.qr_vjp(d[result], a, result, mode)
 
+    @tangent(np.linalg.qr)
+    def qr_tangent(result, a, mode="reduced"):
+        d[result] = runtime.qr_jvp(d[a], a, result, mode)
+
+
+def _powers(registry: Registry) -> None:
+    adjoint, tangent = registry.adjoint, registry.tangent
+
     @adjoint(np.linalg.matrix_power, restriction="nonsingular matrices for negative powers")
     def matrix_power(result, a, n):
         d[a] = runtime.matrix_power_vjp(d[result], a, n)
 
-    registry.sequence_params({np.linalg.multi_dot: ("arrays",)})
+    @tangent(np.linalg.matrix_power)
+    def matrix_power_tangent(result, a, n):
+        d[result] = runtime.matrix_power_jvp(d[a], a, n)
 
     @adjoint(np.linalg.multi_dot)
     def multi_dot(result, arrays):
         d[arrays] = runtime.multi_dot_vjp(d[result], arrays)
+
+    @tangent(np.linalg.multi_dot)
+    def multi_dot_tangent(result, arrays):
+        d[result] = runtime.multi_dot_jvp(d[arrays], arrays)
+
+
+def _norms(registry: Registry) -> None:
+    adjoint, tangent = registry.adjoint, registry.tangent
 
     @adjoint(
         np.linalg.norm,
@@ -102,12 +172,24 @@ def register(registry: Registry) -> None:
     def norm(result, x, ord=None, axis=None, keepdims=False):
         d[x] = runtime.norm_vjp(d[result], x, result, ord, axis, keepdims, "norm")
 
+    @tangent(np.linalg.norm)
+    def norm_tangent(result, x, ord=None, axis=None, keepdims=False):
+        d[result] = runtime.norm_jvp(d[x], x, result, ord, axis, keepdims, "norm")
+
     if hasattr(np.linalg, "vector_norm"):  # NumPy >= 2.0
 
         @adjoint(np.linalg.vector_norm, restriction="kinks as for norm")
         def vector_norm(result, x, axis=None, keepdims=False, ord=2):
             d[x] = runtime.norm_vjp(d[result], x, result, ord, axis, keepdims, "vector")
 
+        @tangent(np.linalg.vector_norm)
+        def vector_norm_tangent(result, x, axis=None, keepdims=False, ord=2):
+            d[result] = runtime.norm_jvp(d[x], x, result, ord, axis, keepdims, "vector")
+
         @adjoint(np.linalg.matrix_norm, restriction="kinks as for norm")
         def matrix_norm(result, x, keepdims=False, ord="fro"):
             d[x] = runtime.norm_vjp(d[result], x, result, ord, None, keepdims, "matrix")
+
+        @tangent(np.linalg.matrix_norm)
+        def matrix_norm_tangent(result, x, keepdims=False, ord="fro"):
+            d[result] = runtime.norm_jvp(d[x], x, result, ord, None, keepdims, "matrix")

@@ -9,12 +9,14 @@ from __future__ import annotations
 import builtins
 
 import gast
+import numpy as np
 
 from .. import runtime
+from .kinds import bilinear, linear
 from .registry import Registry
 from .template import d
 
-_GLOBALS = {"np": __import__("numpy"), "runtime": runtime}
+_GLOBALS = {"np": np, "runtime": runtime}
 
 # Elementwise binary operators: contribution to x and to y, in terms of g = d[result].
 BINARY = {
@@ -104,44 +106,62 @@ def register(registry: Registry) -> None:
     )
     registry.sequence_makers([builtins.list, builtins.tuple, builtins.divmod])
 
-    @registry.adjoint(gast.MatMult)
+    _bespoke(registry)
+
+
+def _bespoke(registry: Registry) -> None:
+    adjoint, tangent = registry.adjoint, registry.tangent
+
+    @bilinear(registry, gast.MatMult, ("x", "y"))
     def matmul(result, x, y):
         d[x] = runtime.matmul_vjp_a(d[result], x, y)
         d[y] = runtime.matmul_vjp_b(d[result], x, y)
 
-    @registry.adjoint(builtins.float)
+    @linear(registry, builtins.float, "x")
     def float_(result, x=0.0):
         d[x] = d[result]
 
-    @registry.adjoint(builtins.sum)
+    @linear(registry, builtins.sum, ("iterable", "start"))
     def sum_(result, iterable, start=0):
         d[iterable] = runtime.unsum(d[result], iterable)
         d[start] = runtime.unbroadcast(d[result], start)
 
-    @registry.adjoint(builtins.list)
+    @linear(registry, builtins.list, "iterable")
     def list_(result, iterable=()):
         d[iterable] = runtime.unsequence(d[result], iterable)
 
-    @registry.adjoint(builtins.tuple)
+    @linear(registry, builtins.tuple, "iterable")
     def tuple_(result, iterable=()):
         d[iterable] = runtime.unsequence(d[result], iterable)
 
     # Helpers that normalize/comprehensions inserts.
-    @registry.adjoint(runtime.iterable)
+    @adjoint(runtime.iterable)
     def iterable_(result, x):
         d[x] = runtime.unsequence(d[result], x)  # a dict's keys carry no gradient
 
-    @registry.adjoint(runtime.dict_of)
+    @tangent(runtime.iterable)
+    def iterable_tangent(result, x):
+        d[result] = runtime.iterable_tangent(d[x], x)
+
+    @linear(registry, runtime.dict_of, "values")
     def dict_of(result, keys, values):
         d[values] = runtime.undict_of(d[result], keys)
 
     # (x // y, x % y): the quotient is locally constant, the remainder is x % y
-    @registry.adjoint(builtins.divmod, unbroadcast=True)
+    @adjoint(builtins.divmod, unbroadcast=True)
     def divmod_(result, x, y):
         g = runtime.part(d[result], 1, result[1])
         d[x] = g
         d[y] = -g * result[0]
 
-    @registry.adjoint(builtins.abs)
+    @tangent(builtins.divmod)
+    def divmod_tangent(result, x, y):
+        d[result] = runtime.quotient_remainder_tangent(d[x] - d[y] * result[0], result)
+
+    @adjoint(builtins.abs)
     def abs_(result, x):
-        d[x] = d[result] * __import__("numpy").sign(x)
+        d[x] = d[result] * np.sign(x)
+
+    @tangent(builtins.abs)
+    def abs_tangent(result, x):
+        d[result] = d[x] * np.sign(x)

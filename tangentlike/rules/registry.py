@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from ..errors import InternalError
-from .tangent import TangentRule, derived_tangent, tangent_from_function
+from .tangent import NoForwardFormError, TangentRule, derived_tangent, tangent_from_function
 from .template import Rule, rule_from_expressions, rule_from_function
 
 
@@ -45,6 +45,7 @@ class Registry:
     def __init__(self) -> None:
         self._rules: dict[object, Rule] = {}
         self._tangents: dict[object, TangentRule] = {}  # forward forms given as templates
+        self._no_tangent: dict[object, str] = {}  # rules without a forward form, and why
         self._nondiff: dict[object, str] = {}
         self._methods: dict[str, Method] = {}
         self._attributes: dict[str, str] = {}
@@ -155,6 +156,7 @@ class Registry:
         self._ready()
         self._rules[_key(rule.primal)] = rule
         self._tangents.pop(_key(rule.primal), None)  # a new reverse form needs its own tangent
+        self._no_tangent.pop(_key(rule.primal), None)
         self._nondiff.pop(_key(rule.primal), None)
         self.version += 1
         return rule
@@ -202,9 +204,26 @@ class Registry:
 
         return register
 
+    def add_tangent(self, trule: TangentRule) -> TangentRule:
+        """Register a forward form built by a rule kind (rules/kinds.py)."""
+        self._ready()
+        self._tangents[_key(trule.primal)] = trule
+        self._no_tangent.pop(_key(trule.primal), None)
+        self.version += 1
+        return trule
+
+    def no_tangent(self, reasons: Mapping[object, str]) -> None:
+        """Rules that have no forward form yet, each with the reason: asking for one is
+        an error that says so (unknown is never zero)."""
+        self._ready()
+        for primal, why in reasons.items():
+            self._no_tangent[_key(primal)] = why
+
     def lookup_tangent(self, primal: object) -> TangentRule | None:
-        """The forward form of `primal`'s rule: its template, or the one derived from an
-        elementwise rule's expressions; None when the rule has neither."""
+        """The forward form of `primal`'s rule: its template, one a rule kind derived, or
+        the one derived from an elementwise rule's expressions. None when `primal` has no
+        rule at all (ask `lookup` and `is_nondifferentiable` first); a rule without a
+        forward form raises NoForwardFormError naming the rule and why."""
         rule = self.lookup(primal)
         if rule is None:
             return None
@@ -212,9 +231,16 @@ class Registry:
         if key not in self._tangents:
             derived = derived_tangent(rule)
             if derived is None:
-                return None
+                raise NoForwardFormError(rule, self._no_tangent.get(key, ""))
             self._tangents[key] = derived
         return self._tangents[key]
+
+    def has_tangent(self, primal: object) -> bool:
+        """Whether `primal` has a rule with a forward form."""
+        try:
+            return self.lookup_tangent(primal) is not None
+        except NoForwardFormError:
+            return False
 
     def expressions(
         self,
@@ -351,6 +377,7 @@ class Registry:
         other = Registry()
         other._rules = dict(self._rules)
         other._tangents = dict(self._tangents)
+        other._no_tangent = dict(self._no_tangent)
         other._nondiff = dict(self._nondiff)
         other._methods = dict(self._methods)
         other._attributes = dict(self._attributes)
@@ -395,18 +422,21 @@ def default_registry() -> Registry:
         with _default_lock:  # two threads starting at once must share one registry
             if _default is None:
                 registry = Registry()
-                registry.builtins(_load_rule_files)
+                registry.builtins(load_rule_files)
                 _default = registry
     return _default
 
 
-def _load_rule_files(registry: Registry) -> None:
-    from . import forward_interim, numpy_linalg, operators, runtime_helpers, scipy_special
+def load_rule_files(registry: Registry) -> None:
+    """The built-in rule files (SciPy's deferred until the program imports SciPy)."""
     from . import numpy as numpy_rules
+    from . import numpy_linalg, operators, runtime_helpers, scipy_signal, scipy_special, scipy_stats
 
     operators.register(registry)
     numpy_rules.register(registry)
     numpy_linalg.register(registry)
     runtime_helpers.register(registry)
-    forward_interim.register(registry)  # forward forms the rules above do not state yet
     registry.defer("scipy.special", scipy_special.register)
+    registry.defer("scipy.stats", scipy_stats.register)
+    registry.defer("scipy.signal", scipy_signal.register)
+    registry.defer("scipy.integrate", scipy_signal.register_integrate)

@@ -8,53 +8,15 @@ the generated code, which the differentiated code imports anyway.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .. import runtime
+from . import scipy_special_table as table
 from .registry import Registry
 from .template import d
 
 special = None  # scipy.special, imported by `register` (the registry defers it until needed)
 _GLOBALS = {"np": np, "special": special, "runtime": runtime}
-_TWO_OVER_SQRT_PI = repr(2.0 / math.sqrt(math.pi))
-_SQRT_PI_OVER_TWO = repr(math.sqrt(math.pi) / 2.0)
-_INV_SQRT_2PI = repr(1.0 / math.sqrt(2.0 * math.pi))
-_SQRT_2PI = repr(math.sqrt(2.0 * math.pi))
-
-
-def _unary() -> dict[object, str]:
-    """d[x] in terms of g = d[result], x and result."""
-    return {
-        special.expit: "g * result * (1.0 - result)",
-        special.logit: "g / (x * (1.0 - x))",
-        special.log_expit: "g * special.expit(-x)",
-        special.erf: f"g * {_TWO_OVER_SQRT_PI} * np.exp(-x * x)",
-        special.erfc: f"-g * {_TWO_OVER_SQRT_PI} * np.exp(-x * x)",
-        special.erfinv: f"g * {_SQRT_PI_OVER_TWO} * np.exp(result * result)",
-        special.erfcinv: f"-g * {_SQRT_PI_OVER_TWO} * np.exp(result * result)",
-        special.ndtr: f"g * {_INV_SQRT_2PI} * np.exp(-0.5 * x * x)",
-        special.log_ndtr: f"g * {_INV_SQRT_2PI} * np.exp(-0.5 * x * x - result)",
-        special.ndtri: f"g * {_SQRT_2PI} * np.exp(0.5 * result * result)",
-        special.gammaln: "g * special.digamma(x)",
-        special.gamma: "g * result * special.digamma(x)",
-        special.digamma: "g * special.zeta(2.0, x)",  # trigamma
-        special.entr: "-g * (np.log(x) + 1.0)",
-    }
-
-
-def _binary() -> dict[object, tuple[str, str]]:
-    """(d[x], d[y]) in terms of g, x, y and result; broadcasting is undone by the kind."""
-    return {
-        special.xlogy: ("g * np.log(y)", "g * x / y"),
-        special.xlog1py: ("g * np.log1p(y)", "g * x / (1.0 + y)"),
-        special.rel_entr: ("g * (np.log(x / y) + 1.0)", "-g * x / y"),
-        special.betaln: (
-            "g * (special.digamma(x) - special.digamma(x + y))",
-            "g * (special.digamma(y) - special.digamma(x + y))",
-        ),
-    }
 
 
 def register(registry: Registry) -> None:
@@ -65,13 +27,15 @@ def register(registry: Registry) -> None:
     except ImportError:  # pragma: no cover - exercised only without scipy
         return
     _GLOBALS["special"] = special
-    for func, expr in _unary().items():
+    for func, expr in table.unary(special).items():
         registry.expressions(func, ("x",), {"x": expr}, unbroadcast=False, globals_=_GLOBALS)
-    for func, (dx, dy) in _binary().items():
+    for func, (dx, dy) in table.binary(special).items():
         registry.expressions(
             func, ("x", "y"), {"x": dx, "y": dy}, unbroadcast=True, globals_=_GLOBALS
         )
-    adjoint = registry.adjoint
+    for func, (params, exprs) in table.partial(special).items():
+        registry.expressions(func, params, exprs, unbroadcast=True, globals_=_GLOBALS)
+    adjoint, tangent = registry.adjoint, registry.tangent
     registry.array_makers([special.logsumexp, special.softmax, special.log_softmax])
 
     @adjoint(special.logsumexp, restriction="return_sign=False")
@@ -95,3 +59,24 @@ def register(registry: Registry) -> None:
     @adjoint(special.log_softmax)
     def log_softmax(result, x, axis=None):
         d[x] = d[result] - np.exp(result) * np.sum(d[result], axis=axis, keepdims=True)
+
+    @tangent(special.logsumexp)
+    def logsumexp_tangent(result, a, axis=None, b=None, keepdims=False, return_sign=False):
+        if axis is None or keepdims:
+            weights = np.exp(a - result)
+        else:
+            weights = np.exp(a - np.expand_dims(result, axis))
+        if b is None:
+            d[result] = np.sum(weights * d[a], axis=axis, keepdims=keepdims)
+        else:
+            d[result] = np.sum(weights * b * d[a], axis=axis, keepdims=keepdims) + np.sum(
+                weights * d[b], axis=axis, keepdims=keepdims
+            )
+
+    @tangent(special.softmax)
+    def softmax_tangent(result, x, axis=None):
+        d[result] = result * (d[x] - np.sum(result * d[x], axis=axis, keepdims=True))
+
+    @tangent(special.log_softmax)
+    def log_softmax_tangent(result, x, axis=None):
+        d[result] = d[x] - np.sum(np.exp(result) * d[x], axis=axis, keepdims=True)

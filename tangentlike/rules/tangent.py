@@ -16,7 +16,16 @@ linearly from `d[p]`, the tangents of the parameters:
 An elementwise expression rule (`registry.expressions`) needs no template: each
 of its expressions is `g` times a partial derivative, elementwise, hence its own
 transpose, so its forward form is `d[result] = e_x[g := d[x]] + e_y[g := d[y]]`.
-Deriving both forms from one statement means the two cannot drift.
+Deriving both forms from one statement means the two cannot drift. The rule kinds
+(rules/kinds.py: reduction, linear, bilinear) derive both forms the same way.
+
+How a transform asks for a forward form: `registry.lookup(primal)` (None: no rule;
+then `registry.is_nondifferentiable(primal)` says the tangent is zero, anything else
+is unknown), then `registry.lookup_tangent(primal)`, which returns the TangentRule
+or raises NoForwardFormError (a RuleError: give it the call's location) for a rule
+without a forward form; bind the call with `template.bind_arguments(rule, args,
+keywords)` (the tangent rule has the reverse rule's parameters and defaults) and
+fill the template in with `instantiate_tangent`.
 
 Assumes: a template is linear in the `d[p]` it reads (every term of the tangent
 carries exactly one input tangent), which is what lets a forward transform drop
@@ -38,7 +47,9 @@ import numpy as np
 
 from ..errors import RuleError
 from ..syntax import nodes, quote
-from .template import Rule
+from ..syntax.names import Namer
+from ..syntax.namespace import Namespace
+from .template import Rule, instantiate
 
 
 @dataclass(frozen=True)
@@ -53,7 +64,11 @@ class TangentRule:
     globals: dict[str, object] = field(repr=False)
     origin: str = "builtin"
     where: str = ""
-    derived: bool = False  # from an elementwise rule's expressions, not a template
+    derived: bool = False  # from an elementwise rule's expressions or a rule kind
+    # how the form was stated: "template" (registry.tangent), "elementwise" (derived from
+    # the rule's expressions), or the rule kind that derived it: "reduction", "linear",
+    # "bilinear" (rules/kinds.py)
+    kind: str = "template"
 
     @functools.cached_property
     def body(self) -> tuple[gast.stmt, ...]:
@@ -67,6 +82,21 @@ class TangentRule:
             for stmt in self.body
             for node in gast.walk(stmt)
             if _is_d(node) and isinstance(node.ctx, gast.Load) and node.slice.id != "result"
+        )
+
+
+class NoForwardFormError(RuleError):
+    """A rule has a reverse form but no forward form (forward mode must refuse the call)."""
+
+    def __init__(self, rule: Rule, why: str = "") -> None:
+        self.rule = rule
+        self.why = why
+        name = getattr(rule.primal, "__qualname__", None) or rule.name
+        reason = f": {why}" if why else ""
+        super().__init__(
+            f"{name} has a reverse-mode rule but no forward-mode (tangent) rule{reason}",
+            hint="differentiate it in reverse mode (tl.grad, tl.vjp), or give its rule a "
+            "forward form (registry.tangent beside registry.adjoint)",
         )
 
 
@@ -97,6 +127,7 @@ def derived_tangent(rule: Rule) -> TangentRule | None:
         origin=rule.origin,
         where=rule.where,
         derived=True,
+        kind="elementwise",
     )
 
 
@@ -260,4 +291,72 @@ class _ZeroFill(gast.NodeTransformer):
                 f"a tangent template's temporary {node.id!r} is zero here and used inside a "
                 "larger term: write the template as a sum of terms, one per input tangent"
             )
+        return node
+
+
+def instantiate_tangent(
+    trule: TangentRule,
+    bindings: dict[str, gast.expr],
+    result: gast.expr,
+    result_tangent: str,
+    tangents: dict[str, str],
+    namer: Namer,
+    namespace: Namespace,
+) -> list[gast.stmt]:
+    """Fill a tangent template in at one call site, as `template.instantiate` fills a
+    reverse one: parameters become the call's arguments (`bindings`, from
+    `template.bind_arguments`), `result` the primal result, `d[p]` the name of p's
+    tangent (`tangents[p]`; a parameter not in `tangents` has a zero tangent, and the
+    terms reading it are dropped), template temporaries fresh names, static `if`s
+    decided. The statements assign `result_tangent`; it is assigned None when the
+    whole tangent is zero."""
+    zero = frozenset(trule.reads - set(tangents))
+    placeholders = {p: f"__tangent_{p}__" for p in trule.reads}
+    body = tuple(
+        _TangentNames(placeholders).visit(s) for s in without_zero_tangents(trule.body, zero)
+    )
+    as_rule = Rule(
+        primal=trule.primal,
+        name=trule.name,
+        params=trule.params,
+        defaults=trule.defaults,
+        source=body,
+        globals=trule.globals,
+        origin=trule.origin,
+        where=trule.where,
+    )
+    instance = instantiate(as_rule, bindings, result, result_tangent, namer, namespace)
+    names = {placeholders[p]: tangents[p] for p in placeholders if p in tangents}
+    return [_Rename(names, result_tangent).visit(s) for s in instance.stmts]
+
+
+class _TangentNames(gast.NodeTransformer):
+    """`d[p]` loads -> placeholder names (stores of `d[result]` stay for `instantiate`)."""
+
+    def __init__(self, placeholders: dict[str, str]) -> None:
+        self.placeholders = placeholders
+
+    def visit_Subscript(self, node: gast.Subscript) -> gast.expr:
+        if _is_d(node) and isinstance(node.ctx, gast.Load):
+            return nodes.name(self.placeholders[node.slice.id])
+        self.generic_visit(node)
+        return node
+
+
+class _Rename(gast.NodeTransformer):
+    """Placeholders -> the call site's tangent names; `d[result] = ` -> `result_tangent = `."""
+
+    def __init__(self, names: dict[str, str], result_tangent: str) -> None:
+        self.names = names
+        self.result_tangent = result_tangent
+
+    def visit_Name(self, node: gast.Name) -> gast.expr:
+        if node.id in self.names:
+            node.id = self.names[node.id]
+        return node
+
+    def visit_Subscript(self, node: gast.Subscript) -> gast.expr:
+        if _is_d(node) and isinstance(node.ctx, gast.Store):
+            return nodes.name(self.result_tangent, store=True)
+        self.generic_visit(node)
         return node

@@ -5,8 +5,10 @@ copies a helper and the helpers it calls), so each helper is pure and changing
 what one computes is a versioned event: copies live in users' repositories.
 
     broadcast     unbroadcast
-    numpy         rule maths of rules/numpy.py
+    numpy         rule maths of rules/numpy_reductions, numpy_shape, numpy_values
+    numpy_products  rule maths of rules/numpy_products.py
     numpy_linalg  rule maths of rules/numpy_linalg.py
+    numpy_tangents, numpy_linalg_tangents  forward forms (tangents) of those rules
     indexing      x[index] and y[index] = v; run-time checks of subscripts and updates
     containers    list, tuple and dict adjoints
     boundary      values crossing into and out of generated code (checked)
@@ -48,22 +50,11 @@ from .higher import (
 from .indexing import selects, unsetitem, unshared, unsubscript
 from .numpy import (
     arange_vjp,
-    convolve_vjp,
     cumprod_vjp,
-    dot_vjp_a,
-    dot_vjp_b,
-    einsum_vjp,
-    inner_vjp,
-    interp_vjp,
-    kron_vjp,
     linspace_vjp,
-    matmul_vjp_a,
-    matmul_vjp_b,
     median_vjp,
     prod_others,
     select_vjp,
-    tensordot_vjp,
-    trapezoid_vjp,
     unarray,
     uncast,
     unconcatenate_index,
@@ -92,6 +83,41 @@ from .numpy_linalg import (
     solve_vjp,
     svd_vjp,
 )
+from .numpy_linalg_tangents import (
+    cholesky_jvp,
+    eigh_jvp,
+    matrix_power_jvp,
+    multi_dot_jvp,
+    norm_jvp,
+    pinv_jvp,
+    qr_jvp,
+    slogdet_jvp,
+    solve_jvp,
+    svd_jvp,
+)
+from .numpy_products import (
+    convolve_vjp,
+    dot_vjp_a,
+    dot_vjp_b,
+    einsum_vjp,
+    inner_vjp,
+    interp_vjp,
+    kron_vjp,
+    matmul_vjp_a,
+    matmul_vjp_b,
+    tensordot_vjp,
+    trapezoid_vjp,
+)
+from .numpy_tangents import (
+    cast_tangent,
+    cumprod_jvp,
+    einsum_of,
+    iterable_tangent,
+    quotient_remainder_tangent,
+    sorted_like,
+)
+from .scipy_signal import cumulative_trapezoid_vjp, full_of, linear_weights_vjp
+from .scipy_stats import mvn_logpdf_jvp, mvn_logpdf_vjp
 
 
 def owns(obj: object) -> bool:
@@ -107,41 +133,57 @@ __all__ = [
     "add_part_vjp",
     "adjoint_contribution",
     "arange_vjp",
+    "cast_tangent",
+    "cholesky_jvp",
     "cholesky_vjp",
     "convolve_vjp",
+    "cumprod_jvp",
     "cumprod_vjp",
     "dict_of",
     "dot_vjp_a",
     "dot_vjp_b",
+    "eigh_jvp",
     "eigh_vjp",
+    "einsum_of",
     "einsum_vjp",
     "gradient_like",
     "inner_vjp",
     "interp_vjp",
     "item_part",
     "iterable",
+    "iterable_tangent",
     "kron_vjp",
     "linspace_vjp",
     "matmul_vjp_a",
     "matmul_vjp_b",
+    "matrix_power_jvp",
     "matrix_power_vjp",
     "median_vjp",
+    "multi_dot_jvp",
     "multi_dot_vjp",
     "no_object_zero",
+    "norm_jvp",
     "norm_vjp",
     "owns",
     "part",
+    "pinv_jvp",
     "pinv_vjp",
     "prod_others",
+    "qr_jvp",
     "qr_vjp",
+    "quotient_remainder_tangent",
     "rule_contribution",
     "seed_like",
     "select_vjp",
     "selects",
+    "slogdet_jvp",
     "slogdet_vjp",
+    "solve_jvp",
     "solve_vjp",
+    "sorted_like",
     "stop_gradient",
     "sum_to",
+    "svd_jvp",
     "svd_vjp",
     "tensordot_vjp",
     "trapezoid_vjp",
@@ -177,4 +219,11 @@ __all__ = [
     "unweights",
     "weights_like",
     "zeros_of",
+]
+__all__ += [  # the SciPy rule files' helpers
+    "cumulative_trapezoid_vjp",
+    "full_of",
+    "linear_weights_vjp",
+    "mvn_logpdf_jvp",
+    "mvn_logpdf_vjp",
 ]

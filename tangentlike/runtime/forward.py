@@ -224,3 +224,27 @@ def output_tangent(t, value, k=None):
         return np.array(t, dtype=dtype)  # a copy: no two output tangents share memory
 
     return like(t, value, "")
+
+
+def shifted_axis(axis, value):
+    """`axis` of `value` as an axis of its k-wide tangent (one further along; None: all
+    of value's axes, not the directions)."""
+    if axis is None:
+        return tuple(range(1, np.ndim(value) + 1))
+    if isinstance(axis, tuple):
+        return tuple(a + 1 if a >= 0 else a for a in axis)
+    return axis + 1 if axis >= 0 else axis
+
+
+def matmul_left(t, y, result):
+    """`t @ y` for the k-wide tangent t of x in `x @ y`, directions first."""
+    if np.ndim(t) - 1 >= 2:
+        t = lift(t, result)
+    return t @ y
+
+
+def matmul_right(x, t, result):
+    """`x @ t` for the k-wide tangent t of y in `x @ y`, directions first."""
+    if np.ndim(t) - 1 == 1:  # a vector y: its directions as columns, then moved first
+        return np.moveaxis(x @ np.swapaxes(t, 0, -1), -1, 0)
+    return x @ lift(t, result)

@@ -30,6 +30,7 @@ from ..errors import UnknownFunctionError, UnsupportedSyntaxError
 from ..parse.resolve import Scope
 from ..parse.source import ParsedFunction
 from ..rules.registry import Registry
+from ..rules.tangent import NoForwardFormError
 from ..rules.template import BindError, bind_arguments
 from ..runtime import forward as fw
 from ..syntax import nodes
@@ -167,9 +168,23 @@ def _assign(ctx: ForwardContext, stmt: gast.Assign) -> tuple[gast.stmt, list[gas
     if not set(data_operands(value, ctx.scope, ctx.registry)) & ctx.active:
         return stmt, [nodes.assign(dt, zero_of(ctx, nodes.name(target)))]
     code = _tangent_code(ctx, stmt, target, value, dt)
-    if target in ctx.owned and not _allocates(code):
+    if target in ctx.owned and _new_value(ctx, value) and not _allocates(code):
         code.append(nodes.assign(dt, nodes.call(ctx.helper(fw.fresh_tangent), [nodes.name(dt)])))
     return stmt, code
+
+
+def _new_value(ctx: ForwardContext, value: gast.expr) -> bool:
+    """Whether `value` is certainly a new array (an operator, an elementwise function),
+    whose tangent may still be another's (`x + 0.0`: dx itself). A plain copy `y = x`,
+    a view `y = x[i]` or another call share memory as their tangents do: mirrored."""
+    if isinstance(value, (gast.BinOp, gast.UnaryOp)):
+        return True
+    if isinstance(value, gast.Call):
+        callee = ctx.scope.resolve(value.func)
+        if not ctx.registry.has_tangent(callee):
+            return False
+        return ctx.registry.lookup_tangent(callee).kind == "elementwise"
+    return False
 
 
 def _allocates(code: list[gast.stmt]) -> bool:
@@ -285,12 +300,16 @@ def _rule(ctx, stmt, target, value, dt) -> list[gast.stmt]:
             hint="What to do: register a rule with @tangentlike.adjoint(<function>) and its "
             "forward form with registry.tangent(<function>)",
         )
-    trule = ctx.registry.lookup_tangent(primal)
+    try:
+        trule = ctx.registry.lookup_tangent(primal)
+        why = ""
+    except NoForwardFormError as err:
+        trule, why = None, f" ({err.why})" if err.why else ""
     if trule is None:
         raise ctx.error(
             value,
-            f"{what} has a reverse-mode rule but no forward form (tangent), so jvp cannot "
-            "differentiate it",
+            f"{what} has a reverse-mode rule but no forward form (tangent){why}, so jvp "
+            "cannot differentiate it",
             "use tangentlike.vjp / grad (reverse mode) for this function, or register the "
             "forward form with default_registry().tangent(<function>)",
         )

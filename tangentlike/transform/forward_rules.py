@@ -15,9 +15,10 @@ over k, the directions stacked): right for every rule, whatever its axes mean.
 from __future__ import annotations
 
 import gast
+import numpy as np
 
 from .. import runtime
-from ..rules.tangent import TangentRule, without_zero_tangents
+from ..rules.tangent import TangentRule, tangent_from_function, without_zero_tangents
 from ..rules.template import fold_static_ifs, global_name
 from ..runtime import forward as fw
 from ..syntax import nodes
@@ -50,13 +51,74 @@ def instantiate(
         return _fill(
             rule, body, bindings, tangents, result, nodes.name(target, store=True), namer, namespace
         )
-    if rule.derived:
+    vector = vector_form(rule)
+    if vector is not None:
+        body = without_zero_tangents(vector.body, zero)
+        return _fill(
+            vector,
+            body,
+            bindings,
+            tangents,
+            result,
+            nodes.name(target, store=True),
+            namer,
+            namespace,
+        )
+    if rule.kind == "elementwise":  # one statement per element: broadcasting serves k
         lift = nodes.name(namespace.bind("lift", fw.lift, namer))
         lifted = {p: nodes.call(lift, [t, nodes.name(result)]) for p, t in tangents.items()}
         return _fill(
             rule, body, bindings, lifted, result, nodes.name(target, store=True), namer, namespace
         )
     return _per_direction(rule, body, bindings, tangents, result, target, namer, namespace, width)
+
+
+def vector_form(rule: TangentRule) -> TangentRule | None:
+    """The k-wide form of a reduction or a matrix product (its axes moved one along,
+    the directions first), or None: the rule then runs once per direction."""
+    from ..rules.registry import default_registry  # only these primals, by identity
+
+    template = _VECTOR_FORMS.get(rule.primal)
+    reverse = default_registry().lookup(rule.primal)
+    if template is None or reverse is None or reverse.params != rule.params:
+        return None
+    return tangent_from_function(reverse, template, origin="builtin")
+
+
+def _vector_sum(result, a, axis=None, dtype=None, out=None, keepdims=False):
+    d[result] = np.sum(d[a], axis=shifted_axis(axis, a), dtype=dtype, keepdims=keepdims)
+
+
+def _vector_mean(result, a, axis=None, dtype=None, out=None, keepdims=False):
+    d[result] = np.mean(d[a], axis=shifted_axis(axis, a), dtype=dtype, keepdims=keepdims)
+
+
+def _vector_matmul_op(result, x, y):
+    d[result] = matmul_left(d[x], y, result) + matmul_right(x, d[y], result)
+
+
+def _vector_matmul(result, x1, x2):
+    d[result] = matmul_left(d[x1], x2, result) + matmul_right(x1, d[x2], result)
+
+
+class _NoD:
+    """`d` in the templates above: they are read as source, never run."""
+
+    def __getitem__(self, key: object) -> object:
+        raise RuntimeError("a template is read as source, never called")
+
+    def __setitem__(self, key: object, value: object) -> None:
+        raise RuntimeError("a template is read as source, never called")
+
+
+d = _NoD()
+shifted_axis, matmul_left, matmul_right = fw.shifted_axis, fw.matmul_left, fw.matmul_right
+_VECTOR_FORMS = {
+    np.sum: _vector_sum,
+    np.mean: _vector_mean,
+    gast.MatMult: _vector_matmul_op,
+    np.matmul: _vector_matmul,
+}
 
 
 def _per_direction(rule, body, bindings, tangents, result, target, namer, namespace, width):

@@ -591,3 +591,8 @@ CASES: list[Case] = [
     Case("sum(x * y, 1.5) * 2", {"x": M, "y": V}),
     Case("np.stack([{i: v * (i + 1.0) for i in range(3)}[2] for v in x])", {"x": M}),
 ]
+
+# The SciPy rule files' cases live in their own file (owned with those rules).
+from cases_scipy import SCIPY_CASES  # noqa: E402
+
+CASES += SCIPY_CASES

@@ -61,12 +61,27 @@ def tangent_of(trule: TangentRule, args: dict, tangents: dict) -> object:
     return np.zeros_like(args["result"], dtype=float) if out is None else out
 
 
-def cotangents_of(rule: Rule, args: dict, g: object) -> dict:
-    """{param: d[param]} from the reverse template (unbroadcast applied as the kind says)."""
-    params = sorted(rule.differentiable)
-    fn = _function(rule.body, rule.params, ["result"], params, rule.globals)
+def cotangents_of(rule: Rule, args: dict, g: object, only: set[str] | None = None) -> dict:
+    """{param: d[param]} from the reverse template (unbroadcast applied as the kind says),
+    for the parameters in `only` (all by default): a contribution to another parameter is
+    not computed, as at a call site where that parameter is not differentiated."""
+    params = sorted(rule.differentiable if only is None else rule.differentiable & only)
+    body = [s for s in rule.body if not _assigns_other(s, params)]
+    fn = _function(body, rule.params, ["result"], params, rule.globals)
     outs = fn(args["result"], *(args[p] for p in rule.params), g)
     found = dict(zip(params, outs, strict=True))
     if rule.unbroadcast:
         found = {p: runtime.unbroadcast(v, args[p]) for p, v in found.items()}
     return found
+
+
+def _assigns_other(stmt: gast.stmt, params: list[str]) -> bool:
+    """A top-level `d[p] = ...` for a parameter p not in `params`."""
+    return (
+        isinstance(stmt, gast.Assign)
+        and isinstance(stmt.targets[0], gast.Subscript)
+        and isinstance(stmt.targets[0].value, gast.Name)
+        and stmt.targets[0].value.id == "d"
+        and isinstance(stmt.targets[0].slice, gast.Name)
+        and stmt.targets[0].slice.id not in params
+    )

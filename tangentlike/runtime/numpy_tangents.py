@@ -1,0 +1,66 @@
+"""Forward-mode (tangent) maths of the NumPy rules: what a one-line tangent template
+cannot say (rules/numpy_*.py), and the tangents of casts and containers.
+
+Part of the runtime: copied into generated modules that use it (NumPy only). Each
+helper is linear in its first argument, a tangent.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def cast_tangent(t, result):
+    """The tangent `t` of a value cast like `result`: in its float type, zero (float) for
+    an integer or boolean result, whose values do not move; a tuple or list part by part."""
+    if isinstance(result, (tuple, list)):
+        return type(result)(cast_tangent(ti, ri) for ti, ri in zip(t, result, strict=True))
+    dtype = np.result_type(result)
+    if not np.issubdtype(dtype, np.inexact):
+        return np.zeros(np.shape(result))
+    return np.broadcast_to(np.asarray(t, dtype=dtype), np.shape(result))
+
+
+def einsum_of(subscripts, x0, x1=None, x2=None, x3=None, x4=None, x5=None, optimize=False):
+    """`np.einsum(subscripts, x0, ...)` over the operand slots in use (the rule's unused
+    slots are None)."""
+    operands = [x for x in (x0, x1, x2, x3, x4, x5) if x is not None]
+    return np.einsum(subscripts, *operands, optimize=optimize)
+
+
+def sorted_like(t, a, axis):
+    """The tangent of `np.sort(a, axis)`: t in the order that sorts a (stable, as the
+    reverse form's permutation)."""
+    t, a = np.asarray(t), np.asarray(a)
+    if axis is None:
+        return np.broadcast_to(t, a.shape).reshape(-1)[np.argsort(a, axis=None, kind="stable")]
+    order = np.argsort(a, axis=axis, kind="stable")
+    return np.take_along_axis(np.broadcast_to(t, a.shape), order, axis=axis)
+
+
+def cumprod_jvp(t, a, axis):
+    """The tangent of `np.cumprod(a, axis)`, exact when `a` holds zeros: entry k is the sum
+    over j <= k of t[j] times the product of a[:k + 1] without a[j]."""
+    a = np.asarray(a)
+    t = np.broadcast_to(np.asarray(t), a.shape)
+    if axis is None:
+        a, t, axis = a.reshape(-1), t.reshape(-1), 0
+    a, t = np.moveaxis(a, axis, -1), np.moveaxis(t, axis, -1)
+    out = np.zeros(a.shape, dtype=np.result_type(a.dtype, t.dtype, np.float32))
+    for j in range(a.shape[-1]):
+        others = a.astype(out.dtype)  # a copy
+        others[..., j] = 1.0
+        out[..., j:] += t[..., j : j + 1] * np.cumprod(others, axis=-1)[..., j:]
+    return np.moveaxis(out, -1, axis)
+
+
+def quotient_remainder_tangent(t, result):
+    """The tangent of `divmod(x, y)` (and np.divmod) given t, the remainder's: the quotient
+    is locally constant."""
+    quotient, remainder = result
+    return np.zeros(np.shape(quotient)), t + np.zeros(np.shape(remainder))
+
+
+def iterable_tangent(t, x):
+    """The tangent of `runtime.iterable(x)`: a dict's keys do not move (None, a zero)."""
+    return None if isinstance(x, dict) else t
