@@ -286,50 +286,50 @@ def unbroadcast(g, x):
 
 def jvp_dlogistic(w, X, y, blogistic=1.0, *, dw):
     dw = tangent_like(dw, w, 'w')
-    '\x00forward mode: each statement, then its tangent'
-    z = X @ w
+    # forward mode: each statement, then its tangent
+    z = X @ w                           # <tangentlike form dlogistic 922f75200cf2>:6
     dz = X @ dw
-    _logistic1 = np.logaddexp(0.0, z)
+    _logistic1 = np.logaddexp(0.0, z)   # <tangentlike form dlogistic 922f75200cf2>:7
     d_logistic1 = dz * np.exp(z - _logistic1)
-    _logistic2 = y * z
-    _logistic3 = _logistic1 - _logistic2
-    _logistic4 = np.sum(_logistic3)
-    _logistic6 = 0.5 * np.dot(w, w)
-    logistic = _logistic4 + _logistic6
-    _c1 = np.ndim(logistic)
-    if _c1:
-        _exc1 = ValueError('second_order.py:97: grad needs a scalar output; use vjp')
-        raise _exc1
-    b_logistic4 = unbroadcast(blogistic, _logistic4)
-    b_logistic5 = unbroadcast(blogistic, _logistic6) * 0.5
-    bw = dot_vjp_a(b_logistic5, w, w)
+    _logistic2 = y * z                  # <tangentlike form dlogistic 922f75200cf2>:8
+    _logistic3 = _logistic1 - _logistic2  # <tangentlike form dlogistic 922f75200cf2>:9
+    _logistic4 = np.sum(_logistic3)     # <tangentlike form dlogistic 922f75200cf2>:10
+    _logistic6 = 0.5 * np.dot(w, w)     # <tangentlike form dlogistic 922f75200cf2>:11
+    logistic = _logistic4 + _logistic6  # <tangentlike form dlogistic 922f75200cf2>:12
+    _c1 = np.ndim(logistic)             # <tangentlike form dlogistic 922f75200cf2>:13
+    if _c1:                             # <tangentlike form dlogistic 922f75200cf2>:13
+        _exc1 = ValueError('second_order.py:97: grad needs a scalar output; use vjp')  # <tangentlike form dlogistic 922f75200cf2>:14  raise ValueError('second_order.py:97: grad needs a scalar output; use vjp')
+        raise _exc1                     # <tangentlike form dlogistic 922f75200cf2>:14
+    b_logistic4 = unbroadcast(blogistic, _logistic4)  # <tangentlike form dlogistic 922f75200cf2>:15
+    b_logistic5 = unbroadcast(blogistic, _logistic6) * 0.5  # <tangentlike form dlogistic 922f75200cf2>:16
+    bw = dot_vjp_a(b_logistic5, w, w)   # <tangentlike form dlogistic 922f75200cf2>:17
     dbw = dot_vjp_a(b_logistic5, w, dw)
-    _bw1 = dot_vjp_b(b_logistic5, w, w)
+    _bw1 = dot_vjp_b(b_logistic5, w, w)  # <tangentlike form dlogistic 922f75200cf2>:18
     d_bw1 = dot_vjp_b(b_logistic5, dw, w)
-    _bw2 = bw + _bw1
+    _bw2 = bw + _bw1                    # <tangentlike form dlogistic 922f75200cf2>:18
     d_bw2 = dbw + d_bw1
-    bw = _bw2
+    bw = _bw2                           # <tangentlike form dlogistic 922f75200cf2>:18
     dbw = d_bw2
-    b_logistic3 = np.broadcast_to(b_logistic4, np.shape(_logistic3))
-    b_logistic1 = unbroadcast(b_logistic3, _logistic1)
-    bz = unbroadcast(unbroadcast(-b_logistic3, _logistic2) * y, z)
+    b_logistic3 = np.broadcast_to(b_logistic4, np.shape(_logistic3))  # <tangentlike form dlogistic 922f75200cf2>:19
+    b_logistic1 = unbroadcast(b_logistic3, _logistic1)  # <tangentlike form dlogistic 922f75200cf2>:20
+    bz = unbroadcast(unbroadcast(-b_logistic3, _logistic2) * y, z)  # <tangentlike form dlogistic 922f75200cf2>:21
     dbz = zero_tangent(bz)
-    _bz4 = z - _logistic1
+    _bz4 = z - _logistic1               # <tangentlike form dlogistic 922f75200cf2>:22
     d_bz4 = dz - d_logistic1
-    _bz5 = np.exp(_bz4)
+    _bz5 = np.exp(_bz4)                 # <tangentlike form dlogistic 922f75200cf2>:22
     d_bz5 = d_bz4 * _bz5
-    _bz6 = b_logistic1 * _bz5
+    _bz6 = b_logistic1 * _bz5           # <tangentlike form dlogistic 922f75200cf2>:22
     d_bz6 = d_bz5 * b_logistic1
-    _bz7 = bz + _bz6
+    _bz7 = bz + _bz6                    # <tangentlike form dlogistic 922f75200cf2>:22
     d_bz7 = dbz + d_bz6
-    bz = _bz7
+    bz = _bz7                           # <tangentlike form dlogistic 922f75200cf2>:22
     dbz = d_bz7
-    _bw3 = matmul_vjp_b(bz, X, w)
+    _bw3 = matmul_vjp_b(bz, X, w)       # <tangentlike form dlogistic 922f75200cf2>:23
     d_bw3 = matmul_vjp_b(dbz, X, w)
-    _bw4 = bw + _bw3
+    _bw4 = bw + _bw3                    # <tangentlike form dlogistic 922f75200cf2>:23
     d_bw4 = dbw + d_bw3
-    bw = _bw4
+    bw = _bw4                           # <tangentlike form dlogistic 922f75200cf2>:23
     dbw = d_bw4
-    dlogistic = gradient_like(bw, w, 'w')
+    dlogistic = gradient_like(bw, w, 'w')  # <tangentlike form dlogistic 922f75200cf2>:24
     ddlogistic = gradient_like(dbw, w, 'w')
     return dlogistic, output_tangent(ddlogistic, dlogistic)
