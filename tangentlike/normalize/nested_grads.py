@@ -29,13 +29,13 @@ as a value).
 from __future__ import annotations
 
 import ast
+import hashlib
 import linecache
 import types
 from collections.abc import Callable
 
 import gast
 
-from ..compile import loader
 from ..parse.source import ParsedFunction
 from ..syntax import nodes
 from .closures import free_names, function_locals
@@ -220,7 +220,8 @@ def _lifted_function(
     where = f"{parsed.func.__qualname__}.{node.name}"
     source = f"# {where}, lifted by tangentlike (its outer variables as parameters)\n"
     source += ast.unparse(module) + "\n"
-    filename = loader.filename_for(f"lifted {node.name}", source)
+    digest = hashlib.sha256(source.encode()).hexdigest()[:12]
+    filename = f"<tangentlike lifted {node.name} {digest}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     scratch: dict[str, object] = {}
     exec(compile(source, filename, "exec"), dict(parsed.func.__globals__), scratch)
