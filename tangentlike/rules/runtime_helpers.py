@@ -271,6 +271,8 @@ def _runtime_helpers() -> list[object]:
         found.extend(
             value
             for value in vars(module).values()
-            if isinstance(value, types.FunctionType) and value.__module__ == module.__name__
+            if isinstance(value, types.FunctionType)
+            and value.__module__ == module.__name__
+            and not value.__name__.startswith("_")  # a helper's own inner pieces
         )
     return found
