@@ -21,6 +21,7 @@ from .errors import (
     UnsupportedSyntaxError,
     WrtError,
 )
+from .higher.api import hessian, hvp
 from .rules.template import d
 from .runtime import stop_gradient
 
@@ -43,6 +44,8 @@ __all__ = [
     "d",
     "differentiable",
     "grad",
+    "hessian",
+    "hvp",
     "jacobian",
     "jvp",
     "source",

@@ -21,6 +21,7 @@ import numpy as np
 from .. import runtime
 from ..parse.resolve import MISSING, Scope
 from ..rules.registry import Registry
+from ..runtime import boundary
 from ..syntax import nodes
 from .activity import SHAPE_ATTRIBUTES, user_function
 from .calls import bind_call, hides_arguments
@@ -133,6 +134,8 @@ class Values:
         if isinstance(call.func, gast.Attribute) and isinstance(call.func.value, gast.Name):
             everything |= self.name_roots(call.func.value, m)  # a method of a local object
         callee = self.scope.resolve(call.func)
+        if _hashable(callee) and callee in _FIRST_ARGUMENT_ONLY:
+            return self.atoms_roots(call.args[:1], m)  # the others are read for their shape
         if callee is MISSING or runtime.owns(callee):
             return everything  # iterable(xs), stop_gradient(x): the argument itself
         if _hashable(callee) and callee in _IMMUTABLE_RESULTS:
@@ -261,6 +264,20 @@ def _immutable(obj: object) -> bool:
     if isinstance(obj, tuple):
         return all(_immutable(o) for o in obj)
     return isinstance(obj, (*_IMMUTABLE_TYPES, *_CODE_TYPES)) or inspect.isroutine(obj)
+
+
+# Helpers of generated code (differentiated again: grad of grad) whose result is their
+# first argument or new memory: the other arguments give shapes, names and places.
+_FIRST_ARGUMENT_ONLY = frozenset(
+    {
+        runtime.unbroadcast,
+        runtime.sum_to,
+        boundary.adjoint_contribution,
+        boundary.rule_contribution,
+        boundary.gradient_like,
+        boundary.seed_like,
+    }
+)
 
 
 def _hashable(obj: object) -> bool:

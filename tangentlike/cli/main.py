@@ -117,7 +117,8 @@ def _common(parser: argparse.ArgumentParser, with_mode: bool) -> None:
             help="grad (scalar output), vjp (any output, takes a seed) or value_and_grad "
             "(default: grad); `reverse` names the differentiation mode and means grad; "
             "forward: the Jacobian-vector product (jvp), returning (value, J t), the "
-            "tangent t taken last",
+            "tangent t taken last; hvp: the Hessian-vector product, the module ending "
+            "with hvp_FUNC(*args, v)",
         )
     parser.add_argument(
         "--checkpoint",

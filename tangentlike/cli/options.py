@@ -14,8 +14,8 @@ from ..errors import TangentlikeError
 from ..job import resolve_wrt
 
 PROG = "tangentlike"
-# reverse: the AD mode, which is grad; forward: a jvp module (tl.jvp)
-MODES = ("grad", "vjp", "value_and_grad", "reverse", "forward")
+# reverse: the AD mode, which is grad; forward: a jvp module (tl.jvp); hvp: H v (tl.hvp)
+MODES = ("grad", "vjp", "value_and_grad", "reverse", "forward", "hvp")
 
 
 class CliError(TangentlikeError):

@@ -18,6 +18,7 @@ what one computes is a versioned event: copies live in users' repositories.
 
 from __future__ import annotations
 
+from .boundary import adjoint_contribution, gradient_like, rule_contribution, seed_like
 from .broadcast import sum_to, unbroadcast
 from .containers import (
     add,
@@ -35,6 +36,17 @@ from .containers import (
     zeros_of,
 )
 from .gradient import stop_gradient
+from .higher import (
+    add_part,
+    add_part_vjp,
+    item_part,
+    no_object_zero,
+    unadd_vjp,
+    ungradient_like,
+    unmul_term,
+    unmul_vjp,
+    unsetitem_vjp,
+)
 from .indexing import selects, unsetitem, unshared, unsubscript
 from .numpy import (
     arange_vjp,
@@ -125,6 +137,9 @@ def owns(obj: object) -> bool:
 __all__ = [
     "add",
     "add_item",
+    "add_part",
+    "add_part_vjp",
+    "adjoint_contribution",
     "arange_vjp",
     "cast_tangent",
     "cholesky_jvp",
@@ -139,8 +154,10 @@ __all__ = [
     "eigh_vjp",
     "einsum_of",
     "einsum_vjp",
+    "gradient_like",
     "inner_vjp",
     "interp_vjp",
+    "item_part",
     "iterable",
     "iterable_tangent",
     "kron_vjp",
@@ -152,6 +169,7 @@ __all__ = [
     "median_vjp",
     "multi_dot_jvp",
     "multi_dot_vjp",
+    "no_object_zero",
     "norm_jvp",
     "norm_vjp",
     "owns",
@@ -162,6 +180,8 @@ __all__ = [
     "qr_jvp",
     "qr_vjp",
     "quotient_remainder_tangent",
+    "rule_contribution",
+    "seed_like",
     "select_vjp",
     "selects",
     "slogdet_jvp",
@@ -176,6 +196,7 @@ __all__ = [
     "tensordot_vjp",
     "trapezoid_vjp",
     "unadd",
+    "unadd_vjp",
     "unappend",
     "unarray",
     "unbroadcast",
@@ -185,11 +206,15 @@ __all__ = [
     "undict_of",
     "undiff",
     "unextend",
+    "ungradient_like",
     "unmul",
+    "unmul_term",
+    "unmul_vjp",
     "unpad",
     "unrepeat",
     "unsequence",
     "unsetitem",
+    "unsetitem_vjp",
     "unshared",
     "unsort",
     "unsplit",

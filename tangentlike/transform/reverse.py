@@ -207,9 +207,10 @@ class Backward:
             body, d1 = self.block(stmt.body, defined)
             orelse, d2 = self.block(stmt.orelse, defined)
             joined = d1.join(d2)
+            unsure = ctx.flow.bound_before.get(id(stmt), frozenset())
             zeros = (
-                self.zero_inits(joined.adjoints - d1.adjoints),
-                self.zero_inits(joined.adjoints - d2.adjoints),
+                self.zero_inits(joined.adjoints - d1.adjoints, unsure),
+                self.zero_inits(joined.adjoints - d2.adjoints, unsure),
             )
             self.ctx.join_zeros[id(stmt)] = zeros[0] + zeros[1]  # read after the branch's pops
             body += zeros[0]
@@ -304,9 +305,24 @@ class Backward:
         value = nodes.call(self.ctx.np("zeros_like"), [nodes.name(name)])
         return nodes.assign(self.ctx.adjoint[name], value)
 
-    def zero_inits(self, adjoints: frozenset[str]) -> list[gast.stmt]:
+    def zero_inits(
+        self, adjoints: frozenset[str], bound: frozenset[str] | None = None
+    ) -> list[gast.stmt]:
+        """Zero adjoints where control flow joins. `bound`: the primals surely bound there
+        (None: all); a primal that may be unbound on this path is bound to None at entry
+        and its zero is `zeros_of` (None for None): no code reads the adjoint of a value
+        that was never bound."""
         by_adjoint = {b: p for p, b in self.ctx.adjoint.items()}
-        return [self.zeros(by_adjoint[b]) for b in sorted(adjoints)]
+        out = []
+        for b in sorted(adjoints):
+            primal = by_adjoint[b]
+            if bound is None or primal in bound or primal in self.ctx.structured:
+                out.append(self.zeros(primal))
+            else:
+                self.ctx.prebound.add(primal)
+                zero = nodes.call(containers.helper(self, "zeros_of"), [nodes.name(primal)])
+                out.append(nodes.assign(b, zero))
+        return out
 
     # -- one assignment ---------------------------------------------------------
     def adjoint_of(self, stmt: gast.Assign, defined: Defined):
