@@ -25,6 +25,7 @@ NAMESPACES = [
     ("numpy.random", "np.random"),
     ("numpy", "np"),
     ("scipy.special", "scipy.special"),
+    ("math", "math"),
     ("builtins", ""),
 ]
 
@@ -62,12 +63,14 @@ OPERATORS = {
 def builtin_registry():
     """A fresh registry holding the built-in rule files only (no user rules)."""
     sys.path.insert(0, str(ROOT))
+    from tangentlike.rules import builtins as builtin_rules
+    from tangentlike.rules import math as math_rules
     from tangentlike.rules import numpy as numpy_rules
     from tangentlike.rules import numpy_linalg, operators, scipy_special
     from tangentlike.rules.registry import Registry
 
     registry = Registry()
-    for module in (operators, numpy_rules, numpy_linalg, scipy_special):
+    for module in (operators, builtin_rules, math_rules, numpy_rules, numpy_linalg, scipy_special):
         module.register(registry)
     return registry
 
@@ -114,7 +117,7 @@ def render(registry) -> str:
     from tangentlike.rules.numpy import ATTRIBUTES, METHODS, PACKED_METHODS
 
     order = ["Python operators", "Python builtins", "np", "np.linalg", "np.random"]
-    order += ["scipy.special", "other"]
+    order += ["scipy.special", "math", "other"]
     count = sum(len(v) for v in sections.values())
     spelled = sum(len(names) for v in sections.values() for names, _ in v)
     lines = [

@@ -17,10 +17,12 @@ from ..checkpoint import checkpointed
 from ..parse.resolve import Scope
 from ..syntax import nodes
 from ..syntax.names import Namer
+from . import builtin_calls
 
 
 def run(fn: gast.FunctionDef, namer: Namer, scope: Scope | None = None) -> gast.FunctionDef:
     if scope is not None:
+        builtin_calls.run(fn, scope)
         fn.body = _iterators(fn.body, namer, scope)
     fn.body = _block(fn.body, namer)
     return fn

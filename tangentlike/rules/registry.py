@@ -401,10 +401,13 @@ def default_registry() -> Registry:
 
 
 def _load_rule_files(registry: Registry) -> None:
+    from . import builtins, numpy_linalg, operators, scipy_special
+    from . import math as math_rules
     from . import numpy as numpy_rules
-    from . import numpy_linalg, operators, scipy_special
 
     operators.register(registry)
+    builtins.register(registry)
+    math_rules.register(registry)
     numpy_rules.register(registry)
     numpy_linalg.register(registry)
     registry.defer("scipy.special", scipy_special.register)

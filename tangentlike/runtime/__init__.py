@@ -12,6 +12,7 @@ what one computes is a versioned event: copies live in users' repositories.
     boundary      values crossing into and out of generated code (checked)
     schedule      checkpoint schedules and the measuring stack
     gradient      stop_gradient
+    scalars       rule maths of rules/builtins.py and rules/math.py (Python floats)
 """
 
 from __future__ import annotations
@@ -80,6 +81,17 @@ from .numpy_linalg import (
     solve_vjp,
     svd_vjp,
 )
+from .scalars import (
+    digamma,
+    extremum_index,
+    inner,
+    negated,
+    power_slope,
+    prod_of,
+    undist,
+    unpick,
+    unprod,
+)
 
 
 def owns(obj: object) -> bool:
@@ -96,10 +108,13 @@ __all__ = [
     "convolve_vjp",
     "cumprod_vjp",
     "dict_of",
+    "digamma",
     "dot_vjp_a",
     "dot_vjp_b",
     "eigh_vjp",
     "einsum_vjp",
+    "extremum_index",
+    "inner",
     "inner_vjp",
     "interp_vjp",
     "iterable",
@@ -110,10 +125,13 @@ __all__ = [
     "matrix_power_vjp",
     "median_vjp",
     "multi_dot_vjp",
+    "negated",
     "norm_vjp",
     "owns",
     "part",
     "pinv_vjp",
+    "power_slope",
+    "prod_of",
     "prod_others",
     "qr_vjp",
     "select_vjp",
@@ -134,9 +152,12 @@ __all__ = [
     "undiagonal",
     "undict_of",
     "undiff",
+    "undist",
     "unextend",
     "unmul",
     "unpad",
+    "unpick",
+    "unprod",
     "unrepeat",
     "unsequence",
     "unsetitem",

@@ -222,6 +222,19 @@ def matmul_vjp_b(g, a, b):
     return sum_to(gb, shape).reshape(np.shape(b))
 
 
+def power_slope(x, y):
+    """d(x ** y)/dx = y * x ** (y - 1), also where the formula divides by zero.
+
+    Where y == 0, x ** 0 is 1 for every x (also x = 0): the slope is 0, not 0 * inf.
+    Where x == 0 and 0 < y < 1 the slope is infinite: inf (Python floats would raise
+    ZeroDivisionError). Negative x with an integer y is the formula itself.
+    """
+    e = (1 if y == 0 else y - 1) if np.ndim(y) == 0 else np.where(y == 0, 1, y - 1)
+    if np.ndim(x) == 0 and np.ndim(e) == 0 and x == 0 and e < 0:
+        return y * float("inf")
+    return y * x**e
+
+
 def unappend(b, value):
     """The adjoint of `xs.append(value)`: (b without its last element, that element's
     adjoint, zeros like `value` when it is zero). Shortens the list `b` in place."""
@@ -242,8 +255,12 @@ def unbroadcast(g, x):
 
 
 def unsum(g, iterable, start=0):
-    """The adjoint of the builtin `sum(iterable, start)` for each item: g undone of any
-    broadcasting against that item."""
+    """The adjoint of the builtin `sum(iterable, start)`: for an array, an array of its
+    shape (each row's part: g undone of broadcasting against the row); for a list or
+    tuple, a list with each item's part."""
+    if isinstance(iterable, np.ndarray):
+        shape = iterable.shape
+        return np.array(np.broadcast_to(sum_to(np.asarray(g), shape[1:]), shape))
     out = []
     for item in iterable:
         if isinstance(item, (list, tuple, dict)):
@@ -329,7 +346,7 @@ def dloss(params, xs, bloss=1.0):
     b_loss3 = unbroadcast(bloss, _loss3)
     b_comp1 = unsum(unbroadcast(bloss, _loss5) * 0.1, _comp1)
     b_loss2 = np.broadcast_to(b_loss3, np.shape(_loss2))
-    b_loss1 = b_loss2 * 2 * _loss1 ** (2 - 1)
+    b_loss1 = b_loss2 * power_slope(_loss1, 2)
     bhs = list(np.moveaxis(b_loss1, 0, 0))
     bparams = zeros_of(params)
     for _i2 in reversed(_r2):

@@ -591,3 +591,8 @@ CASES: list[Case] = [
     Case("sum(x * y, 1.5) * 2", {"x": M, "y": V}),
     Case("np.stack([{i: v * (i + 1.0) for i in range(3)}[2] for v in x])", {"x": M}),
 ]
+
+# Python's builtins and the math module: their own file, the same harness.
+from cases_builtins import BUILTIN_CASES  # noqa: E402
+
+CASES += BUILTIN_CASES
