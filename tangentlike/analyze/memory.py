@@ -26,6 +26,7 @@ from ..syntax import nodes
 from .activity import SHAPE_ATTRIBUTES, user_function
 from .calls import bind_call, hides_arguments
 from .effects import Effects
+from .numeric import floating
 
 Root = tuple[str, object]  # ("param", name) | ("global", name) | ("new", statement number)
 Roots = frozenset[Root]
@@ -57,6 +58,7 @@ class Memory:
     views: dict[str, View] = field(default_factory=dict)
     ints: frozenset[str] = frozenset()
     arrays: frozenset[str] = frozenset()
+    floats: frozenset[str] = frozenset()  # certainly floats or arrays (analyze.numeric)
     made: dict[str, frozenset[int]] = field(default_factory=dict)
     read: Roots = NONE
 
@@ -68,6 +70,7 @@ class Memory:
             views={n: v for n, v in self.views.items() if other.views.get(n) == v},
             ints=self.ints & other.ints,
             arrays=self.arrays & other.arrays,
+            floats=self.floats & other.floats,
             made={n: self.made.get(n, frozenset()) | other.made.get(n, frozenset()) for n in made},
             read=self.read | other.read,
         )
@@ -198,13 +201,26 @@ class Values:
             return isinstance(callee, np.ufunc) or self.registry.makes_new_array(callee)
         return False
 
+    def is_float(self, value: gast.expr, m: Memory) -> bool:
+        """Certainly a float, NumPy scalar or array: made by arithmetic with one, by a ufunc
+        or an allocating function (analyze.numeric)."""
+        return floating(value, m.floats, self.makes_array)
+
+    def makes_array(self, call: gast.Call) -> bool:
+        callee = self.scope.resolve(call.func)
+        return isinstance(callee, np.ufunc) or self.registry.makes_new_array(callee)
+
     def list_operands(self, value: gast.BinOp, m: Memory) -> list[gast.expr]:
         """The operands of `value` that may be lists, tuples or strings it concatenates or
-        repeats (none when it divides, or multiplies by 1.0: no list can be)."""
+        repeats (none when it divides, or multiplies by a float or an array: no list can
+        be; nor in `x * x`: a list times a list fails)."""
         operands = [value.left, value.right]
         if not isinstance(value.op, (gast.Add, gast.Mult)) or any(
-            isinstance(o, gast.Constant) and type(o.value) in (float, complex) for o in operands
+            self.is_float(o, m) for o in operands
         ):
+            return []
+        left, right = operands
+        if isinstance(left, gast.Name) and isinstance(right, gast.Name) and left.id == right.id:
             return []
         lists = [o for o in operands if self.may_list(o, m)]
         return lists if isinstance(value.op, gast.Mult) or len(lists) == 2 else []

@@ -429,6 +429,8 @@ def default_registry() -> Registry:
 
 def load_rule_files(registry: Registry) -> None:
     """The built-in rule files (SciPy's deferred until the program imports SciPy)."""
+    from . import builtins as builtin_rules
+    from . import math as math_rules
     from . import numpy as numpy_rules
     from . import (
         numpy_linalg,
@@ -441,6 +443,8 @@ def load_rule_files(registry: Registry) -> None:
     )
 
     operators.register(registry)
+    builtin_rules.register(registry)
+    math_rules.register(registry)
     numpy_rules.register(registry)
     numpy_linalg.register(registry)
     runtime_helpers.register(registry)

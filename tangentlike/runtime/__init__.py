@@ -14,6 +14,7 @@ what one computes is a versioned event: copies live in users' repositories.
     boundary      values crossing into and out of generated code (checked)
     schedule      checkpoint schedules and the measuring stack
     gradient      stop_gradient
+    scalars       rule maths of rules/builtins.py and rules/math.py (Python floats)
 """
 
 from __future__ import annotations
@@ -116,6 +117,17 @@ from .numpy_tangents import (
     quotient_remainder_tangent,
     sorted_like,
 )
+from .scalars import (
+    digamma,
+    extremum_index,
+    inner,
+    negated,
+    power_slope,
+    prod_of,
+    undist,
+    unpick,
+    unprod,
+)
 from .scipy_linalg import (
     frechet_block,
     general,
@@ -148,13 +160,16 @@ __all__ = [
     "cumprod_jvp",
     "cumprod_vjp",
     "dict_of",
+    "digamma",
     "dot_vjp_a",
     "dot_vjp_b",
     "eigh_jvp",
     "eigh_vjp",
     "einsum_of",
     "einsum_vjp",
+    "extremum_index",
     "gradient_like",
+    "inner",
     "inner_vjp",
     "interp_vjp",
     "item_part",
@@ -169,6 +184,7 @@ __all__ = [
     "median_vjp",
     "multi_dot_jvp",
     "multi_dot_vjp",
+    "negated",
     "no_object_zero",
     "norm_jvp",
     "norm_vjp",
@@ -176,6 +192,8 @@ __all__ = [
     "part",
     "pinv_jvp",
     "pinv_vjp",
+    "power_slope",
+    "prod_of",
     "prod_others",
     "qr_jvp",
     "qr_vjp",
@@ -205,12 +223,15 @@ __all__ = [
     "undiagonal",
     "undict_of",
     "undiff",
+    "undist",
     "unextend",
     "ungradient_like",
     "unmul",
     "unmul_term",
     "unmul_vjp",
     "unpad",
+    "unpick",
+    "unprod",
     "unrepeat",
     "unsequence",
     "unsetitem",
