@@ -38,12 +38,18 @@ class _Rewrite(gast.NodeTransformer):
         self.generic_visit(node)
         if len(node.args) < 2 or any(isinstance(a, gast.Starred) for a in node.args):
             return node
-        callee = self.scope.resolve(node.func)
-        if any(callee is f for f in _AS_TUPLE) and not node.keywords:
-            node.args = [nodes.tuple_(node.args)]
-        elif any(callee is f for f in _FOLDED) and not node.keywords and len(node.args) > 2:
-            folded = node.args[0]
-            for arg in node.args[1:]:
-                folded = gast.Call(func=nodes.deepcopy(node.func), args=[folded, arg], keywords=[])
-            return gast.copy_location(folded, node)
+        return one_form(node, self.scope.resolve(node.func))
+
+
+def one_form(node: gast.Call, callee: object) -> gast.expr:
+    """`node`, a call of `callee`, in the one form its rule takes (unchanged if none)."""
+    if len(node.args) < 2 or any(isinstance(a, gast.Starred) for a in node.args):
         return node
+    if any(callee is f for f in _AS_TUPLE) and not node.keywords:
+        node.args = [nodes.tuple_(node.args)]
+    elif any(callee is f for f in _FOLDED) and not node.keywords and len(node.args) > 2:
+        folded = node.args[0]
+        for arg in node.args[1:]:
+            folded = gast.Call(func=nodes.deepcopy(node.func), args=[folded, arg], keywords=[])
+        return gast.copy_location(folded, node)
+    return node
