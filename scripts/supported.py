@@ -29,6 +29,7 @@ NAMESPACES = [
     ("scipy.linalg", "scipy.linalg"),
     ("scipy.signal", "scipy.signal"),
     ("scipy.integrate", "scipy.integrate"),
+    ("math", "math"),
     ("builtins", ""),
 ]
 
@@ -132,7 +133,7 @@ def render(registry) -> str:
 
     order = ["Python operators", "Python builtins", "np", "np.linalg", "np.random"]
     order += ["scipy.special", "scipy.stats", "scipy.linalg", "scipy.signal", "scipy.integrate"]
-    order += ["other"]
+    order += ["math", "other"]
     count = sum(len(v) for v in sections.values())
     spelled = sum(len(names) for v in sections.values() for names, _, _ in v)
     forward = sum(1 for v in sections.values() for _, form, _ in v if "forward (" in form)

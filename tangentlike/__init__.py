@@ -8,6 +8,7 @@ print(df.source)
 __version__ = "0.1.0"
 
 from .api import Stats, adjoint, differentiable, grad, source, value_and_grad, vjp
+from .api_forward import jacobian, jvp
 from .checkpoint import Binomial, FixedInterval, checkpoint, checkpointed
 from .errors import (
     CheckError,
@@ -20,6 +21,7 @@ from .errors import (
     UnsupportedSyntaxError,
     WrtError,
 )
+from .higher.api import hessian, hvp
 from .rules.template import d
 from .runtime import stop_gradient
 
@@ -42,6 +44,10 @@ __all__ = [
     "d",
     "differentiable",
     "grad",
+    "hessian",
+    "hvp",
+    "jacobian",
+    "jvp",
     "source",
     "stop_gradient",
     "value_and_grad",

@@ -53,23 +53,24 @@ def gradient(
     built). `options`: the Job's fields beyond wrt and mode (optimize, cache, checkpoint,
     stats, param_types); `checks` None: TANGENTLIKE_CHECKS decides."""
     checks = checks_from_environment() if checks is None else bool(checks)
-    # to build a related function's gradient with the same options (specialize.py)
-    again = functools.partial(gradient, mode=mode, verbose=verbose, checks=checks, **options)
     if peel_bound(f) is not None:
-        return specialize.bound(f, *resolve_wrt(f, wrt), again)
+        return specialize.bound(f, *resolve_wrt(f, wrt), _again(mode, verbose, checks, options))
     func = unwrap(f)
     if not isinstance(func, types.FunctionType):
         func = _function_for(func)
-    job = Job.of(func, wrt, mode, checks=checks, **options)
-    key = job.memory_key()
-    per_func = _cache.get(func)
-    entry = per_func.get(key) if per_func is not None else None
+    # the warm path: the request as given, without reading the signature to resolve wrt
+    request = _request_key(wrt, mode, checks, options)
+    per_func = _cache.get(func, {})
+    entry = per_func.get(request) if request is not None else None
     if entry is not None:
-        if entry.live is not None and not entry.live.check():
-            entry.live.current()  # refreshed or rebuilt in place: what it was built from changed
-        if verbose:
-            print(entry.wrapper.source)
-        return entry.wrapper
+        return _current(entry, verbose)
+    job = Job.of(func, wrt, mode, checks=checks, **options)
+    entry = per_func.get(job.memory_key())
+    if entry is not None:  # the same Job asked for another way (wrt=1, then wrt="W")
+        if request is not None:
+            with _lock:
+                per_func[request] = entry
+        return _current(entry, verbose)
     registry = default_registry()
     disk = _disk(job.cache)
 
@@ -85,6 +86,7 @@ def gradient(
     except UnknownClassError as err:
         if job.param_types:
             raise
+        again = _again(mode, verbose, checks, options)
         wrapper = specialize.per_call(func, wrt, job.wrt, mode.takes_seed, err, again)
         live = None
     else:
@@ -93,11 +95,52 @@ def gradient(
         show(wrapper, built)
         wrapper.__tangentlike_live__ = live
         live.wrappers.append(wrapper)
+    entry = _Entry(wrapper, live)
     with _lock:
-        _cache.setdefault(func, {})[key] = _Entry(wrapper, live)
+        per_func = _cache.setdefault(func, {})
+        per_func[job.memory_key()] = entry
+        if request is not None:
+            per_func[request] = entry
     if verbose:
         print(wrapper.source)
     return wrapper
+
+
+def _current(entry: _Entry, verbose: int) -> Callable:
+    """A cached gradient, refreshed or rebuilt in place first if what it was built from
+    changed."""
+    if entry.live is not None and not entry.live.check():
+        entry.live.current()
+    if verbose:
+        print(entry.wrapper.source)
+    return entry.wrapper
+
+
+def _again(mode: Mode, verbose: int, checks: bool, options: dict[str, Any]) -> Callable:
+    """`gradient` with these options, for specialize.py to build a related function's
+    gradient (a bound method's plain function, a build per call)."""
+    return functools.partial(gradient, mode=mode, verbose=verbose, checks=checks, **options)
+
+
+def _request_key(wrt: Wrt, mode: Mode, checks: bool, options: dict[str, Any]) -> tuple | None:
+    """The in-memory key of a request as given: wrt unresolved (`wrt=1` and `wrt="W"` are
+    two keys of one entry) and every option. None when wrt is not plainly ints and strs
+    (True == 1 and 1.0 == 1 as keys: resolve_wrt decides) or an option is unhashable."""
+    given = tuple(wrt) if type(wrt) is list else wrt
+    if type(given) is tuple:
+        if not all(type(item) in _PLAIN for item in given):
+            return None
+    elif type(given) not in _PLAIN:
+        return None
+    key = ("request", given, mode, checks, *options.values())
+    try:
+        hash(key)
+    except TypeError:  # an unhashable option value: the Job says what is wrong with it
+        return None
+    return key
+
+
+_PLAIN = (int, str)
 
 
 def _function_for(primal: Callable) -> types.FunctionType:

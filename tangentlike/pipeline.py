@@ -41,9 +41,11 @@ from .normalize import (
     desugar,
     jumps,
     methods,
+    nested_grads,
 )
 from .optimize import dce, inline
 from .parse import fence
+from .parse.generated import runtime_helper
 from .parse.record import Recorder
 from .parse.resolve import MISSING, Scope
 from .parse.source import ParsedFunction, parse_function
@@ -206,6 +208,8 @@ class ModuleBuilder:
         self.parsed.append(parsed)
         fn = nodes.deepcopy(parsed.node)
         closures.partials_as_lambdas(fn, lambda f: self._is_partial(parsed, f))
+        outside = Scope(parsed.func, closures.function_locals(parsed.node), {}, self.recorder)
+        nested_grads.run(parsed, fn, outside.resolve, self.namespace.bind)
         closures.check(parsed, fn)
         user_locals = closures.function_locals(fn)
         every_name = {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}
@@ -352,6 +356,7 @@ class ModuleBuilder:
             obj = scope.lookup_original(name)
             if obj is MISSING:
                 continue
+            obj = runtime_helper(obj) or obj  # a generated module's copy: the helper itself
             bound = self.namespace.bind(name, obj, namer)
             if name in func.__code__.co_freevars:
                 self.recorder.bound(func, ("cell", name), bound)

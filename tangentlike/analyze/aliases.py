@@ -138,7 +138,9 @@ class _Forward:
             while True:
                 inside = head
                 if isinstance(stmt, gast.For):  # the position: an integer
-                    inside = self.bind(head, stmt.target.id, NONE, stmt, integer=True, array=True)
+                    inside = self.bind(
+                        head, stmt.target.id, NONE, stmt, integer=True, array=True, floats=False
+                    )
                 joined = m.join(self.block(stmt.body, inside))
                 if joined == head:
                     return head
@@ -157,6 +159,7 @@ class _Forward:
                 stmt,
                 integer=values.is_int(value, m),
                 array=values.is_array(value, m),
+                floats=values.is_float(value, m),
             )
             view = values.view(value, m, stmt)
             if view is not None and name not in (view.base, *view.reads):
@@ -183,13 +186,14 @@ class _Forward:
                     return self.grow(m, xs, self.values.atoms_roots(call.args, m))
         return m
 
-    def bind(self, m, name, roots, stmt, *, integer, array) -> Memory:
+    def bind(self, m, name, roots, stmt, *, integer, array, floats) -> Memory:
         m = self.killed(m, name, keep_own=False)
         return replace(
             m,
             roots={**m.roots, name: roots},
             ints=m.ints | {name} if integer else m.ints - {name},
-            arrays=m.arrays | {name} if array else m.arrays - {name},
+            arrays=m.arrays | {name} if array or floats else m.arrays - {name},
+            floats=m.floats | {name} if floats else m.floats - {name},
             made={**m.made, name: frozenset({id(stmt)})},
         )
 

@@ -5,7 +5,9 @@ adjoint may be a container adjoint (a list or dict of per-element adjoints, None
 for zero): names bound to list, tuple or dict literals, names read by subscript
 (`x[k]` may pick from a list or dict), lists grown by `append`/`extend`, names
 passed to or returned from user functions, results of functions that return
-lists (np.split), names passed as a list to np.stack or sum, closed under plain copies `a = b`.
+lists (np.split), names passed as a list to np.stack or sum, closed under plain copies `a = b`;
+but never a name every binding of which is certainly an array or a number (analyze.numeric:
+`u = u0 * 1.0`, `u = u + k * lap`, `b = a * a`), whatever it is indexed or passed to.
 Every other variable's adjoint is an array or a float. `mutations(stmts)` lists
 the `xs.append(v)` / `xs.extend(ys)` statements, the only mutations of containers
 A-normal form keeps.
@@ -18,6 +20,7 @@ from collections.abc import Callable, Iterator
 import gast
 
 from ..syntax import nodes
+from .numeric import floating_names, numeric
 
 MUTATORS = ("append", "extend")
 
@@ -59,14 +62,19 @@ def structured(
     user_call: Callable[[gast.Call], bool] | None = None,
     sequence_call: Callable[[gast.Call], bool] | None = None,
     sequence_args: Callable[[gast.Call], list[str]] | None = None,
+    makes_array: Callable[[gast.Call], bool] | None = None,
 ) -> frozenset[str]:
     """Locals whose adjoint may be a container adjoint (see the module docstring).
 
     `user_call(call)` says whether a call goes to a user function (differentiated
     through its source), whose arguments and results may be containers;
     `sequence_call(call)` whether it returns a list of arrays (np.split);
-    `sequence_args(call)` the names it takes as lists whose adjoint is a list (np.stack).
+    `sequence_args(call)` the names it takes as lists whose adjoint is a list (np.stack);
+    `makes_array(call)` whether it certainly returns a new array (a ufunc).
     """
+    floating = floating_names(fn, makes_array)
+    bound: dict[str, list[gast.expr]] = {}
+    as_lists: set[str] = set()  # taken whole as a list by a rule: kept whatever they hold
     found: set[str] = set()
     copies: list[tuple[str, str]] = []
     derived: list[tuple[str, str]] = []  # (result, operand): a container operand, a container
@@ -86,11 +94,16 @@ def structured(
                 found.add(node.value.id)
         if isinstance(target, gast.Subscript):
             continue
+        bound.setdefault(target.id, []).append(value)
         if isinstance(value, (gast.List, gast.Tuple, gast.Dict)):
             found.add(target.id)
         elif isinstance(value, gast.Name):
             copies.append((target.id, value.id))
-        elif isinstance(value, gast.BinOp) and isinstance(value.op, (gast.Add, gast.Mult)):
+        elif (
+            isinstance(value, gast.BinOp)
+            and isinstance(value.op, (gast.Add, gast.Mult))
+            and not numeric(value, floating, makes_array)
+        ):
             # `xs + ys` concatenates lists, `xs * 3` repeats one
             for operand in (value.left, value.right):
                 if isinstance(operand, gast.Name):
@@ -98,7 +111,8 @@ def structured(
         elif isinstance(value, gast.Call) and sequence_call is not None and sequence_call(value):
             found.add(target.id)
         if isinstance(value, gast.Call) and sequence_args is not None:
-            found.update(sequence_args(value))
+            as_lists.update(sequence_args(value))
+            found.update(as_lists)
         elif isinstance(value, gast.Call) and user_call is not None and user_call(value):
             found.add(target.id)
             found.update(a.id for a in value.args if isinstance(a, gast.Name))
@@ -114,7 +128,13 @@ def structured(
             if (result in found) != (operand in found):
                 found.update((result, operand))
                 changed = True
-    return frozenset(found & (_locals(fn)))
+    arrays = {
+        n
+        for n, values in bound.items()
+        if all(numeric(v, floating, makes_array) for v in values) and n not in as_lists
+    }
+    params = set(nodes.param_names(fn))
+    return frozenset(((found - arrays - params) | (found & params) | as_lists) & _locals(fn))
 
 
 def _locals(fn: gast.FunctionDef) -> set[str]:

@@ -21,10 +21,12 @@ import numpy as np
 from .. import runtime
 from ..parse.resolve import MISSING, Scope
 from ..rules.registry import Registry
+from ..runtime import boundary
 from ..syntax import nodes
 from .activity import SHAPE_ATTRIBUTES, user_function
 from .calls import bind_call, hides_arguments
 from .effects import Effects
+from .numeric import floating
 
 Root = tuple[str, object]  # ("param", name) | ("global", name) | ("new", statement number)
 Roots = frozenset[Root]
@@ -56,6 +58,7 @@ class Memory:
     views: dict[str, View] = field(default_factory=dict)
     ints: frozenset[str] = frozenset()
     arrays: frozenset[str] = frozenset()
+    floats: frozenset[str] = frozenset()  # certainly floats or arrays (analyze.numeric)
     made: dict[str, frozenset[int]] = field(default_factory=dict)
     read: Roots = NONE
 
@@ -67,6 +70,7 @@ class Memory:
             views={n: v for n, v in self.views.items() if other.views.get(n) == v},
             ints=self.ints & other.ints,
             arrays=self.arrays & other.arrays,
+            floats=self.floats & other.floats,
             made={n: self.made.get(n, frozenset()) | other.made.get(n, frozenset()) for n in made},
             read=self.read | other.read,
         )
@@ -133,6 +137,8 @@ class Values:
         if isinstance(call.func, gast.Attribute) and isinstance(call.func.value, gast.Name):
             everything |= self.name_roots(call.func.value, m)  # a method of a local object
         callee = self.scope.resolve(call.func)
+        if _hashable(callee) and callee in _FIRST_ARGUMENT_ONLY:
+            return self.atoms_roots(call.args[:1], m)  # the others are read for their shape
         if callee is MISSING or runtime.owns(callee):
             return everything  # iterable(xs), stop_gradient(x): the argument itself
         if _hashable(callee) and callee in _IMMUTABLE_RESULTS:
@@ -195,13 +201,26 @@ class Values:
             return isinstance(callee, np.ufunc) or self.registry.makes_new_array(callee)
         return False
 
+    def is_float(self, value: gast.expr, m: Memory) -> bool:
+        """Certainly a float, NumPy scalar or array: made by arithmetic with one, by a ufunc
+        or an allocating function (analyze.numeric)."""
+        return floating(value, m.floats, self.makes_array)
+
+    def makes_array(self, call: gast.Call) -> bool:
+        callee = self.scope.resolve(call.func)
+        return isinstance(callee, np.ufunc) or self.registry.makes_new_array(callee)
+
     def list_operands(self, value: gast.BinOp, m: Memory) -> list[gast.expr]:
         """The operands of `value` that may be lists, tuples or strings it concatenates or
-        repeats (none when it divides, or multiplies by 1.0: no list can be)."""
+        repeats (none when it divides, or multiplies by a float or an array: no list can
+        be; nor in `x * x`: a list times a list fails)."""
         operands = [value.left, value.right]
         if not isinstance(value.op, (gast.Add, gast.Mult)) or any(
-            isinstance(o, gast.Constant) and type(o.value) in (float, complex) for o in operands
+            self.is_float(o, m) for o in operands
         ):
+            return []
+        left, right = operands
+        if isinstance(left, gast.Name) and isinstance(right, gast.Name) and left.id == right.id:
             return []
         lists = [o for o in operands if self.may_list(o, m)]
         return lists if isinstance(value.op, gast.Mult) or len(lists) == 2 else []
@@ -261,6 +280,20 @@ def _immutable(obj: object) -> bool:
     if isinstance(obj, tuple):
         return all(_immutable(o) for o in obj)
     return isinstance(obj, (*_IMMUTABLE_TYPES, *_CODE_TYPES)) or inspect.isroutine(obj)
+
+
+# Helpers of generated code (differentiated again: grad of grad) whose result is their
+# first argument or new memory: the other arguments give shapes, names and places.
+_FIRST_ARGUMENT_ONLY = frozenset(
+    {
+        runtime.unbroadcast,
+        runtime.sum_to,
+        boundary.adjoint_contribution,
+        boundary.rule_contribution,
+        boundary.gradient_like,
+        boundary.seed_like,
+    }
+)
 
 
 def _hashable(obj: object) -> bool:

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..api import grad
+from ..api_forward import jacobian
 from .options import CliError, parameters, parse_checkpoint, parse_inputs, parse_wrt
 from .targets import Target, load_target
 
@@ -166,12 +167,17 @@ def cmd_check(args: argparse.Namespace) -> int:
         call_args, call_kwargs = _inputs(target.func, names, shapes, rng, args.low, args.high)
         _try_call(target, call_args, call_kwargs)
         checks = True if args.checks else None  # None: TANGENTLIKE_CHECKS decides
-        df = grad(
-            target.func, wrt=names, checkpoint=parse_checkpoint(args.checkpoint), checks=checks
-        )
+        forward = args.mode == "forward"
+        if forward:  # the gradient of a scalar output is its Jacobian: one vector jvp
+            df = jacobian(target.func, wrt=names, mode="forward")
+        else:
+            df = grad(
+                target.func, wrt=names, checkpoint=parse_checkpoint(args.checkpoint), checks=checks
+            )
         results = _compare(target.func, df, names, call_args, call_kwargs, args, rng)
     print(
-        f"check: grad of {target.spec} wrt {', '.join(names)} against central differences "
+        f"check: {'jvp (forward mode)' if forward else 'grad'} of {target.spec} "
+        f"wrt {', '.join(names)} against central differences "
         f"(eps {args.eps:g}) at uniform random inputs in [{args.low:g}, {args.high:g}], "
         f"seed {args.seed}"
     )

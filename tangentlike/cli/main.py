@@ -115,8 +115,10 @@ def _common(parser: argparse.ArgumentParser, with_mode: bool) -> None:
             choices=MODES,
             default="grad",
             help="grad (scalar output), vjp (any output, takes a seed) or value_and_grad "
-            "(default: grad); `reverse` names the differentiation mode and means grad "
-            "(forward mode is not built yet)",
+            "(default: grad); `reverse` names the differentiation mode and means grad; "
+            "forward: the Jacobian-vector product (jvp), returning (value, J t), the "
+            "tangent t taken last; hvp: the Hessian-vector product, the module ending "
+            "with hvp_FUNC(*args, v)",
         )
     parser.add_argument(
         "--checkpoint",
@@ -188,6 +190,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Check the gradient at random inputs against central finite differences.",
     )
     _common(check_command, with_mode=False)
+    check_command.add_argument(
+        "--mode",
+        choices=("reverse", "forward"),
+        default="reverse",
+        help="check grad (reverse, the default) or forward mode (jvp along every input element)",
+    )
     check_command.add_argument(
         "--inputs",
         metavar="SPEC",

@@ -14,7 +14,8 @@ from ..errors import TangentlikeError
 from ..job import resolve_wrt
 
 PROG = "tangentlike"
-MODES = ("grad", "vjp", "value_and_grad", "reverse")  # reverse: the AD mode, which is grad
+# reverse: the AD mode, which is grad; forward: a jvp module (tl.jvp); hvp: H v (tl.hvp)
+MODES = ("grad", "vjp", "value_and_grad", "reverse", "forward", "hvp")
 
 
 class CliError(TangentlikeError):

@@ -5,7 +5,9 @@ installed)."""
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import inspect
 import os
 import re
 import shlex
@@ -15,6 +17,8 @@ from typing import Any
 
 from .. import __version__
 from ..api import grad, value_and_grad, vjp
+from ..api_forward import jvp
+from ..higher.api import hvp
 from .options import CliError
 from .targets import Target
 
@@ -29,14 +33,52 @@ def generate(
 ) -> Callable:
     """The gradient module of the target; `checks`: debug mode (never from the
     environment: a written module says in its header how it was made)."""
+    wrt = names[0] if single else names
+    if mode == "hvp":
+        if checkpoint is not None:
+            raise CliError("--checkpoint is not supported with --mode hvp yet; leave it out")
+        return hvp(target.func, wrt=wrt, checks=checks)
+    if mode == "forward":  # no checkpoints (no stack) and no debug checks in forward mode
+        if checkpoint is not None or checks:
+            raise CliError("--mode forward takes neither --checkpoint nor --checks")
+        return jvp(target.func, wrt=wrt)
     build = {
         "grad": grad,
         "reverse": grad,
         "vjp": vjp,
         "value_and_grad": value_and_grad,
     }[mode]
-    wrt = names[0] if single else names
     return build(target.func, wrt=wrt, checkpoint=checkpoint, checks=checks)
+
+
+def hvp_entry(source: str, func: Callable, names: tuple[str, ...], single: bool) -> str:
+    """`def hvp_FUNC(<f's parameters>, v)`, H v by the generated module's entry function
+    (forward over reverse: the tangent it returns, its tangents keyword-only; reverse over
+    reverse: its last parameter is the seed)."""
+    found = re.search(r"^# Entry point: (\w+)", source, re.MULTILINE)
+    tree = ast.parse(source)
+    entry = next(
+        (n for n in tree.body if isinstance(n, ast.FunctionDef) and found and n.name == found[1]),
+        None,
+    )
+    if entry is None:
+        raise CliError("the generated HVP module names no entry point; this is a tangentlike bug")
+    params = [p.name for p in inspect.signature(func).parameters.values()]
+    arguments = ", ".join(params)
+    tangents = [a.arg for a in entry.args.kwonlyargs]
+    if tangents:
+        vector = "v" if single else None
+        keywords = ", ".join(f"{t}={vector or f'v[{i}]'}" for i, t in enumerate(tangents))
+        call = f"{entry.name}({arguments}, {keywords})[1]"
+    else:
+        call = f"{entry.name}({arguments}, {entry.args.args[-1].arg}=v)"
+    shape = "shaped like " + (names[0] if single else f"the tuple ({', '.join(names)})")
+    return (
+        f"\n\ndef hvp_{func.__name__}({arguments}, v):\n"
+        f'    """H v: the Hessian of {func.__name__} with respect to {", ".join(names)} '
+        f'times v ({shape})."""\n'
+        f"    return {call}\n"
+    )
 
 
 def _strip_core_header(source: str) -> str:
@@ -87,6 +129,9 @@ def module_text(
         f"command:     {shlex.join(command)}",
     ]
     body = _strip_core_header(df.source)
+    if mode == "hvp":
+        header.insert(1, f"H v by hvp_{target.attr}(...) at the end (method: {df.method}).")
+        body = body.rstrip("\n") + "\n" + hvp_entry(df.source, target.func, names, len(names) == 1)
     return "\n".join(f"# {line}" for line in header) + "\n\n\n" + body
 
 

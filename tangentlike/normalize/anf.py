@@ -100,6 +100,12 @@ class Normalizer(Expressions):
             pre, test = self.atom(stmt.test, "c")
             msg_pre, msg = self.atom(stmt.msg, "msg") if stmt.msg is not None else ([], None)
             return [*pre, *msg_pre, gast.Assert(test=test, msg=msg)]
+        if isinstance(stmt, gast.Raise):
+            pre, exc = self.atom(stmt.exc, "exc") if stmt.exc is not None else ([], None)
+            cause_pre, cause = (
+                self.atom(stmt.cause, "cause") if stmt.cause is not None else ([], None)
+            )
+            return [*pre, *cause_pre, gast.Raise(exc=exc, cause=cause)]
         if isinstance(stmt, gast.If):
             pre, test = self.atom(stmt.test, "c")
             return self.branch(pre, test, self.block(stmt.body), self.block(stmt.orelse))

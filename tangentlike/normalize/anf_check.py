@@ -28,6 +28,7 @@ ONE_OPERATION = "an assigned value is an atom or one operation on atoms"
 NOT_OWN_OPERAND = "the target of an operation is not one of its operands"
 EXPR_CALL = "an expression statement is a call on atoms"
 ASSERT_ATOM = "`assert` tests an atom"
+RAISE_ATOM = "`raise` raises an atom"
 IF_NAME = "`if` tests a name"
 IF_TEST_KEPT = "an `if`'s test name is not assigned in its branches (the backward sweep tests it)"
 FOR_FORM = "a loop is `for <name> in <name>:` with no else"
@@ -113,6 +114,9 @@ class _Checker:
         elif isinstance(s, gast.Assert):
             if not is_atom(s.test) or (s.msg is not None and not is_atom(s.msg)):
                 raise self.fail(ASSERT_ATOM, s)
+        elif isinstance(s, gast.Raise):
+            if any(part is not None and not is_atom(part) for part in (s.exc, s.cause)):
+                raise self.fail(RAISE_ATOM, s)
         elif isinstance(s, gast.If):
             if not isinstance(s.test, gast.Name):
                 raise self.fail(IF_NAME, s)

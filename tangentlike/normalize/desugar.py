@@ -10,6 +10,7 @@ Invalidates: every analysis.
 from __future__ import annotations
 
 import builtins
+from collections.abc import Callable
 
 import gast
 
@@ -17,10 +18,12 @@ from ..checkpoint import checkpointed
 from ..parse.resolve import Scope
 from ..syntax import nodes
 from ..syntax.names import Namer
+from . import builtin_calls
 
 
 def run(fn: gast.FunctionDef, namer: Namer, scope: Scope | None = None) -> gast.FunctionDef:
     if scope is not None:
+        builtin_calls.run(fn, scope)
         fn.body = _iterators(fn.body, namer, scope)
     fn.body = _block(fn.body, namer)
     return fn
@@ -48,44 +51,78 @@ def _lower_iterator(stmt: gast.For, namer: Namer, scope: Scope) -> list[gast.stm
         loop = lowered[-1] if lowered else stmt
         loop.iter = gast.Call(func=call.func, args=[loop.iter], keywords=call.keywords)
         return lowered
-    if not (isinstance(call, gast.Call) and not call.keywords and call.args):
-        return None
-    kind = scope.resolve(call.func)
-    if kind not in (builtins.enumerate, builtins.zip, builtins.reversed):
-        return None
-    if any(isinstance(a, gast.Starred) for a in call.args):
+    kind = _iterator_kind(call, scope)
+    if kind is None:
         return None
     pre: list[gast.stmt] = []
-    seqs = []
-    for arg in call.args[:1] if kind is not builtins.zip else call.args:
-        name = namer.temp("seq")
-        pre.append(nodes.assign(name, arg))
-        seqs.append(nodes.name(name))
-    lengths = [nodes.call(nodes.name("len"), [s]) for s in seqs]
-    index = namer.temp("i")
-    items: list[gast.expr] = [nodes.subscript(s, nodes.name(index)) for s in seqs]
-    if kind is builtins.enumerate:
-        if len(call.args) > 2:
-            return None
-        position: gast.expr = nodes.name(index)
-        if len(call.args) == 2:
-            position = nodes.binop(position, gast.Add(), call.args[1])
-        value: gast.expr = nodes.tuple_([position, items[0]])
-        bounds = [lengths[0]]
-    elif kind is builtins.zip:
-        value = nodes.tuple_(items)
-        bounds = [nodes.call(nodes.name("min"), lengths) if len(lengths) > 1 else lengths[0]]
-    else:
-        if len(call.args) != 1:
-            return None
-        value = items[0]
-        last = nodes.binop(lengths[0], gast.Sub(), nodes.const(1))
+    if kind is builtins.reversed and _iterator_kind(call.args[0], scope) is None:
+        # for a in reversed(s): the positions backwards, s indexed directly
+        seq = namer.temp("seq")
+        pre.append(nodes.assign(seq, call.args[0]))
+        index = namer.temp("i")
+        value: gast.expr = nodes.subscript(nodes.name(seq), nodes.name(index))
+        last = nodes.binop(
+            nodes.call(nodes.name("len"), [nodes.name(seq)]), gast.Sub(), nodes.const(1)
+        )
         bounds = [last, nodes.const(-1), nodes.const(-1)]
+    else:
+        length, item = _indexable(call, namer, scope, pre)
+        index = namer.temp("i")
+        value = item(nodes.name(index))
+        bounds = [length]
     rng = nodes.call(nodes.name("range"), bounds)
     head = nodes.located(nodes.assign(stmt.target, value), stmt)
     loop = nodes.for_(index, rng, [head, *stmt.body])
     loop.orelse = stmt.orelse
     return [*pre, loop]
+
+
+def _iterator_kind(call: gast.expr, scope: Scope) -> object | None:
+    """enumerate, zip or reversed when `call` is one this pass lowers, else None."""
+    if not (isinstance(call, gast.Call) and not call.keywords and call.args):
+        return None
+    if any(isinstance(a, gast.Starred) for a in call.args):
+        return None
+    kind = scope.resolve(call.func)
+    if kind is builtins.enumerate and len(call.args) <= 2:
+        return kind
+    if kind is builtins.zip or (kind is builtins.reversed and len(call.args) == 1):
+        return kind
+    return None
+
+
+def _indexable(
+    expr: gast.expr, namer: Namer, scope: Scope, pre: list[gast.stmt]
+) -> tuple[gast.expr, Callable[[gast.expr], gast.expr]]:
+    """(length, item at a position) of what iterating `expr` visits, in any nesting of
+    enumerate, zip and reversed (`enumerate(zip(a, b))`, `zip(reversed(a), b)`): each
+    sequence is bound once in `pre` and indexed; a zip stops at its shortest sequence."""
+    kind = _iterator_kind(expr, scope)
+    if kind is None:
+        name = namer.temp("seq")
+        pre.append(nodes.assign(name, expr))
+        length = nodes.call(nodes.name("len"), [nodes.name(name)])
+        return length, lambda i: nodes.subscript(nodes.name(name), i)
+    if kind is builtins.zip:
+        parts = [_indexable(a, namer, scope, pre) for a in expr.args]
+        lengths = [n for n, _ in parts]
+        length = nodes.call(nodes.name("min"), lengths) if len(lengths) > 1 else lengths[0]
+        return length, lambda i: nodes.tuple_([item(nodes.deepcopy(i)) for _, item in parts])
+    inner_length, inner = _indexable(expr.args[0], namer, scope, pre)
+    if kind is builtins.reversed:
+
+        def backwards(i: gast.expr) -> gast.expr:
+            last = nodes.binop(nodes.deepcopy(inner_length), gast.Sub(), nodes.const(1))
+            return inner(nodes.binop(last, gast.Sub(), i))
+
+        return inner_length, backwards
+    start = expr.args[1] if len(expr.args) == 2 else None
+
+    def counted(i: gast.expr) -> gast.expr:
+        position = i if start is None else nodes.binop(i, gast.Add(), nodes.deepcopy(start))
+        return nodes.tuple_([position, inner(nodes.deepcopy(i))])
+
+    return inner_length, counted
 
 
 def _block(stmts: list[gast.stmt], namer: Namer) -> list[gast.stmt]:

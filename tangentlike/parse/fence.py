@@ -22,6 +22,7 @@ ALLOWED: tuple[type, ...] = (
     gast.While,
     gast.Pass,
     gast.Assert,
+    gast.Raise,  # a guard: kept in the forward sweep, nothing to differentiate
     gast.Break,
     gast.Continue,
     gast.FunctionDef,  # nested: inlined at its calls (normalize.closures checks its uses)
@@ -62,7 +63,6 @@ REFUSED: dict[type, tuple[str, str]] = {
     gast.AsyncFor: ("`async for`", "write a plain loop"),
     gast.AsyncWith: ("`async with`", "move it out of the differentiated function"),
     gast.Try: ("`try`", "move the try/except out of the differentiated function"),
-    gast.Raise: ("`raise`", "move error checks out of the differentiated function"),
     gast.With: ("`with`", "move the with-block out of the differentiated function"),
     gast.Global: ("`global`", "pass the value as an argument instead"),
     gast.Nonlocal: ("`nonlocal`", "pass the value as an argument instead"),

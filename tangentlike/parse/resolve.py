@@ -18,6 +18,9 @@ from typing import TYPE_CHECKING
 
 import gast
 
+from ..higher import forms
+from .generated import runtime_helper
+
 if TYPE_CHECKING:
     from .record import Recorder
 
@@ -61,10 +64,10 @@ class Scope:
         """`primal_of(obj)`, recorded."""
         attr = primal_attribute(obj)
         if attr is None:
-            return obj
+            return generated_primal(obj)
         if self.recorder is not None and hasattr(obj, "__tangentlike_live__"):
             self.recorder.watch(obj, "current")  # a gradient: what it runs may change
-        return self.note(obj, ("attr", attr), getattr(obj, attr))
+        return generated_primal(self.note(obj, ("attr", attr), getattr(obj, attr)))
 
     def note(self, base: object, step: tuple[str, str], value: object) -> object:
         """Report that `value` was found one `step` from `base`; returns value."""
@@ -92,7 +95,22 @@ def primal_of(obj: object) -> object:
     """The plain function behind a `tl.differentiable` wrapper or a functools.lru_cache
     (which returns what its function returns); anything else unchanged."""
     attr = primal_attribute(obj)
-    return obj if attr is None else getattr(obj, attr)
+    if attr is None:
+        return generated_primal(obj)
+    return getattr(obj, attr)
+
+
+def generated_primal(obj: object) -> object:
+    """What a generated module's function stands for when it is differentiated: a copy of
+    a runtime helper is that helper (whose rule rules/runtime_helpers.py states); a
+    generated derivative is its differentiable form (higher/forms.py); anything else is
+    itself."""
+    helper = runtime_helper(obj)
+    if helper is not None:
+        return helper
+    if forms.is_generated(obj):
+        return forms.differentiable_form(obj)
+    return obj
 
 
 def primal_attribute(obj: object) -> str | None:

@@ -78,7 +78,7 @@ BINARY = {
     np.multiply: ("g * y", "g * x"),
     np.divide: ("g / y", "-g * result / y"),
     np.true_divide: ("g / y", "-g * result / y"),
-    np.power: ("g * y * x ** (y - 1)", "g * result * np.log(np.where(x == 0, 1, x))"),
+    np.power: ("g * runtime.power_slope(x, y)", "g * result * np.log(np.where(x == 0, 1, x))"),
     np.maximum: ("g * (result > y)", "g * (result <= y)"),  # x > y exactly where max(x, y) > y
     np.minimum: ("g * (result < y)", "g * (result >= y)"),
     np.fmax: ("g * (x >= y)", "g * (x < y)"),

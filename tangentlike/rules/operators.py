@@ -24,7 +24,11 @@ BINARY = {
     gast.Sub: {"x": "g", "y": "-g"},
     gast.Mult: {"x": "g * y", "y": "g * x"},
     gast.Div: {"x": "g / y", "y": "-g * result / y"},
-    gast.Pow: {"x": "g * y * x ** (y - 1)", "y": "g * result * np.log(np.where(x == 0, 1, x))"},
+    # y * x ** (y - 1), with slope 0 where y == 0 (x ** 0 is 1, also at x = 0)
+    gast.Pow: {
+        "x": "g * runtime.power_slope(x, y)",
+        "y": "g * result * np.log(np.where(x == 0, 1, x))",
+    },
     # x % y == x - floor(x / y) * y (floored, as Python and np.remainder); floor is locally
     # constant. `"%s" % x` (text) is refused by analyze/operands before this applies.
     gast.Mod: {"x": "g", "y": "-g * np.floor_divide(x, y)"},

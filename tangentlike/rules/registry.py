@@ -429,13 +429,27 @@ def default_registry() -> Registry:
 
 def load_rule_files(registry: Registry) -> None:
     """The built-in rule files (SciPy's deferred until the program imports SciPy)."""
+    from . import builtins as builtin_rules
+    from . import math as math_rules
     from . import numpy as numpy_rules
-    from . import numpy_linalg, operators, scipy_signal, scipy_special, scipy_stats
+    from . import (
+        numpy_linalg,
+        operators,
+        runtime_helpers,
+        scipy_linalg,
+        scipy_signal,
+        scipy_special,
+        scipy_stats,
+    )
 
     operators.register(registry)
+    builtin_rules.register(registry)
+    math_rules.register(registry)
     numpy_rules.register(registry)
     numpy_linalg.register(registry)
+    runtime_helpers.register(registry)
     registry.defer("scipy.special", scipy_special.register)
     registry.defer("scipy.stats", scipy_stats.register)
     registry.defer("scipy.signal", scipy_signal.register)
+    registry.defer("scipy.linalg", scipy_linalg.register)
     registry.defer("scipy.integrate", scipy_signal.register_integrate)

@@ -313,8 +313,9 @@ def instantiate(
     exprs[_D_RESULT] = nodes.name(result_adjoint)
     own = set(rule.params) | {"result", "d"} | locals_
     for stmt in rule.body:
+        stmt = _LiteralPowerSlope(bindings).visit(nodes.deepcopy(stmt))
         # Template globals first, so the call site's own names are never taken for them.
-        stmt = _ResolveDAndGlobals(own, rule, namer, namespace).visit(nodes.deepcopy(stmt))
+        stmt = _ResolveDAndGlobals(own, rule, namer, namespace).visit(stmt)
         stmt = _SubstituteKeepingD(exprs, renames).visit(stmt)
         for node in gast.walk(stmt):  # positions in the rule file mean nothing here
             if hasattr(node, "lineno"):
@@ -326,6 +327,36 @@ def instantiate(
             for s in stmts
         ]
     return Instance(stmts, bindings, rule)
+
+
+class _LiteralPowerSlope(gast.NodeTransformer):
+    """`runtime.power_slope(x, y)` with a literal exponent y >= 1 is the plain formula
+    `y * x ** (y - 1)` (`2 * x` for a square): no division by zero to guard against, and no
+    helper call in the generated code."""
+
+    def __init__(self, bindings: dict[str, gast.expr]) -> None:
+        self.bindings = bindings
+
+    def visit_Call(self, node: gast.Call) -> gast.expr:
+        self.generic_visit(node)
+        func, args = node.func, node.args
+        if not (
+            isinstance(func, gast.Attribute)
+            and func.attr == "power_slope"
+            and isinstance(func.value, gast.Name)
+            and func.value.id == "runtime"
+            and len(args) == 2
+            and all(isinstance(a, gast.Name) for a in args)
+        ):
+            return node
+        exponent = static_value(self.bindings.get(args[1].id, nodes.name(args[1].id)))
+        if type(exponent) not in (int, float) or not exponent >= 1:
+            return node
+        base = nodes.name(args[0].id)
+        if exponent == 2:
+            return nodes.binop(nodes.const(exponent), gast.Mult(), base)
+        power = nodes.binop(base, gast.Pow(), nodes.const(exponent - 1))
+        return nodes.binop(nodes.const(exponent), gast.Mult(), power)
 
 
 def _literal_or_global(

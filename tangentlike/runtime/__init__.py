@@ -14,10 +14,12 @@ what one computes is a versioned event: copies live in users' repositories.
     boundary      values crossing into and out of generated code (checked)
     schedule      checkpoint schedules and the measuring stack
     gradient      stop_gradient
+    scalars       rule maths of rules/builtins.py and rules/math.py (Python floats)
 """
 
 from __future__ import annotations
 
+from .boundary import adjoint_contribution, gradient_like, rule_contribution, seed_like
 from .broadcast import sum_to, unbroadcast
 from .containers import (
     add,
@@ -35,6 +37,17 @@ from .containers import (
     zeros_of,
 )
 from .gradient import stop_gradient
+from .higher import (
+    add_part,
+    add_part_vjp,
+    item_part,
+    no_object_zero,
+    unadd_vjp,
+    ungradient_like,
+    unmul_term,
+    unmul_vjp,
+    unsetitem_vjp,
+)
 from .indexing import selects, unsetitem, unshared, unsubscript
 from .numpy import (
     arange_vjp,
@@ -104,6 +117,25 @@ from .numpy_tangents import (
     quotient_remainder_tangent,
     sorted_like,
 )
+from .scalars import (
+    digamma,
+    extremum_index,
+    inner,
+    negated,
+    power_slope,
+    prod_of,
+    undist,
+    unpick,
+    unprod,
+)
+from .scipy_linalg import (
+    frechet_block,
+    general,
+    standard,
+    top_right,
+    triangular_jvp,
+    triangular_vjp,
+)
 from .scipy_signal import cumulative_trapezoid_vjp, full_of, linear_weights_vjp
 from .scipy_stats import mvn_logpdf_jvp, mvn_logpdf_vjp
 
@@ -117,6 +149,9 @@ def owns(obj: object) -> bool:
 __all__ = [
     "add",
     "add_item",
+    "add_part",
+    "add_part_vjp",
+    "adjoint_contribution",
     "arange_vjp",
     "cast_tangent",
     "cholesky_jvp",
@@ -125,14 +160,19 @@ __all__ = [
     "cumprod_jvp",
     "cumprod_vjp",
     "dict_of",
+    "digamma",
     "dot_vjp_a",
     "dot_vjp_b",
     "eigh_jvp",
     "eigh_vjp",
     "einsum_of",
     "einsum_vjp",
+    "extremum_index",
+    "gradient_like",
+    "inner",
     "inner_vjp",
     "interp_vjp",
+    "item_part",
     "iterable",
     "iterable_tangent",
     "kron_vjp",
@@ -144,16 +184,22 @@ __all__ = [
     "median_vjp",
     "multi_dot_jvp",
     "multi_dot_vjp",
+    "negated",
+    "no_object_zero",
     "norm_jvp",
     "norm_vjp",
     "owns",
     "part",
     "pinv_jvp",
     "pinv_vjp",
+    "power_slope",
+    "prod_of",
     "prod_others",
     "qr_jvp",
     "qr_vjp",
     "quotient_remainder_tangent",
+    "rule_contribution",
+    "seed_like",
     "select_vjp",
     "selects",
     "slogdet_jvp",
@@ -168,6 +214,7 @@ __all__ = [
     "tensordot_vjp",
     "trapezoid_vjp",
     "unadd",
+    "unadd_vjp",
     "unappend",
     "unarray",
     "unbroadcast",
@@ -176,12 +223,19 @@ __all__ = [
     "undiagonal",
     "undict_of",
     "undiff",
+    "undist",
     "unextend",
+    "ungradient_like",
     "unmul",
+    "unmul_term",
+    "unmul_vjp",
     "unpad",
+    "unpick",
+    "unprod",
     "unrepeat",
     "unsequence",
     "unsetitem",
+    "unsetitem_vjp",
     "unshared",
     "unsort",
     "unsplit",
@@ -197,8 +251,14 @@ __all__ = [
 ]
 __all__ += [  # the SciPy rule files' helpers
     "cumulative_trapezoid_vjp",
+    "frechet_block",
     "full_of",
+    "general",
     "linear_weights_vjp",
     "mvn_logpdf_jvp",
     "mvn_logpdf_vjp",
+    "standard",
+    "top_right",
+    "triangular_jvp",
+    "triangular_vjp",
 ]

@@ -158,12 +158,13 @@ def unadd(g, x, y):
 
 def unmul(g, x, y):
     """The adjoints of x and y in `x * y`: for a list or tuple times an int (repetition)
-    the sum of g's repeats for the sequence; otherwise the product rule, g undone of
+    the sum of g's repeats for the sequence; otherwise (a tuple times an array or a
+    float is NumPy arithmetic on the tuple as an array) the product rule, g undone of
     broadcasting against each. None is zero."""
-    if isinstance(y, (list, tuple)):
+    if isinstance(y, (list, tuple)) and isinstance(x, (int, np.integer)):
         gy, gx = unmul(g, y, x)
         return gx, gy
-    if isinstance(x, (list, tuple)):
+    if isinstance(x, (list, tuple)) and isinstance(y, (int, np.integer)):
         if g is None or len(x) == 0:
             return None, None
         g = list(g)

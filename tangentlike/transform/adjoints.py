@@ -37,9 +37,24 @@ class Adjoints:
         value = nodes.call(self.ctx.np("zeros_like"), [nodes.name(name)])
         return nodes.assign(self.ctx.adjoint[name], value)
 
-    def zero_inits(self, adjoints: frozenset[str]) -> list[gast.stmt]:
+    def zero_inits(
+        self, adjoints: frozenset[str], bound: frozenset[str] | None = None
+    ) -> list[gast.stmt]:
+        """Zero adjoints where control flow joins. `bound`: the primals surely bound there
+        (None: all); a primal that may be unbound on this path is bound to None at entry
+        and its zero is `zeros_of` (None for None): no code reads the adjoint of a value
+        that was never bound."""
         by_adjoint = {b: p for p, b in self.ctx.adjoint.items()}
-        return [self.zeros(by_adjoint[b]) for b in sorted(adjoints)]
+        out = []
+        for b in sorted(adjoints):
+            primal = by_adjoint[b]
+            if bound is None or primal in bound or primal in self.ctx.structured:
+                out.append(self.zeros(primal))
+            else:
+                self.ctx.prebound.add(primal)
+                zero = nodes.call(self.ctx.helper("zeros_of"), [nodes.name(primal)])
+                out.append(nodes.assign(b, zero))
+        return out
 
     # -- one assignment ---------------------------------------------------------
     def receives(self, binding: gast.expr) -> bool:

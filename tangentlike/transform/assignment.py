@@ -16,6 +16,7 @@ import gast
 from .. import runtime
 from ..analyze.activity import data_operands
 from ..errors import UnknownFunctionError
+from ..rules import unknown
 from ..rules.template import bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
@@ -60,14 +61,8 @@ def adjoint_of(adj: Adjoints, stmt: gast.Assign, defined: Defined):
         rule = ctx.registry.lookup(callee)
         what = getattr(callee, "__qualname__", None) or getattr(callee, "__name__", repr(callee))
         if rule is None:
-            raise UnknownFunctionError(
-                f"no derivative rule for {what}, and no Python source to differentiate "
-                f"(in {ctx.parsed.func.__qualname__})",
-                ctx.parsed.location(value),
-                hint="What to do: register a rule with @tangentlike.adjoint(<function>), e.g.\n"
-                "    @tangentlike.adjoint(f)\n    def df(result, x):\n"
-                "        d[x] = d[result] * <derivative of f at x>",
-            )
+            what, hint = unknown.message(callee, ctx.registry, ctx.parsed.func.__qualname__)
+            raise UnknownFunctionError(what, ctx.parsed.location(value), hint=hint)
         keywords = {k.arg: k.value for k in value.keywords}
         bindings = bind_arguments(rule, value.args, keywords)
     elif isinstance(value, gast.Subscript) and ctx.registry.concatenates(

@@ -47,9 +47,10 @@ class Backward(Adjoints):
             body, d1 = self.block(stmt.body, defined)
             orelse, d2 = self.block(stmt.orelse, defined)
             joined = d1.join(d2)
+            unsure = self.ctx.flow.bound_before.get(id(stmt), frozenset())
             zeros = (  # run after the pops of the branch's statements
-                self.zero_inits(joined.adjoints - d1.adjoints),
-                self.zero_inits(joined.adjoints - d2.adjoints),
+                self.zero_inits(joined.adjoints - d1.adjoints, unsure),
+                self.zero_inits(joined.adjoints - d2.adjoints, unsure),
             )
             body_code = sweep.backward_code(body) + zeros[0]
             else_code = sweep.backward_code(orelse) + zeros[1]

@@ -194,3 +194,24 @@ def test_the_builder_gets_the_job(model):
     (job,) = seen
     assert (job.func, job.wrt, job.single, job.mode) == (model.f, ("W",), False, Mode.VJP)
     assert (job.optimize, job.cache) == (False, False)
+
+
+def test_a_repeated_request_does_not_read_the_signature_again(model, monkeypatch):
+    """tl.grad(f) for an unchanged f stays a dictionary lookup: no Job is made."""
+    df = tl.grad(model.f, wrt=("x", "W"), cache=False)
+
+    def no_job(*args, **kwargs):
+        raise AssertionError("a Job was made for a request already answered")
+
+    monkeypatch.setattr(gradients.Job, "of", no_job)
+    assert tl.grad(model.f, wrt=("x", "W"), cache=False) is df
+    assert tl.grad(model.f, wrt=["x", "W"], cache=False) is df
+
+
+@pytest.mark.parametrize("wrt", [True, 1.0, (1.0,), (True, 0)])
+def test_keys_that_equal_an_answered_request_are_still_read(model, wrt):
+    """True == 1 and 1.0 == 1 as dictionary keys; as wrt they are errors."""
+    tl.grad(model.f, wrt=1, cache=False)
+    tl.grad(model.f, wrt=(1,), cache=False)
+    with pytest.raises(WrtError, match="positions or names"):
+        tl.grad(model.f, wrt=wrt, cache=False)

@@ -43,8 +43,8 @@ def test_vjp_of_a_ufunc():
 
 def test_grad_of_a_builtin_without_rule_says_what_to_do():
     with pytest.raises(SourceNotFoundError) as info:
-        tl.grad(math.sin)
+        tl.grad(math.nextafter)
     message = str(info.value)
-    assert "<built-in function sin>" in message
+    assert "<built-in function nextafter>" in message
     assert "no derivative rule" in message
     assert "tangentlike.adjoint" in message

@@ -162,7 +162,6 @@ UNSUPPORTED = [
         3,
         "with",
     ),
-    ("raise from", ["if x < 0:", "    raise ValueError('n') from None", "return x"], 4, "raise"),
     ("lambda argument", ["return np.sum(np.vectorize(lambda v: v * 2)(x))"], 3, "lambda"),
     (
         "nested def called before its definition",
@@ -178,7 +177,6 @@ UNSUPPORTED = [
         3,
         "values",
     ),
-    ("raise", ["if x < 0:", "    raise ValueError('neg')", "return x"], 4, "raise"),
     ("assert with walrus", ["assert (y := x) > 0", "return y"], 3, "walrus"),
     ("set comprehension", ["s = {x * i for i in range(2)}", "return x"], 3, "comprehension"),
     ("match", ["match x:", "    case 1:", "        y = x", "return x"], 3, "match"),
@@ -228,18 +226,20 @@ def test_an_ambiguous_lambda_is_refused(tmp_path):
 
 def test_builtin_without_source_says_how_to_register_a_rule():
     with pytest.raises(SourceNotFoundError, match=r"tangentlike\.adjoint"):
-        tl.grad(math.sin)
+        tl.grad(math.nextafter)
 
 
 def test_unknown_function_says_how_to_register_a_rule(tmp_path):
     module = load_module(
-        tmp_path, "import math\n\ndef f(x):\n    y = math.gamma(x)\n    return y * 2.0\n"
+        tmp_path, "import math\n\ndef f(x):\n    y = math.nextafter(x, 2.0)\n    return y * 2.0\n"
     )
     with pytest.raises(UnknownFunctionError) as err:
         tl.grad(module.f)(1.5)
     message = str(err.value)
-    assert ":4:" in message and "gamma" in message
-    assert "@tangentlike.adjoint" in message and "d[x]" in message
+    assert ":4:" in message and "nextafter" in message
+    # the exact snippet, in DESIGN.md's spelling of the API
+    assert "@tl.adjoint(math.nextafter)" in message and "d[x]" in message
+    assert "import tangentlike as tl" in message
 
 
 def test_non_scalar_output_points_to_vjp(tmp_path):

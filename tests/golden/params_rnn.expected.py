@@ -75,7 +75,7 @@ def dloss(params, xs, bloss=1.0):
     b_loss3 = unbroadcast(bloss, _loss3)
     b_comp1 = unsum(unbroadcast(bloss, _loss5) * 0.1, _comp1)
     b_loss2 = np.broadcast_to(b_loss3, np.shape(_loss2))
-    b_loss1 = b_loss2 * 2 * _loss1 ** (2 - 1)
+    b_loss1 = b_loss2 * (2 * _loss1)
     bhs = list(np.moveaxis(b_loss1, 0, 0))
     bparams = zeros_of(params)
     for _i2 in reversed(_r2):

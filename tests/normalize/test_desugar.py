@@ -48,12 +48,12 @@ def f(x, y):
     assert prepare(tmp_path, source).desugar().body() == code(
         """
         a = 0.0
-        _seq1 = zip(x, y)
-        for _i1 in range(len(_seq1)):
+        _seq1 = x
+        _seq2 = y
+        for _i1 in range(min(len(_seq1), len(_seq2))):
             i = _i1
-            _tuple1 = _seq1[_i1]
-            u = _tuple1[0]
-            v = _tuple1[1]
+            u = _seq1[_i1]
+            v = _seq2[_i1]
             a = a + u * v * i
         return a
         """

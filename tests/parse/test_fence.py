@@ -11,7 +11,6 @@ from tangentlike.errors import UnsupportedSyntaxError
 REFUSED = [
     ("y = yield x", "`yield`", "return a value"),
     ("try:\n        y = x\n    except ValueError:\n        y = 0.0", "`try`", "try/except"),
-    ("raise ValueError(x)", "`raise`", "error checks"),
     ("global G\n    y = x", "`global`", "as an argument"),
     ("del x\n    y = 1.0", "`del`", "remove"),
     ("y = {x}", "a set literal", "list or an array"),

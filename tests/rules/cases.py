@@ -596,3 +596,8 @@ CASES: list[Case] = [
 from cases_scipy import SCIPY_CASES  # noqa: E402
 
 CASES += SCIPY_CASES
+
+# Python's builtins and the math module: their own file, the same harness.
+from cases_builtins import BUILTIN_CASES  # noqa: E402
+
+CASES += BUILTIN_CASES

@@ -232,3 +232,38 @@ INTEGRATE: list[Case] = [
 ]
 
 SCIPY_CASES += SIGNAL + INTEGRATE
+
+_SPD = "x @ x.T + 3.0 * np.eye(3)"  # symmetric positive definite, from any square x
+LINALG: list[Case] = [
+    Case("scipy.linalg.inv(x + 3.0 * np.eye(3))", {"x": (3, 3)}),
+    Case("scipy.linalg.inv(x)", {"x": (3, 3)}, "distinct"),
+    Case("scipy.linalg.det(x)", {"x": (3, 3)}, "distinct"),
+    Case("scipy.linalg.solve(x, y)", {"x": (3, 3), "y": (3,)}, "distinct"),
+    Case("scipy.linalg.solve(x, y)", {"x": (3, 3), "y": (3, 2)}, "distinct"),
+    *[
+        Case(f"scipy.linalg.solve_triangular(x, y{kw})", {"x": (3, 3), "y": b}, "distinct")
+        for b in [(3,), (3, 2)]
+        for kw in ["", ", lower=True", ", trans=1", ", trans='T', lower=True"]
+    ],
+    Case(
+        "scipy.linalg.solve_triangular(x, y, lower=True, unit_diagonal=True)",
+        {"x": (3, 3), "y": (3, 2)},
+        "distinct",
+        autograd=False,  # autograd reads the diagonal, which SciPy takes as ones here
+    ),
+    Case("scipy.linalg.cholesky(x + 3.0 * np.eye(3))", {"x": (3, 3)}, "positive", autograd=False),
+    Case("scipy.linalg.cholesky(x + 3.0 * np.eye(3), lower=True)", {"x": (3, 3)}, "positive"),
+    Case(f"scipy.linalg.cholesky({_SPD})", {"x": (3, 3)}),
+    Case("scipy.linalg.expm(x)", {"x": (3, 3)}),
+    Case("scipy.linalg.expm(x * 0.5)", {"x": (2, 3, 3)}),
+    Case(f"scipy.linalg.eigh({_SPD})[0]", {"x": (3, 3)}),
+    Case("scipy.linalg.eigh(x, eigvals_only=True)", {"x": (3, 3)}, autograd=False),
+    Case(f"scipy.linalg.eigh({_SPD})[1] ** 2", {"x": (3, 3)}),
+    Case("scipy.linalg.eigh(x, lower=False)[1] ** 2", {"x": (3, 3)}, autograd=False),
+    Case("scipy.linalg.svd(x, compute_uv=False)", {"x": (3, 2)}),
+    Case("scipy.linalg.svd(x, full_matrices=False)[0] ** 2", {"x": (3, 2)}),
+    Case("scipy.linalg.norm(x)", {"x": (3, 2)}),
+    Case("scipy.linalg.norm(x, 1, axis=0)", {"x": (3, 2)}, "distinct"),
+]
+
+SCIPY_CASES += LINALG

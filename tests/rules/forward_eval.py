@@ -22,6 +22,7 @@ import numpy as np
 from templates import tangent_of
 
 from tangentlike import runtime
+from tangentlike.normalize import builtin_calls
 from tangentlike.rules.registry import default_registry
 from tangentlike.rules.tangent import TangentRule
 from tangentlike.rules.template import Rule, bind_arguments
@@ -148,7 +149,11 @@ class Evaluator:
             if method.pack_varargs and len(args) > 1:
                 args = [nodes.tuple_(args)]
             return self.apply(_resolve(method.dotted), [func.value, *args], keywords)
-        return self.apply(self.plain(func), list(node.args), keywords)
+        callee = self.plain(func)
+        rewritten = builtin_calls.one_form(node, callee)  # max(a, b) -> max((a, b)), as normalize
+        if rewritten is not node:
+            return self.run(rewritten)
+        return self.apply(callee, list(node.args), keywords)
 
     def visit_ListComp(self, node: gast.ListComp):
         return self._comprehension(node, [node.elt])

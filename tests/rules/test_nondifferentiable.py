@@ -12,6 +12,7 @@ step 1e-6 is exactly zero there. A coverage guard fails for an entry without cal
 from __future__ import annotations
 
 import builtins
+import math
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -136,6 +137,21 @@ def _calls() -> dict[object, list[Call]]:
         random.random_sample: [Call(random.random_sample, (3,), ())],
         random.standard_normal: [Call(random.standard_normal, (3,), ())],
         random.seed: [Call(random.seed, (0,), ())],
+        # math
+        math.floor: [Call(math.floor, (2.6,))],
+        math.ceil: [Call(math.ceil, (2.6,))],
+        math.trunc: [Call(math.trunc, (-2.6,))],
+        math.isqrt: [Call(math.isqrt, (17,), ())],
+        math.comb: [Call(math.comb, (5, 2), ())],
+        math.perm: [Call(math.perm, (5, 2), ())],
+        math.factorial: [Call(math.factorial, (5,), ())],
+        math.gcd: [Call(math.gcd, (12, 18), ())],
+        math.lcm: [Call(math.lcm, (4, 6), ())],
+        math.isfinite: [Call(math.isfinite, (2.6,))],
+        math.isinf: [Call(math.isinf, (2.6,))],
+        math.isnan: [Call(math.isnan, (2.6,))],
+        math.isclose: [Call(math.isclose, (2.6, 2.4), (0, 1))],
+        math.ulp: [Call(math.ulp, (2.6,)), Call(math.ulp, (-1.3e5,))],
     }
     return calls
 

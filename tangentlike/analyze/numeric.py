@@ -1,0 +1,106 @@
+"""Which values are certainly arrays or numbers, from the operations that made them.
+
+Assumes: A-normal form (or any tree: only simple assignments are read).
+Guarantees: `numeric(value, known)` and `floating(value, known)` are sound given
+`known` (names certainly floating): a numeric value is never a list, tuple, dict
+or string, and a floating one is moreover never a Python int or bool (so
+`floating * xs` is arithmetic, never a list repeated). Arithmetic with a float
+or an array makes a new float or array: `u0 * 1.0`, `u + k * lap`, `a / b`,
+`-u`, `a ** 2.0`, `a @ b`, a ufunc's or allocating function's result, an element or
+slice of an array. `floating_names(fn)` is the greatest fixpoint over the
+function's bindings (a name is floating when every value bound to it is), with
+parameters unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import gast
+
+from ..syntax import nodes
+
+_ARITHMETIC = (
+    gast.Add,
+    gast.Sub,
+    gast.Mult,
+    gast.Div,
+    gast.Pow,
+    gast.Mod,
+    gast.FloorDiv,
+    gast.MatMult,
+)
+
+
+def floating(
+    value: gast.expr, known: frozenset[str], makes_array: Callable[[gast.Call], bool] | None = None
+) -> bool:
+    """Certainly a float, a NumPy scalar or an array (never an int, bool or container)."""
+    if isinstance(value, gast.Constant):
+        return type(value.value) in (float, complex)
+    if isinstance(value, gast.Name):
+        return value.id in known
+    if isinstance(value, gast.BinOp) and isinstance(value.op, _ARITHMETIC):
+        if isinstance(value.op, (gast.Div, gast.MatMult)):  # never an int, nor of a list
+            return True
+        return any(floating(o, known, makes_array) for o in (value.left, value.right))
+    if isinstance(value, gast.UnaryOp) and isinstance(value.op, (gast.USub, gast.UAdd)):
+        return floating(value.operand, known, makes_array)
+    if isinstance(value, gast.Subscript):  # an array's element or slice
+        return floating(value.value, known, makes_array)
+    if isinstance(value, gast.Call) and makes_array is not None:
+        return makes_array(value)
+    return False
+
+
+def numeric(
+    value: gast.expr, known: frozenset[str], makes_array: Callable[[gast.Call], bool] | None = None
+) -> bool:
+    """Certainly no list, tuple, dict or string: floating, or `x * x` (a list times a
+    list fails), or arithmetic other than + and * on anything but text."""
+    if floating(value, known, makes_array):
+        return True
+    if isinstance(value, gast.Constant):
+        return not isinstance(value.value, (str, bytes))
+    if isinstance(value, gast.BinOp) and isinstance(value.op, _ARITHMETIC):
+        operands = (value.left, value.right)
+        if isinstance(value.op, gast.Mult):
+            same = all(isinstance(o, gast.Name) for o in operands) and (
+                value.left.id == value.right.id
+            )
+            return same
+        if isinstance(value.op, gast.Add):
+            return False
+        return not (isinstance(value.op, gast.Mod) and _maybe_text(value.left))
+    return isinstance(value, (gast.UnaryOp, gast.Compare))
+
+
+def _maybe_text(operand: gast.expr) -> bool:
+    """`"%s" % x` formats text: a left operand that may be a string keeps Mod undecided."""
+    return not (isinstance(operand, gast.Constant) and not isinstance(operand.value, str))
+
+
+def floating_names(
+    fn: gast.FunctionDef, makes_array: Callable[[gast.Call], bool] | None = None
+) -> frozenset[str]:
+    """Locals every binding of which is floating (given the others), parameters never."""
+    bindings: dict[str, list[gast.expr]] = {}
+    for node in gast.walk(fn):
+        if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
+            bindings.setdefault(node.targets[0].id, []).append(node.value)
+        elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
+            # z op= v keeps a floating z floating
+            op = gast.BinOp(left=nodes.name(node.target.id), op=node.op, right=node.value)
+            bindings.setdefault(node.target.id, []).append(op)
+        elif isinstance(node, (gast.For, gast.comprehension)):
+            for name in nodes.names_stored(node.target):
+                bindings.setdefault(name, []).append(gast.Constant(value="?", kind=None))
+    params = set(nodes.all_param_names(fn))
+    known = frozenset(n for n in bindings if n not in params)
+    while True:
+        kept = frozenset(
+            n for n in known if all(floating(v, known, makes_array) for v in bindings[n])
+        )
+        if kept == known:
+            return known
+        known = kept

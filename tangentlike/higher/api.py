@@ -1,0 +1,192 @@
+"""Second-order entry points: `hvp` (Hessian-vector products) and `hessian`.
+
+Both differentiate a generated gradient: `grad(f, wrt)` is built first, and its
+generated code (made differentiable by higher/forms.py, its runtime helpers by
+rules/runtime_helpers.py) is differentiated again.
+
+- `hvp(f, wrt)(*args, v)` is H v, one gradient's cost times a small constant.
+  method "forward": forward over reverse, the tangent of the gradient along v
+  (`jvp(grad(f))`, no stack for the outer level); "reverse": reverse over
+  reverse, the vector-Jacobian product of the gradient with seed v,
+  vᵀ (∂ grad f / ∂x) = (H v)ᵀ, H being symmetric; "auto" (the default): forward
+  when its transform covers the gradient's code, else reverse (both are built
+  from the same generated gradient, and agree to rounding).
+- `hessian(f, wrt)(*args)` is H, shaped x.shape + x.shape: method "forward" runs
+  one vector-mode forward sweep of the gradient with the identity as its k-wide
+  tangents (`jacobian(grad(f), mode="forward")`); "reverse" assembles H from the
+  columns H e_k, one reverse-over-reverse product per basis vector; "auto" picks
+  forward when it builds. A tuple wrt gives the nested tuple of blocks H[i][j],
+  shaped x_i.shape + x_j.shape.
+
+Assumes: f scalar-valued (grad's check says so otherwise), twice differentiable
+where evaluated. Guarantees: H v has v's structure (an array shaped like x, a
+tuple of them for a tuple wrt); the Hessian's float dtype is the arguments'.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import api, api_forward
+from ..errors import TangentlikeError, WrtError
+from ..job import resolve_wrt
+
+METHODS = ("auto", "forward", "reverse")
+
+
+def hvp(
+    f: Callable,
+    wrt: api.Wrt = 0,
+    *,
+    method: str = "auto",
+    cache: api.CacheOption = True,
+    checks: bool | None = None,
+) -> Callable:
+    """The Hessian-vector product of scalar-valued `f`: `hv(*args, v)` -> H v.
+
+    `v` is shaped like the `wrt` argument (a tuple of such for a tuple `wrt`), and so
+    is the result. `hv.source` is the generated HVP module, `hv.method` the method
+    used ("forward" or "reverse"); `hv.gradient` the gradient it differentiates."""
+    _check_method("hvp", method)
+    gradient = api.grad(f, wrt, cache=cache, checks=checks)
+    product, used = None, "reverse"
+    if method in ("auto", "forward"):
+        try:
+            product, used = api_forward.jvp(gradient, wrt), "forward"
+        except TangentlikeError:
+            if method == "forward":
+                raise
+    if product is None:
+        product = api.vjp(gradient, wrt, cache=cache, checks=checks)
+
+    def hv(*args, **kwargs):
+        if not args:
+            raise TypeError("hvp: pass the vector v last, after f's arguments")
+        *primal, v = args
+        if used == "forward":
+            return product(*primal, v, **kwargs)[1]
+        return product(*primal, v, **kwargs)
+
+    functools.update_wrapper(hv, f, assigned=("__module__", "__doc__"), updated=())
+    hv.__name__ = hv.__qualname__ = f"hvp_{getattr(f, '__name__', 'f')}"
+    hv.__wrapped__ = product
+    hv.source = product.source
+    hv.gradient = gradient
+    hv.wrt = resolve_wrt(f, wrt)[0]
+    hv.method = used
+    return hv
+
+
+def hessian(
+    f: Callable,
+    wrt: api.Wrt = 0,
+    *,
+    method: str = "auto",
+    cache: api.CacheOption = True,
+    checks: bool | None = None,
+) -> Callable:
+    """The Hessian of scalar-valued `f`: `H(*args)`, shaped x.shape + x.shape for one
+    `wrt`; for a tuple `wrt`, the nested tuple of blocks H[i][j] (x_i.shape + x_j.shape).
+    """
+    _check_method("hessian", method)
+    single = isinstance(wrt, (int, str))
+    if method in ("auto", "forward"):
+        gradient = api.grad(f, wrt, cache=cache, checks=checks)
+        try:
+            api_forward.jvp_vector(gradient, wrt)  # builds it: the Jacobian below reuses it
+        except TangentlikeError:
+            if method == "forward":
+                raise
+        else:
+            return _forward_hessian(f, gradient, wrt, single)
+    product = hvp(f, wrt, method="reverse", cache=cache, checks=checks)
+
+    def H(*args, **kwargs):
+        names = product.wrt
+        points = [_argument(product, args, kwargs, n) for n in names]
+        columns = [_columns(product, args, kwargs, points, j, single) for j in range(len(names))]
+        blocks = tuple(
+            tuple(_block(columns[j][i], points[i], points[j]) for j in range(len(names)))
+            for i in range(len(names))
+        )
+        return blocks[0][0] if single else blocks
+
+    functools.update_wrapper(H, f, assigned=("__module__", "__doc__"), updated=())
+    H.__name__ = H.__qualname__ = f"hessian_{getattr(f, '__name__', 'f')}"
+    H.hvp = product
+    H.source = product.source
+    H.method = "reverse"
+    return H
+
+
+def _forward_hessian(f: Callable, gradient: Callable, wrt: api.Wrt, single: bool) -> Callable:
+    """H as the Jacobian of the gradient, by one vector-mode forward sweep."""
+    jacobian = api_forward.jacobian(gradient, wrt, mode="forward")
+
+    def H(*args, **kwargs):
+        blocks = jacobian(*args, **kwargs)
+        if single:
+            return blocks
+        return tuple(tuple(row) for row in blocks)
+
+    functools.update_wrapper(H, f, assigned=("__module__", "__doc__"), updated=())
+    H.__name__ = H.__qualname__ = f"hessian_{getattr(f, '__name__', 'f')}"
+    H.source = api_forward.jvp_vector(gradient, wrt).source
+    H.method = "forward"
+    return H
+
+
+def _check_method(what: str, method: str) -> None:
+    if method not in METHODS:
+        raise WrtError(f"{what}: method must be one of {', '.join(METHODS)}, not {method!r}")
+
+
+def _argument(product: Callable, args: tuple, kwargs: dict, name: str) -> Any:
+    import inspect
+
+    bound = inspect.signature(product.gradient).bind_partial(*args, **kwargs)
+    bound.apply_defaults()
+    return bound.arguments[name]
+
+
+def _columns(
+    product: Callable, args: tuple, kwargs: dict, points: Sequence[Any], j: int, single: bool
+) -> list[list[np.ndarray]]:
+    """For each wrt argument i, the list over the basis vectors e_k of argument j of the
+    i-th part of H (0, .., e_k, .., 0)."""
+    xj = np.asarray(points[j])
+    out: list[list[np.ndarray]] = [[] for _ in points]
+    for k in range(xj.size):
+        e = np.zeros(xj.size, dtype=_float(xj))
+        e[k] = 1.0
+        direction = e.reshape(xj.shape)
+        if single:
+            v: Any = direction if np.ndim(points[j]) else float(direction)
+            parts = (product(*args, v, **kwargs),)
+        else:
+            v = tuple(
+                (direction if np.ndim(p) else float(direction))
+                if i == j
+                else (np.zeros(np.shape(p), dtype=_float(p)) if np.ndim(p) else 0.0)
+                for i, p in enumerate(points)
+            )
+            parts = product(*args, v, **kwargs)
+        for i, part in enumerate(parts):
+            out[i].append(np.asarray(part))
+    return out
+
+
+def _block(columns: list[np.ndarray], xi: Any, xj: Any) -> np.ndarray:
+    """H[i][j] from its columns H[i][j] e_k: shape xi.shape + xj.shape."""
+    dtype = np.result_type(_float(xi), _float(xj))
+    stacked = np.stack(columns, axis=-1).astype(dtype, copy=False)
+    return stacked.reshape(np.shape(xi) + np.shape(xj))
+
+
+def _float(x: Any) -> np.dtype:
+    dtype = np.result_type(x)
+    return dtype if dtype.kind == "f" else np.dtype(np.float64)

@@ -1,0 +1,235 @@
+"""Derivatives taken inside a differentiated function, of its own nested functions.
+
+    def f(x):
+        def inner(y):
+            return x + y                    # closes over x, which f differentiates
+        return x * tl.grad(inner)(1.0)      # d/dx [x * d/dy (x + y)] = 1
+
+The inner derivative closes over a variable of the outer one. To keep the two
+apart (no perturbation confusion: each nesting level its own names and stacks),
+the nested function is lifted out with the outer variables it reads as
+keyword-only parameters, its derivative is built as a generated function of its
+own, and the call becomes a call of that derivative with those variables passed
+explicitly:
+
+    _dinner = lambda *args, **kw: <grad of lifted inner>(*args, x=x, **kw)
+    return x * _dinner(1.0)
+
+The outer derivative then differentiates through the generated inner derivative
+(higher/forms.py) with x an ordinary argument, in which it is differentiated.
+
+Assumes: a parsed function, before closures.check. Guarantees: every call
+`tl.grad(g, ...)` (also value_and_grad, vjp, hvp) whose first argument names a
+nested def of the function, whose other arguments are literals, and whose nested
+def reads no other nested function, is replaced by a named lambda as above;
+anything else is left for closures.check (which refuses a nested function used
+as a value).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import linecache
+import types
+from collections.abc import Callable
+
+import gast
+
+from ..parse.source import ParsedFunction
+from ..syntax import nodes
+from .closures import free_names, function_locals
+
+DERIVATIVES = {
+    "tangentlike.api": ("grad", "value_and_grad", "vjp"),
+    "tangentlike.higher.api": ("hvp", "hessian"),
+}
+
+
+def is_derivative(obj: object) -> bool:
+    """Whether `obj` is one of tangentlike's entry points that build a derivative."""
+    names = DERIVATIVES.get(getattr(obj, "__module__", None) or "", ())
+    return isinstance(obj, types.FunctionType) and obj.__name__ in names
+
+
+def run(
+    parsed: ParsedFunction,
+    fn: gast.FunctionDef,
+    resolve: Callable[[gast.expr], object],
+    bind: Callable[[str, object], str],
+) -> None:
+    """Lift the nested functions `fn` differentiates itself (see the module docstring).
+    `resolve` maps a callee expression to its object; `bind(preferred, obj)` binds an
+    object in the generated module and gives its name."""
+    defs = {s.name: s for s in _own_defs(fn.body)}
+    if not defs:
+        return
+    outer = function_locals(fn) | frozenset(parsed.func.__code__.co_freevars)
+    taken = {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)} | set(defs)
+
+    def fresh(base: str) -> str:
+        k = 1
+        while f"_{base}{k}" in taken:
+            k += 1
+        taken.add(f"_{base}{k}")
+        return f"_{base}{k}"
+
+    def lift(call: gast.Call) -> gast.expr | None:
+        derive = resolve(call.func)
+        if not is_derivative(derive) or not call.args:
+            return None
+        target = call.args[0]
+        if not (isinstance(target, gast.Name) and target.id in defs):
+            return None
+        node = defs[target.id]
+        try:
+            options = {k.arg: ast.literal_eval(gast.gast_to_ast(k.value)) for k in call.keywords}
+            rest = [ast.literal_eval(gast.gast_to_ast(a)) for a in call.args[1:]]
+        except ValueError:
+            return None  # a computed wrt: left as a nested function used as a value
+        free = sorted(free_names(node) & outer)
+        if any(n in defs or n == node.name for n in free) or any(k is None for k in options):
+            return None
+        function = _lifted_function(parsed, node, free)
+        # plain mode: the inner level runs inside the outer one's code, which checks itself
+        gradient = derive(function, *rest, **{"checks": False, **options})
+        lifted.add(node.name)
+        bound = bind(f"_d{node.name}_lifted", gradient)
+        rest_args, rest_kw = fresh("args"), fresh("kw")
+        body = gast.Call(
+            func=nodes.name(bound),
+            args=[gast.Starred(value=nodes.name(rest_args), ctx=gast.Load())],
+            keywords=[
+                *(gast.keyword(arg=n, value=nodes.name(n)) for n in free),
+                gast.keyword(arg=None, value=nodes.name(rest_kw)),
+            ],
+        )
+        args = gast.arguments(
+            args=[],
+            posonlyargs=[],
+            vararg=gast.Name(id=rest_args, ctx=gast.Param(), annotation=None, type_comment=None),
+            kwonlyargs=[],
+            kw_defaults=[],
+            kwarg=gast.Name(id=rest_kw, ctx=gast.Param(), annotation=None, type_comment=None),
+            defaults=[],
+        )
+        return nodes.located(gast.Lambda(args=args, body=body), call)
+
+    def block(stmts: list[gast.stmt]) -> list[gast.stmt]:
+        out: list[gast.stmt] = []
+        for stmt in stmts:
+            for field in ("body", "orelse"):
+                inner = getattr(stmt, field, None)
+                if inner and not isinstance(stmt, gast.FunctionDef):
+                    setattr(stmt, field, block(inner))
+            before: list[gast.stmt] = []
+            if (
+                isinstance(stmt, gast.Assign)
+                and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], gast.Name)
+                and isinstance(stmt.value, gast.Call)
+            ):
+                lam = lift(stmt.value)  # `g = tl.grad(inner)`: g is the named lambda itself
+                if lam is not None:
+                    stmt.value = lam
+                    out.append(stmt)
+                    continue
+            for node in list(_own_walk(stmt)):
+                for field, value in gast.iter_fields(node):
+                    if isinstance(value, list):
+                        for i, item in enumerate(value):
+                            if isinstance(item, gast.Call):
+                                value[i] = replaced(item, before, stmt)
+                    elif isinstance(value, gast.Call):
+                        setattr(node, field, replaced(value, before, stmt))
+            out.extend(before)
+            out.append(stmt)
+        return out
+
+    def replaced(call: gast.Call, before: list[gast.stmt], stmt: gast.stmt) -> gast.expr:
+        lam = lift(call)
+        if lam is None:
+            return call
+        name = fresh(f"d{call.args[0].id}")
+        before.append(nodes.located(nodes.assign(name, lam), stmt))
+        return nodes.located(nodes.name(name), call)
+
+    lifted: set[str] = set()
+    fn.body = block(fn.body)
+    # a nested def whose every use was lifted is gone from the function
+    read = {
+        n.id
+        for stmt in fn.body
+        for n in gast.walk(stmt)
+        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)
+    }
+    fn.body = _without_defs(fn.body, lifted - read)
+
+
+def _without_defs(stmts: list[gast.stmt], names: set[str]) -> list[gast.stmt]:
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, gast.FunctionDef) and stmt.name in names:
+            continue
+        for field in ("body", "orelse"):
+            inner = getattr(stmt, field, None)
+            if inner and not isinstance(stmt, gast.FunctionDef):
+                kept = _without_defs(inner, names)
+                setattr(stmt, field, kept or ([gast.Pass()] if field == "body" else []))
+        out.append(stmt)
+    return out
+
+
+def _own_defs(stmts: list[gast.stmt]) -> list[gast.FunctionDef]:
+    """The defs in `stmts` and their blocks, not inside other functions."""
+    found = []
+    for stmt in stmts:
+        if isinstance(stmt, gast.FunctionDef):
+            found.append(stmt)
+            continue
+        for field in ("body", "orelse"):
+            found += _own_defs(getattr(stmt, field, []) or [])
+    return found
+
+
+def _own_walk(node: gast.AST):
+    """The nodes of a statement outside the functions (defs, lambdas) nested in it; the
+    blocks of if/for/while are visited on their own."""
+    if isinstance(node, (gast.FunctionDef, gast.Lambda)):
+        return
+    yield node
+    for field, value in gast.iter_fields(node):
+        if field in ("body", "orelse") and isinstance(node, gast.stmt):
+            continue
+        children = value if isinstance(value, list) else [value]
+        for child in children:
+            if isinstance(child, gast.AST):
+                yield from _own_walk(child)
+
+
+def _lifted_function(
+    parsed: ParsedFunction, node: gast.FunctionDef, free: list[str]
+) -> types.FunctionType:
+    """`node` as a function of its own, the outer variables it reads as keyword-only
+    parameters, defined in the outer function's globals (read when it runs)."""
+    tree = gast.gast_to_ast(nodes.deepcopy(node))
+    tree.args.kwonlyargs += [ast.arg(arg=n) for n in free]
+    tree.args.kw_defaults += [None] * len(free)
+    tree.decorator_list = []
+    module = ast.fix_missing_locations(ast.Module(body=[tree], type_ignores=[]))
+    where = f"{parsed.func.__qualname__}.{node.name}"
+    source = f"# {where}, lifted by tangentlike (its outer variables as parameters)\n"
+    source += ast.unparse(module) + "\n"
+    digest = hashlib.sha256(source.encode()).hexdigest()[:12]
+    filename = f"<tangentlike lifted {node.name} {digest}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    scratch: dict[str, object] = {}
+    exec(compile(source, filename, "exec"), dict(parsed.func.__globals__), scratch)
+    made = scratch[node.name]
+    func = types.FunctionType(
+        made.__code__, parsed.func.__globals__, made.__name__, made.__defaults__, None
+    )
+    func.__kwdefaults__ = made.__kwdefaults__
+    func.__qualname__ = where
+    func.__module__ = parsed.func.__module__
+    return func

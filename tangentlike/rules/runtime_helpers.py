@@ -1,0 +1,278 @@
+"""Rules for the runtime helpers generated gradients call, so that a generated gradient
+can be differentiated again (grad of grad, hvp).
+
+Each helper here is linear in the adjoints it combines; the values it reads only for
+their structure, shape or labels (`x` in `unbroadcast(g, x)`, the names and sites of
+the checks) are constant. Both forms are stated: the reverse form (an adjoint
+template) and, beside it, the forward form (a tangent template).
+
+The rule maths of products (`matmul_vjp_a`, `dot_vjp_b`, ...) is bilinear: linear in
+the adjoint and in the other factor. `zeros_of` makes zeros whatever its argument
+(locally constant); `selects` and `unshared` are checks that return nothing. Every
+other runtime helper is refused, located, when a generated gradient that calls it is
+differentiated again (never read as user code, never zero).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import types
+
+import numpy as np
+
+from .. import runtime
+from .registry import Registry
+from .template import d
+
+ORIGIN = "runtime"  # not a rule of a library namespace: tests/higher checks these
+
+
+def register(registry: Registry) -> None:
+    def adjoint(primal, **options):
+        return registry.adjoint(primal, origin=ORIGIN, **options)
+
+    def tangent(primal):
+        return registry.tangent(primal, origin=ORIGIN)
+
+    # zeros whatever the argument, or a check that returns nothing: no gradient flows
+    @adjoint(runtime.zeros_of, constant=("x",))
+    def zeros_of(result, x):
+        pass
+
+    @adjoint(runtime.selects, constant=("x", "what"))
+    def selects(result, x, what):
+        pass
+
+    @adjoint(runtime.unshared, constant=("value", "others", "what"))
+    def unshared(result, value, others, what):
+        pass
+
+    registry.sequence_makers([runtime.unadd, runtime.unmul, runtime.unsetitem])
+
+    # -- broadcasting ------------------------------------------------------------------
+    @adjoint(runtime.unbroadcast, constant=("x",))
+    def unbroadcast(result, g, x):
+        d[g] = np.broadcast_to(d[result], np.shape(g))
+
+    @tangent(runtime.unbroadcast)
+    def unbroadcast_tangent(result, g, x):
+        d[result] = runtime.unbroadcast(d[g], x)
+
+    @adjoint(runtime.sum_to, constant=("shape",))
+    def sum_to(result, g, shape):
+        d[g] = np.broadcast_to(d[result], np.shape(g))
+
+    @tangent(runtime.sum_to)
+    def sum_to_tangent(result, g, shape):
+        d[result] = runtime.sum_to(d[g], shape)
+
+    # -- boundaries: checks that return their argument ---------------------------------
+    @adjoint(runtime.gradient_like, constant=("x", "name"))
+    def gradient_like(result, b, x, name):
+        d[b] = runtime.ungradient_like(d[result], b)
+
+    @tangent(runtime.gradient_like)
+    def gradient_like_tangent(result, b, x, name):
+        d[result] = runtime.gradient_like(d[b], x, name)
+
+    @adjoint(runtime.seed_like, constant=("out", "where"))
+    def seed_like(result, seed, out, where):
+        d[seed] = runtime.ungradient_like(d[result], seed)
+
+    @tangent(runtime.seed_like)
+    def seed_like_tangent(result, seed, out, where):
+        d[result] = runtime.seed_like(d[seed], out, where)
+
+    @adjoint(runtime.adjoint_contribution, constant=("like", "name", "site"))
+    def adjoint_contribution(result, g, like, name, site):
+        d[g] = d[result]
+
+    @tangent(runtime.adjoint_contribution)
+    def adjoint_contribution_tangent(result, g, like, name, site):
+        d[result] = d[g]
+
+    @adjoint(runtime.rule_contribution, constant=("x", "name", "rule", "site"))
+    def rule_contribution(result, g, x, name, rule, site):
+        d[g] = d[result]
+
+    @tangent(runtime.rule_contribution)
+    def rule_contribution_tangent(result, g, x, name, rule, site):
+        d[result] = d[g]
+
+    # -- adjoints that may be containers -----------------------------------------------
+    @adjoint(runtime.add)
+    def add(result, a, b):
+        d[a] = runtime.add_part(d[result], a)
+        d[b] = runtime.add_part(d[result], b)
+
+    @tangent(runtime.add)
+    def add_tangent(result, a, b):
+        d[result] = runtime.add(runtime.no_object_zero(d[a]), runtime.no_object_zero(d[b]))
+
+    @adjoint(runtime.add_item, constant=("x", "index"))
+    def add_item(result, b, x, index, g):
+        d[b] = runtime.add_part(d[result], b)
+        d[g] = runtime.item_part(d[result], x, index, g)
+
+    @tangent(runtime.add_item)
+    def add_item_tangent(result, b, x, index, g):
+        d[result] = runtime.add_item(runtime.no_object_zero(d[b]), x, index, d[g])
+
+    @adjoint(runtime.unsubscript, constant=("x", "index"))
+    def unsubscript(result, g, x, index):
+        d[g] = runtime.item_part(d[result], x, index, g)
+
+    @tangent(runtime.unsubscript)
+    def unsubscript_tangent(result, g, x, index):
+        d[result] = runtime.unsubscript(d[g], x, index)
+
+    @adjoint(runtime.part, constant=("key", "like"))
+    def part(result, b, key, like):
+        d[b] = runtime.add_item(None, b, key, d[result])
+
+    @tangent(runtime.part)
+    def part_tangent(result, b, key, like):
+        d[result] = runtime.part(runtime.no_object_zero(d[b]), key, like)
+
+    @adjoint(runtime.unadd, constant=("x", "y"))
+    def unadd(result, g, x, y):
+        d[g] = runtime.unadd_vjp(d[result], g, x, y)
+
+    @tangent(runtime.unadd)
+    def unadd_tangent(result, g, x, y):
+        d[result] = runtime.unadd(d[g], x, y)
+
+    @adjoint(runtime.unmul)
+    def unmul(result, g, x, y):
+        grads = runtime.unmul_vjp(d[result], g, x, y)
+        d[g] = grads[0]
+        d[x] = grads[1]
+        d[y] = grads[2]
+
+    @tangent(runtime.unmul)
+    def unmul_tangent(result, g, x, y):
+        d[result] = runtime.add(
+            runtime.add(runtime.unmul(d[g], x, y), runtime.unmul_term(g, d[x], y, 1)),
+            runtime.unmul_term(g, x, d[y], 0),
+        )
+
+    @adjoint(runtime.unsetitem, constant=("index",))
+    def unsetitem(result, g, index):
+        d[g] = runtime.unsetitem_vjp(d[result], g, index)
+
+    @tangent(runtime.unsetitem)
+    def unsetitem_tangent(result, g, index):
+        d[result] = runtime.unsetitem(d[g], index)
+
+    # -- products: bilinear in the adjoint and the other factor -------------------------
+    @adjoint(runtime.matmul_vjp_a, constant=("a",))
+    def matmul_vjp_a(result, g, a, b):
+        d[g] = runtime.unbroadcast(np.matmul(d[result], b), g)
+        d[b] = runtime.matmul_vjp_b(g, d[result], b)
+
+    @tangent(runtime.matmul_vjp_a)
+    def matmul_vjp_a_tangent(result, g, a, b):
+        d[result] = runtime.matmul_vjp_a(d[g], a, b) + runtime.matmul_vjp_a(g, a, d[b])
+
+    @adjoint(runtime.matmul_vjp_b, constant=("b",))
+    def matmul_vjp_b(result, g, a, b):
+        d[g] = runtime.unbroadcast(np.matmul(a, d[result]), g)
+        d[a] = runtime.matmul_vjp_a(g, a, d[result])
+
+    @tangent(runtime.matmul_vjp_b)
+    def matmul_vjp_b_tangent(result, g, a, b):
+        d[result] = runtime.matmul_vjp_b(d[g], a, b) + runtime.matmul_vjp_b(g, d[a], b)
+
+    @adjoint(runtime.dot_vjp_a, constant=("a",))
+    def dot_vjp_a(result, g, a, b):
+        d[g] = runtime.unbroadcast(np.dot(d[result], b), g)
+        d[b] = runtime.dot_vjp_b(g, d[result], b)
+
+    @tangent(runtime.dot_vjp_a)
+    def dot_vjp_a_tangent(result, g, a, b):
+        d[result] = runtime.dot_vjp_a(d[g], a, b) + runtime.dot_vjp_a(g, a, d[b])
+
+    @adjoint(runtime.dot_vjp_b, constant=("b",))
+    def dot_vjp_b(result, g, a, b):
+        d[g] = runtime.unbroadcast(np.dot(a, d[result]), g)
+        d[a] = runtime.dot_vjp_a(g, a, d[result])
+
+    @tangent(runtime.dot_vjp_b)
+    def dot_vjp_b_tangent(result, g, a, b):
+        d[result] = runtime.dot_vjp_b(d[g], a, b) + runtime.dot_vjp_b(g, d[a], b)
+
+    # -- the rules' own helpers (third order and beyond) -----------------------------------
+    @adjoint(runtime.ungradient_like, constant=("b",))
+    def ungradient_like(result, g, b):
+        d[g] = runtime.ungradient_like(d[result], g)
+
+    @tangent(runtime.ungradient_like)
+    def ungradient_like_tangent(result, g, b):
+        d[result] = runtime.ungradient_like(d[g], b)
+
+    @adjoint(runtime.add_part, constant=("a",))
+    def add_part(result, g, a):
+        d[g] = runtime.add_part_vjp(d[result], g)
+
+    @tangent(runtime.add_part)
+    def add_part_tangent(result, g, a):
+        d[result] = runtime.add_part(d[g], a)
+
+    @adjoint(runtime.item_part, constant=("x", "index", "like"))
+    def item_part(result, g, x, index, like):
+        d[g] = runtime.add_item(None, g, index, d[result])
+
+    @tangent(runtime.item_part)
+    def item_part_tangent(result, g, x, index, like):
+        d[result] = runtime.item_part(d[g], x, index, like)
+
+    @adjoint(runtime.unadd_vjp, constant=("g", "x", "y"))
+    def unadd_vjp(result, h, g, x, y):
+        d[h] = runtime.unadd(d[result], x, y)
+
+    @tangent(runtime.unadd_vjp)
+    def unadd_vjp_tangent(result, h, g, x, y):
+        d[result] = runtime.unadd_vjp(d[h], g, x, y)
+
+    @adjoint(runtime.unsetitem_vjp, constant=("g", "index"))
+    def unsetitem_vjp(result, h, g, index):
+        d[h] = runtime.unsetitem(d[result], index)
+
+    @tangent(runtime.unsetitem_vjp)
+    def unsetitem_vjp_tangent(result, h, g, index):
+        d[result] = runtime.unsetitem_vjp(d[h], g, index)
+
+    # -- NumPy calls generated gradients make (the adjoint of a sum is a broadcast) ------
+    if registry.lookup_tangent(np.broadcast_to) is None:  # until rules/numpy.py states it
+
+        @registry.tangent(np.broadcast_to, origin=ORIGIN)
+        def broadcast_to_tangent(result, array, shape):
+            d[result] = np.broadcast_to(d[array], shape)
+
+    # -- the rest: refused when a generated gradient calling it is differentiated ----------
+    registry.refuse(
+        [
+            helper
+            for helper in _runtime_helpers()
+            if registry.lookup(helper) is None and not registry.is_nondifferentiable(helper)
+        ],
+        "(a helper of generated gradients) has no second-order rule yet",
+        "differentiate the original function (tl.hvp, tl.hessian, tl.grad of f) in a form "
+        "that avoids this operation, or register a rule for it with @tangentlike.adjoint",
+    )
+
+
+def _runtime_helpers() -> list[object]:
+    """Every top-level function of the runtime package's modules."""
+    found = []
+    for info in pkgutil.iter_modules(runtime.__path__):
+        module = importlib.import_module(f"{runtime.__name__}.{info.name}")
+        found.extend(
+            value
+            for value in vars(module).values()
+            if isinstance(value, types.FunctionType)
+            and value.__module__ == module.__name__
+            and not value.__name__.startswith("_")  # a helper's own inner pieces
+        )
+    return found

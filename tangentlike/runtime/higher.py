@@ -1,0 +1,154 @@
+"""The maths of the rules of runtime helpers (rules/runtime_helpers.py): what a generated
+gradient's own helper calls contribute when that gradient is differentiated again.
+
+Part of the runtime: copied into generated modules that use it (NumPy only). None is
+a zero adjoint throughout, as in containers.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .broadcast import unbroadcast
+
+
+def _zeros_like(x):
+    if isinstance(x, (list, tuple, dict, str, bytes)) or x is None:
+        return None
+    dtype = np.result_type(x)
+    if not np.issubdtype(dtype, np.inexact):
+        dtype = np.float64
+    return np.zeros(np.shape(x), dtype=dtype)
+
+
+def ungradient_like(g, b):
+    """The adjoint of `b` in `gradient_like(b, x, name)`, given the adjoint `g` of its
+    result (which has x's structure): g in b's structure (per-row lists, dicts, floats)."""
+    if b is None or g is None:
+        return None
+    if isinstance(b, np.ndarray) and b.dtype == object and b.ndim == 0:
+        return None
+    if isinstance(b, dict):
+        return {k: ungradient_like(_get(g, k), v) for k, v in b.items()}
+    if isinstance(b, (list, tuple)):
+        return [ungradient_like(_get(g, i), v) for i, v in enumerate(b)]
+    if isinstance(b, (float, int)) and not isinstance(b, bool):
+        return float(np.sum(g)) if np.ndim(g) else float(g)
+    return np.reshape(np.asarray(g, dtype=np.result_type(b, np.float32)), np.shape(b))
+
+
+def _get(g, key):
+    if g is None:
+        return None
+    if isinstance(g, dict):
+        return g.get(key)
+    return g[key]
+
+
+def add_part(g, a):
+    """The adjoint of `a` in `add(a, b)` (the sum of two adjoints that may be containers),
+    given the adjoint `g` of the sum: g in a's structure, undone of broadcasting."""
+    if a is None or g is None:
+        return None
+    if isinstance(a, dict):
+        return {k: add_part(_get(g, k), v) for k, v in a.items()}
+    if isinstance(a, (list, tuple)):
+        return [add_part(_get(g, i), v) for i, v in enumerate(a)]
+    if isinstance(g, (list, tuple)):  # an array added to a list, along its first axis
+        rows = [np.zeros(np.shape(a)[1:]) if r is None else r for r in g]
+        return np.reshape(np.asarray(rows, dtype=np.result_type(a, np.float32)), np.shape(a))
+    return unbroadcast(g, a)
+
+
+def item_part(g, x, index, like):
+    """The adjoint of the value `like` added at `x[index]` (by add_item or unsubscript),
+    given the adjoint `g` of the result: g read at index, undone of broadcasting."""
+    if g is None:
+        return _zeros_like(like)
+    if isinstance(g, dict):
+        found = g.get(index)
+    elif isinstance(g, (list, tuple)) and isinstance(index, slice):
+        found = [g[k] for k in range(len(g))[index]]
+    elif isinstance(g, (list, tuple)):
+        found = g[index]
+    else:
+        found = unbroadcast(np.asarray(g)[index], like)
+    return _zeros_like(like) if found is None else found
+
+
+def unadd_vjp(h, g, x, y):
+    """The adjoint of `g` in `unadd(g, x, y)`, given the adjoint `h` of its pair."""
+    h0, h1 = (None, None) if h is None else (h[0], h[1])
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+        left = [None] * len(x) if h0 is None else list(h0)
+        right = [None] * len(y) if h1 is None else list(h1)
+        return left + right
+    shape = np.shape(g)
+    out = np.zeros(shape, dtype=np.result_type(g, np.float32))
+    for part in (h0, h1):
+        if part is not None:
+            out = out + np.broadcast_to(part, shape)
+    return out
+
+
+def unmul_vjp(h, g, x, y):
+    """The adjoints (of g, x, y) in `unmul(g, x, y)`, given the adjoint `h` of its pair."""
+    h0, h1 = (None, None) if h is None else (h[0], h[1])
+    if isinstance(y, (list, tuple)):
+        dg, dy, dx = unmul_vjp(None if h is None else (h1, h0), g, y, x)
+        return dg, dx, dy
+    if isinstance(x, (list, tuple)):  # repetition: each repeat of g got the same adjoint
+        n = len(x)
+        if n == 0 or g is None:
+            return None, None, None
+        base = [None] * n if h0 is None else list(h0)
+        return base * (len(g) // n), None, None
+    gy, gx = np.asarray(g * y), np.asarray(g * x)
+    d0 = np.zeros(gy.shape) if h0 is None else np.broadcast_to(h0, gy.shape)
+    d1 = np.zeros(gx.shape) if h1 is None else np.broadcast_to(h1, gx.shape)
+    dg = unbroadcast(d0 * y + d1 * x, g)
+    return dg, unbroadcast(d1 * g, x), unbroadcast(d0 * g, y)
+
+
+def unsetitem_vjp(h, g, index):
+    """The adjoint of `g` in `unsetitem(g, index)` (g with a region zeroed, and that
+    region), given the adjoint `h` of its pair."""
+    h0, h1 = (None, None) if h is None else (h[0], h[1])
+    out = np.zeros(np.shape(g), dtype=np.result_type(g, np.float32))
+    if h0 is not None:
+        out = out + h0
+        out[index] = 0.0
+    if h1 is not None:
+        out[index] = out[index] + h1
+    return out
+
+
+def add_part_vjp(h, g):
+    """The adjoint of `g` in `add_part(g, a)`, given the adjoint `h` of its result."""
+    if h is None or g is None:
+        return None
+    if isinstance(g, dict):
+        return {k: add_part_vjp(h.get(k) if isinstance(h, dict) else None, v) for k, v in g.items()}
+    if isinstance(g, (list, tuple)):
+        return [add_part_vjp(h[i] if i < len(h) else None, v) for i, v in enumerate(g)]
+    return np.broadcast_to(h, np.shape(g))
+
+
+def unmul_term(g, x, y, which):
+    """One term of the tangent of `unmul(g, x, y)` = (g y undone against x, g x undone
+    against y), bilinear: `which` = 1 for the term of x's tangent (x is that tangent here:
+    only the second part moves), 0 for the term of y's tangent (y is that tangent: only
+    the first part moves). A list times an int (repetition) moves with g only."""
+    if isinstance(x, (list, tuple)) or isinstance(y, (list, tuple)) or g is None:
+        return None, None
+    if which == 1:
+        return None, unbroadcast(np.asarray(g * x), y)
+    return unbroadcast(np.asarray(g * y), x), None
+
+
+def no_object_zero(t):
+    """A tangent, with the zero a forward sweep gives a constant None or container
+    (`np.zeros_like(None)`, a 0-d object array) read as None, the zero adjoint."""
+    if isinstance(t, np.ndarray) and t.dtype == object and t.ndim == 0:
+        return None
+    return t

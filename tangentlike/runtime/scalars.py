@@ -1,0 +1,124 @@
+"""Rule maths of rules/builtins.py and rules/math.py: powers, extrema, products, digamma.
+
+Part of the runtime: copied into generated modules that use it (NumPy only). Python
+floats in, Python floats out: a helper given floats computes with floats.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def power_slope(x, y):
+    """d(x ** y)/dx = y * x ** (y - 1), also where the formula divides by zero.
+
+    Where y == 0, x ** 0 is 1 for every x (also x = 0): the slope is 0, not 0 * inf.
+    Where x == 0 and 0 < y < 1 the slope is infinite: inf (Python floats would raise
+    ZeroDivisionError). Negative x with an integer y is the formula itself.
+    """
+    e = (1 if y == 0 else y - 1) if np.ndim(y) == 0 else np.where(y == 0, 1, y - 1)
+    if np.ndim(x) == 0 and np.ndim(e) == 0 and x == 0 and e < 0:
+        return y * float("inf")
+    return y * x**e
+
+
+def extremum_index(items, result):
+    """The position of `result` (a max or min) in `items`: the last of tied positions,
+    as np.maximum(x, y) sends ties to y; a NaN result, the first NaN."""
+    if isinstance(items, np.ndarray):
+        same = np.equal(items, result).reshape(len(items), -1).all(axis=1)
+        hits = np.flatnonzero(same)
+        if len(hits) == 0:
+            hits = np.flatnonzero(np.isnan(items).reshape(len(items), -1).any(axis=1))[:1]
+        return int(hits[-1])
+    found = None
+    for k, item in enumerate(items):
+        if item is result or bool(np.all(item == result)):
+            found = k
+    if found is None:  # NaN compares unequal to itself
+        found = next(k for k, item in enumerate(items) if np.any(np.isnan(item)))
+    return found
+
+
+def unpick(g, items, k):
+    """The adjoint of `items` for a result that is `items[k]`: g at k, zeros elsewhere
+    (an array for an array; for a list or tuple, a list: 0.0 for a float item, zeros
+    of an array item's shape)."""
+    if isinstance(items, np.ndarray):
+        dtype = items.dtype if np.issubdtype(items.dtype, np.inexact) else np.float64
+        out = np.zeros(items.shape, dtype=dtype)
+        out[k] = g
+        return out
+    out = [0.0 * item if np.ndim(item) == 0 else np.zeros(np.shape(item)) for item in items]
+    out[k] = g
+    return out
+
+
+def unprod(g, items, start=1):
+    """The adjoint of `items` in `math.prod(items, start=start)`: g times the product of
+    the others and start, without dividing (exact at zeros). An array for an array."""
+    values = list(items)
+    n = len(values)
+    before = [start] * (n + 1)  # before[k] = start * prod(values[:k])
+    for k, v in enumerate(values):
+        before[k + 1] = before[k] * v
+    out = [None] * n
+    after = 1  # prod(values[k + 1:])
+    for k in range(n - 1, -1, -1):
+        out[k] = g * before[k] * after
+        after = after * values[k]
+    if isinstance(items, np.ndarray):
+        return np.array(out, dtype=items.dtype if items.dtype.kind == "f" else np.float64)
+    return out
+
+
+def prod_of(items):
+    """The product of `items` (math.prod with start 1), for the adjoint of `start`."""
+    total = 1
+    for v in items:
+        total = total * v
+    return total
+
+
+def undist(g, p, q, result):
+    """The adjoint of `p` in `math.dist(p, q)` (negate it for q): g (p - q) / result, and
+    0 where p == q (the kink of a norm at zero)."""
+    scale = 0.0 if result == 0 else g / result
+    out = [scale * (a - b) for a, b in zip(p, q, strict=True)]
+    if isinstance(p, np.ndarray):
+        return np.array(out, dtype=p.dtype if p.dtype.kind == "f" else np.float64)
+    return out
+
+
+def inner(weights, tangents):
+    """sum(w * t) over paired items of two lists or arrays (None is zero): a tangent."""
+    if isinstance(weights, np.ndarray) and isinstance(tangents, np.ndarray):
+        return float(np.sum(weights * tangents))
+    return sum(w * t for w, t in zip(weights, tangents, strict=True) if t is not None)
+
+
+def negated(parts):
+    """-parts for a list (None stays None) or an array."""
+    if isinstance(parts, np.ndarray):
+        return -parts
+    return [None if v is None else -v for v in parts]
+
+
+def digamma(x):
+    """The digamma function psi(x) = d log Gamma(x) / dx for a float (the derivative of
+    math.lgamma; math.gamma's is gamma(x) * psi(x)). Reflection below 1/2, recurrence up
+    to 6, then the asymptotic series: relative error below 1e-13."""
+    x = float(x)
+    if x <= 0 and x == int(x):
+        return float("nan")  # a pole of Gamma
+    if x < 0.5:  # psi(1 - x) - psi(x) = pi cot(pi x)
+        return digamma(1.0 - x) - float(np.pi / np.tan(np.pi * x))
+    total = 0.0
+    while x < 6.0:
+        total -= 1.0 / x
+        x += 1.0
+    inv = 1.0 / (x * x)
+    series = inv * (
+        1.0 / 12 - inv * (1.0 / 120 - inv * (1.0 / 252 - inv * (1.0 / 240 - inv / 132)))
+    )
+    return total + float(np.log(x)) - 0.5 / x - series

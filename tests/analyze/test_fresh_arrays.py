@@ -1,0 +1,178 @@
+"""Arrays made by arithmetic and then written are arrays (analyze.numeric).
+
+An array made by arithmetic or a ufunc and then written (by index, slice, column,
+augmented, in a recurrence reading earlier entries) is neither a list nor a view
+of an argument: each program below differentiates, and its gradient matches
+central differences (every entry, and along a random direction). A real view
+written while its base is read afterwards is still refused, at the right line,
+with the advice to copy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from reference import check_against_fd, fd_gradient, load_module
+
+import tangentlike as tl
+from tangentlike.errors import TangentlikeError
+
+PROGRAMS = """
+import numpy as np
+
+
+def heat(u0, k):
+    u = u0 * 1.0
+    for step in range(4):
+        lap = np.zeros_like(u)
+        lap[1:-1] = u[2:] - 2.0 * u[1:-1] + u[:-2]
+        u = u + k * lap
+        u[0] = 0.0
+        u[-1] = 0.0
+    return np.sum(u ** 2)
+
+
+def heat_in_place(u0, k):
+    u = u0 * 1.0
+    for step in range(3):
+        lap = u[2:] - 2.0 * u[1:-1] + u[:-2]
+        u[1:-1] += k * lap
+    return np.sum(u ** 3)
+
+
+def scale(u0, kappa):
+    u = u0 * 1.0
+    u = u * kappa
+    u[1] = 0.0
+    return np.sum(u * u0)
+
+
+def recurrence(x):
+    y = x * 2.0
+    for i in range(1, len(y)):
+        y[i] = y[i - 1] * 0.5 + y[i]
+    return np.sum(y ** 2)
+
+
+def column(a):
+    b = a * a
+    b[:, 1] = 0.0
+    b[0] += a[1]
+    return np.sum(b * a)
+
+
+def divided(a, c):
+    b = a / c
+    b[0, :] = b[1, :] * c
+    return np.sum(b ** 2)
+
+
+def negated(a):
+    b = -a
+    b[1] = a[0] * 3.0
+    return np.sum(np.sin(b))
+
+
+def ufunc_made(x):
+    u = np.exp(x)
+    u[0] = u[1] * u[2]
+    return np.sum(u)
+
+
+def product(a, w):
+    b = a @ w
+    b[:, 0] = 1.0
+    return np.sum(b ** 2)
+
+
+def loop_scaled(x, k):
+    u = x * 1.0
+    for t in range(3):
+        w = u
+        u = u * k
+        u[0] = 1.0
+        u = u + w
+    return np.sum(u ** 2)
+
+
+def squared_then_written(x):
+    u = x * x
+    u[0] = x[1]
+    return np.sum(u * x)
+"""
+
+rng = np.random.RandomState(3)
+V6 = rng.standard_normal(6)
+M = rng.standard_normal((3, 4))
+CASES = [
+    ("heat", (V6, 0.2)),
+    ("heat_in_place", (V6, 0.2)),
+    ("scale", (V6, 0.7)),
+    ("scale", (V6, rng.standard_normal(6))),
+    ("recurrence", (V6,)),
+    ("column", (M,)),
+    ("divided", (M, 1.3)),
+    ("negated", (V6,)),
+    ("ufunc_made", (V6,)),
+    ("product", (M, rng.standard_normal((4, 2)))),
+    ("loop_scaled", (V6, 0.5)),
+    ("squared_then_written", (V6,)),
+]
+
+
+@pytest.fixture(scope="module")
+def programs(tmp_path_factory):
+    return load_module(tmp_path_factory.mktemp("fresh"), PROGRAMS, "fresh_arrays")
+
+
+@pytest.mark.parametrize(
+    ("name", "args"), CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(CASES)]
+)
+def test_written_fresh_array_matches_finite_differences(programs, name, args):
+    f = getattr(programs, name)
+    wrt = tuple(range(len(args)))
+    grads = tl.grad(f, wrt=wrt)(*[np.copy(a) if np.ndim(a) else a for a in args])
+    for i, g in enumerate(grads):
+        assert np.shape(g) == np.shape(args[i])
+        np.testing.assert_allclose(g, fd_gradient(f, list(args), i), rtol=1e-5, atol=1e-6)
+        check_against_fd(f, g, list(args), i)
+
+
+def test_arguments_are_not_written(programs):
+    """The generated code writes into its own arrays, never into the caller's."""
+    x = V6.copy()
+    tl.grad(programs.recurrence)(x)
+    np.testing.assert_array_equal(x, V6)
+
+
+VIEWS = """
+import numpy as np
+
+
+def written_view(x):
+    u = x * 1.0
+    v = u[1:]
+    v[0] = 0.0
+    return np.sum(u * x)
+
+
+def written_argument_view(x):
+    v = x[1:]
+    v[0] = 0.0
+    return np.sum(v)
+"""
+
+
+def test_a_real_view_written_is_refused_at_its_line(tmp_path):
+    module = load_module(tmp_path, VIEWS, "views_written")
+    with pytest.raises(TangentlikeError) as err:
+        tl.grad(module.written_view)(V6)
+    text = str(err.value)
+    assert ":8:" in text and "v[0] = 0.0" in text  # the write
+    assert "`v = u[1:]` at line 7" in text  # where the view was made
+    assert "copy" in text
+    with pytest.raises(TangentlikeError) as err:
+        tl.grad(module.written_argument_view)(V6)
+    text = str(err.value)
+    assert ":14:" in text and "changes the caller's array 'x'" in text
+    assert "line 13" in text and "copy" in text

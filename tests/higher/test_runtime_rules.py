@@ -1,0 +1,172 @@
+"""The rules of the runtime helpers generated gradients call (rules/runtime_helpers.py):
+each reverse form (through tl.grad) and forward form (through tl.jvp) against central
+differences, per differentiable argument, on calls written as user code."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from reference import check_against_fd, directional_fd, load_module
+
+import tangentlike as tl
+
+SOURCE = """
+import numpy as np
+from tangentlike import runtime
+
+W23 = np.arange(6.0).reshape(2, 3) / 7.0 - 0.3
+W3 = np.array([0.7, -1.1, 0.4])
+W4 = np.array([0.2, -0.5, 1.3, 0.9])
+W24 = np.arange(8.0).reshape(2, 4) / 5.0 - 0.6
+W34 = np.arange(12.0).reshape(3, 4) / 9.0 - 0.5
+
+
+def unbroadcast(g, x):
+    return np.sum(runtime.unbroadcast(g, x) * W3)
+
+
+def sum_to(g):
+    return np.sum(runtime.sum_to(g, (1, 3)) * W3)
+
+
+def gradient_like(b, x):
+    return np.sum(runtime.gradient_like(b, x, "x") * W3)
+
+
+def seed_like(s, out):
+    return np.sum(runtime.seed_like(s, out, "f") * W3)
+
+
+def adjoint_contribution(g, like):
+    return np.sum(runtime.adjoint_contribution(g, like, "x", "here") * W3)
+
+
+def add(a, b):
+    return np.sum(runtime.add(a, b) * W23)
+
+
+def add_item(b, x, g):
+    return np.sum(runtime.add_item(b, x, slice(1, 3), g) * W4)
+
+
+def add_item_first(x, g):
+    return np.sum(runtime.add_item(None, x, 2, g) * W4)
+
+
+def unsubscript(g, x):
+    return np.sum(runtime.unsubscript(g, x, [0, 0, 3]) * W4)
+
+
+def part(b, like):
+    return np.sum(runtime.part(b, 1, like) * W4)
+
+
+def unadd(g, x, y):
+    r = runtime.unadd(g, x, y)
+    return np.sum(r[0] * W23) + np.sum(r[1] * W3)
+
+
+def unmul(g, x, y):
+    r = runtime.unmul(g, x, y)
+    return np.sum(r[0] * W23) + np.sum(r[1] * W3)
+
+
+def unsetitem(g):
+    r = runtime.unsetitem(g, slice(1, 3))
+    return np.sum(r[0] * W4) + np.sum(r[1] * W4[:2])
+
+
+def matmul_vjp_a(g, a, b):
+    return np.sum(runtime.matmul_vjp_a(g, a, b) * W23)
+
+
+def matmul_vjp_b(g, a, b):
+    return np.sum(runtime.matmul_vjp_b(g, a, b) * W34)
+
+
+def matmul_vjp_vector(g, a, b):
+    return np.sum(runtime.matmul_vjp_a(g, a, b) * W3) + np.sum(runtime.matmul_vjp_b(g, a, b) * W34)
+
+
+def dot_vjp_a(g, a, b):
+    return np.sum(runtime.dot_vjp_a(g, a, b) * W23)
+
+
+def dot_vjp_b(g, a, b):
+    return np.sum(runtime.dot_vjp_b(g, a, b) * W34)
+
+
+def ungradient_like(g, b):
+    return np.sum(runtime.ungradient_like(g, b) * W3)
+
+
+def add_part(g, a):
+    return np.sum(runtime.add_part(g, a) * W3)
+
+
+def item_part(g, x):
+    return np.sum(runtime.item_part(g, x, slice(1, 3), W4[:2]) * W4[:2])
+
+
+def unadd_vjp(h0, h1, g, x, y):
+    return np.sum(runtime.unadd_vjp((h0, h1), g, x, y) * W23)
+
+
+def unsetitem_vjp(h0, h1, g):
+    return np.sum(runtime.unsetitem_vjp((h0, h1), g, slice(1, 3)) * W4)
+"""
+
+R = np.random.RandomState(7)
+
+
+def r(*shape):
+    return R.standard_normal(shape)
+
+
+# function name, arguments, positions of the differentiable arguments
+CASES = [
+    ("unbroadcast", (r(2, 3), r(3)), (0,)),
+    ("sum_to", (r(2, 3),), (0,)),
+    ("gradient_like", (r(3), r(3)), (0,)),
+    ("seed_like", (r(3), r(3)), (0,)),
+    ("adjoint_contribution", (r(3), r(3)), (0,)),
+    ("add", (r(2, 3), r(3)), (0, 1)),
+    ("add_item", (r(4), r(4), r(2)), (0, 2)),
+    ("add_item_first", (r(4), 0.7), (1,)),
+    ("unsubscript", (r(3), r(4)), (0,)),
+    ("part", (r(3, 4), r(4)), (0,)),
+    ("unadd", (r(2, 3), r(2, 3), r(3)), (0,)),
+    ("unmul", (r(2, 3), r(2, 3), r(3)), (0, 1, 2)),
+    ("unsetitem", (r(4),), (0,)),
+    ("matmul_vjp_a", (r(2, 4), r(2, 3), r(3, 4)), (0, 2)),
+    ("matmul_vjp_b", (r(2, 4), r(2, 3), r(3, 4)), (0, 1)),
+    ("matmul_vjp_vector", (r(4), r(3), r(3, 4)), (0, 1, 2)),
+    ("dot_vjp_a", (r(2, 4), r(2, 3), r(3, 4)), (0, 2)),
+    ("dot_vjp_b", (r(2, 4), r(2, 3), r(3, 4)), (0, 1)),
+    ("ungradient_like", (r(3), r(3)), (0,)),
+    ("add_part", (r(2, 3), r(3)), (0,)),
+    ("item_part", (r(4), r(4)), (0,)),
+    ("unadd_vjp", (r(2, 3), r(3), r(2, 3), r(2, 3), r(3)), (0, 1)),
+    ("unsetitem_vjp", (r(4), r(2), r(4)), (0, 1)),
+]
+PARAMS = [(name, args, i) for name, args, positions in CASES for i in positions]
+
+
+@pytest.fixture(scope="module")
+def m(tmp_path_factory):
+    return load_module(tmp_path_factory.mktemp("runtime_rules"), SOURCE, name="tl_runtime_rules")
+
+
+@pytest.mark.parametrize("name,args,i", PARAMS, ids=[f"{n}-{i}" for n, _, i in PARAMS])
+def test_reverse_form_against_differences(m, name, args, i):
+    f = getattr(m, name)
+    check_against_fd(f, tl.grad(f, wrt=i)(*args), list(args), i)
+
+
+@pytest.mark.parametrize("name,args,i", PARAMS, ids=[f"{n}-{i}" for n, _, i in PARAMS])
+def test_forward_form_against_differences(m, name, args, i):
+    f = getattr(m, name)
+    t = R.standard_normal(np.shape(args[i])) if np.ndim(args[i]) else 0.6
+    _, tangent = tl.jvp(f, wrt=i)(*args, t)
+    expected = directional_fd(f, list(args), i, t)
+    assert np.isclose(float(tangent), expected, rtol=1e-5, atol=1e-7)

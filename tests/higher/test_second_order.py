@@ -1,0 +1,152 @@
+"""Second order: hvp, hessian and grad of grad against autograd and central differences
+of the gradient, over functions with loops, branches, while, helpers, reductions,
+linear algebra, broadcasting and indexing (tests/corpus/second_order.py)."""
+
+from __future__ import annotations
+
+import autograd
+import numpy as np
+import pytest
+from corpus.second_order import CASES
+from reference import autograd_version
+
+import tangentlike as tl
+
+# functions whose second order goes through a helper with no second-order rule yet
+REFUSED = {"reductions": "prod_others", "quadratic_form": "norm_vjp"}
+SUPPORTED = sorted(set(CASES) - set(REFUSED))
+
+
+def _direction(x, seed=1):
+    return np.random.RandomState(seed).standard_normal(np.shape(x))
+
+
+def _autograd_hvp(f, args, v):
+    af = autograd_version(f)
+
+    def inner(*a):
+        return autograd.numpy.sum(autograd.grad(af)(*a) * v)
+
+    return autograd.grad(inner)(*args)
+
+
+def _fd_hvp(f, args, v, eps=1e-6):
+    g = tl.grad(f)
+    up, down = list(args), list(args)
+    up[0] = args[0] + eps * v
+    down[0] = args[0] - eps * v
+    return (np.asarray(g(*up)) - np.asarray(g(*down))) / (2 * eps)
+
+
+@pytest.mark.parametrize("method", ["forward", "reverse"])
+@pytest.mark.parametrize("case", SUPPORTED)
+def test_hvp_matches_autograd_and_differences_of_the_gradient(case, method):
+    f, args = CASES[case]
+    v = _direction(args[0])
+    product = tl.hvp(f, method=method)
+    assert product.method == method
+    hv = product(*args, v)
+    assert np.shape(hv) == np.shape(args[0])
+    assert np.allclose(hv, _autograd_hvp(f, args, v), rtol=1e-7, atol=1e-9)
+    assert np.allclose(hv, _fd_hvp(f, args, v), rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("method", ["forward", "reverse"])
+@pytest.mark.parametrize("case", SUPPORTED)
+def test_hessian_matches_autograd_and_is_symmetric(case, method):
+    f, args = CASES[case]
+    H = tl.hessian(f, method=method)(*args)
+    x = args[0]
+    assert np.shape(H) == np.shape(x) + np.shape(x)
+    expected = autograd.hessian(autograd_version(f))(*args)
+    assert np.allclose(H, expected, rtol=1e-7, atol=1e-9)
+    n = int(np.size(x))
+    flat = np.reshape(H, (n, n))
+    assert np.allclose(flat, flat.T, rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("case", ["poly", "scalar_float"])
+def test_grad_of_grad_matches_autograd(case):
+    f, args = CASES[case]
+    second = tl.grad(tl.grad(f))
+    expected = autograd.grad(autograd.grad(autograd_version(f)))(*args)
+    assert second(*args) == pytest.approx(expected, rel=1e-9)
+
+
+def test_third_derivative_of_a_loop_free_function():
+    f, args = CASES["poly"]
+    third = tl.grad(tl.grad(tl.grad(f)))
+    assert third(*args) == pytest.approx(0.0)  # x * x * k + x
+
+
+def test_grad_of_grad_with_respect_to_another_argument():
+    f, args = CASES["poly"]  # x * x * k + x: d/dk d/dx = 2 x
+    mixed = tl.grad(tl.grad(f, wrt=0), wrt=1)
+    assert mixed(*args) == pytest.approx(2 * args[0])
+
+
+@pytest.mark.parametrize("method", ["forward", "reverse"])
+def test_tuple_wrt_gives_blocks_of_the_hessian(method):
+    f, (x, A) = CASES["linalg"]
+    blocks = tl.hessian(f, wrt=(0, 1), method=method)(x, A)
+    af = autograd_version(f)
+    for i in range(2):
+        for j in range(2):
+            expected = autograd.jacobian(autograd.grad(af, i), j)(x, A)
+            assert blocks[i][j].shape == np.shape((x, A)[i]) + np.shape((x, A)[j])
+            assert np.allclose(blocks[i][j], expected, rtol=1e-7, atol=1e-9)
+    vx, vA = _direction(x, 2), _direction(A, 3)
+    hx, hA = tl.hvp(f, wrt=(0, 1), method=method)(x, A, (vx, vA))
+    assert np.allclose(hx, np.tensordot(blocks[0][0], vx, 1) + np.tensordot(blocks[0][1], vA, 2))
+    assert np.allclose(hA, np.tensordot(blocks[1][0], vx, 1) + np.tensordot(blocks[1][1], vA, 2))
+
+
+def test_hvp_by_parameter_name_and_keyword_arguments():
+    f, (w, X, y) = CASES["logistic"]
+    v = _direction(w)
+    by_name = tl.hvp(f, wrt="w")(w, X, y, v)
+    assert np.allclose(by_name, _autograd_hvp(f, (w, X, y), v))
+
+
+def test_hvp_exposes_its_generated_source_and_gradient():
+    f, args = CASES["cubic"]
+    hv = tl.hvp(f)
+    assert "def " in hv.source and "gradient_like" in hv.source
+    assert np.allclose(hv.gradient(*args), tl.grad(f)(*args))
+
+
+def test_auto_uses_forward_over_reverse_where_it_builds():
+    f, _ = CASES["logistic"]
+    assert tl.hvp(f).method == "forward" and tl.hessian(f).method == "forward"
+
+
+def test_an_unknown_method_is_refused():
+    with pytest.raises(tl.WrtError, match="method"):
+        tl.hvp(CASES["poly"][0], method="sideways")
+
+
+@pytest.mark.parametrize("method", ["auto", "forward", "reverse"])
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_what_has_no_second_order_rule_is_refused_with_its_line(case, method):
+    f, args = CASES[case]
+    with pytest.raises(tl.UnsupportedSyntaxError) as err:
+        tl.hvp(f, method=method)(*args, _direction(args[0]))
+    message = str(err.value)
+    assert REFUSED[case] in message and "no second-order rule" in message, message
+    assert "^" in message and "What to do" in message, message
+
+
+@pytest.mark.parametrize(
+    "options,words",
+    [
+        ({"stats": True}, "stats=True"),
+        ({"checkpoint": tl.Binomial(snapshots=1)}, "checkpointed loops"),
+    ],
+)
+def test_gradients_the_differentiable_form_does_not_cover_are_refused(options, words):
+    f, args = CASES["loop_overwrites"]
+    inner = tl.grad(f, **options)
+    with pytest.raises(tl.UnsupportedSyntaxError) as err:
+        tl.vjp(inner)(*args, _direction(args[0]))
+    message = str(err.value)
+    assert words in message and "^" in message and "What to do" in message, message
