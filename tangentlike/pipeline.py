@@ -136,8 +136,9 @@ class ModuleBuilder:
         while done < len(self.variants.queue):  # callee variants, after their caller
             key, callee = self.variants.queue[done]
             done += 1
+            before = len(self.variants.queue)  # what this variant requests comes after
             texts[key] = self._variant(callee, self.variants.table[key])
-            requested[key] = self.variants.queued(done)
+            requested[key] = self.variants.queued(before)
         self.functions.extend(_callees_first(None, texts, requested))
         return name
 

@@ -31,7 +31,7 @@ from .parse.source import ParsedFunction, parse_function
 from .pipeline import ModuleBuilder, _pure, check_emitted
 from .runtime import forward as fw
 from .syntax import nodes
-from .transform import forward, forward_form, reverse
+from .transform import forward, forward_form, plan
 from .transform.context import Context, Variant
 
 
@@ -145,7 +145,7 @@ class ForwardBuilder(ModuleBuilder):
     def _refusals(self, parsed, fn, namer, scope, activity) -> None:
         """Refuse what reverse mode refuses for memory it cannot follow: writes into
         containers, lists shared while grown, writes into arrays shared with another
-        name or the caller (transform.reverse.plan's checks, run on a copy, with no
+        name or the caller (transform.plan's checks, run on a copy, with no
         variant built and no name kept)."""
         saved = namer.snapshot()
         copy = nodes.deepcopy(fn)
@@ -158,11 +158,11 @@ class ForwardBuilder(ModuleBuilder):
             namer=namer,
             activity=activity,
             flow=flow_analysis.analyze(copy, nodes.all_param_names(copy)),
-            variant=lambda func, active: Variant("", "", active),
+            variants=_NoVariants(),
             effects_of=self.effects_of,
         )
         try:
-            reverse.plan(ctx)
+            plan.plan(ctx)
         finally:
             namer.restore(saved)
 
@@ -207,3 +207,10 @@ def _has_extras(fn: gast.FunctionDef) -> bool:
     """Whether f's signature needs the tangents keyword-only (defaults, *args, ...)."""
     a = fn.args
     return bool(a.defaults or a.vararg or a.kwonlyargs or a.kwarg)
+
+
+class _NoVariants:
+    """Variant requests of the refusal checks: names only, nothing is built."""
+
+    def request(self, func: object, active: tuple[str, ...]) -> Variant:
+        return Variant("", "", active)
