@@ -160,7 +160,9 @@ def linspace_vjp(g, arg, result, num, endpoint, retstep, axis, side):
     div = num - 1 if endpoint else num
     t = np.arange(num) / div if div > 0 else np.zeros(num)
     weights = t if side == 1 else 1.0 - t
-    total = np.zeros(np.shape(np.take(result, 0, axis=axis)))
+    sample_shape = list(np.shape(result))
+    del sample_shape[axis]  # the shape of one sample (none may exist: num = 0)
+    total = np.zeros(sample_shape)
     if g is not None:
         total = total + np.tensordot(weights, np.moveaxis(np.asarray(g), axis, 0), axes=1)
     if g_step is not None and div > 0:

@@ -444,6 +444,8 @@ CASES: list[Case] = [
     Case("np.linspace(x, y, 4)", {"x": V, "y": V}),
     Case("np.linspace(x, y, 4, endpoint=False)", {"x": V, "y": S}, autograd=False),
     Case("np.linspace(x, y, 1)", {"x": S, "y": S}),
+    Case("np.linspace(x, y, 0) + x", {"x": S, "y": S}),  # no samples: zero gradient, no crash
+    Case("np.linspace(x, y, 0, axis=-1)", {"x": V, "y": V}, autograd=False),
     Case("np.linspace(x, y, 4, axis=1)", {"x": M, "y": V}, autograd=False),
     Case("np.linspace(x, y, 3, axis=-1)", {"x": (3, 1), "y": (1, 2)}, autograd=False),
     Case("np.linspace(x, y, 6, dtype=np.int64) * x", {"x": S, "y": S}, "positive", False),

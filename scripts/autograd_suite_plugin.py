@@ -1,0 +1,188 @@
+"""A pytest plugin that re-runs autograd's own gradient checks with tangentlike.
+
+autograd's tests check gradients through `autograd.test_util.check_grads(fun, argnum)`
+(also inside `combo_check`). This plugin replaces that function: `fun` is rebound to
+plain NumPy/SciPy (a copy whose globals and closure cells name `numpy` where they named
+`autograd.numpy`, recursively for the test's own helper functions), differentiated with
+`tl.vjp(fun, wrt=argnum)`, and checked the way autograd checks itself: a random
+cotangent and a random direction, the vector-Jacobian product against central
+differences (autograd's tolerances). Each call's outcome is recorded, never raised, so
+one test's later checks still run; `TL_AUTOGRAD_OUT` names the JSON file written at the
+end: for every test that called check_grads, the outcome of each call.
+
+Outcomes: ok; refused (a tangentlike error: the construct or rule is not supported);
+wrong (the gradient differs from central differences); crash (any other exception
+from tangentlike or from the generated code). Only reverse mode, order 1: higher
+orders and forward mode are counted by other tools.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import json
+import os
+import sys
+import tempfile
+import types
+from pathlib import Path
+
+import numpy
+import pytest
+
+import tangentlike as tl
+
+TOL = RTOL = 1e-6  # autograd.test_util's
+EPS = 1e-6
+_results: dict[str, list[dict]] = {}
+_current: list[str] = [""]
+_wrappers = itertools.count()
+
+
+def _plain(value, seen: dict):
+    """The NumPy/SciPy object an autograd object stands for; test helpers copied."""
+    if isinstance(value, types.ModuleType):
+        name = value.__name__
+        if name == "autograd.numpy" or name.startswith(("autograd.numpy.", "autograd.scipy")):
+            return importlib.import_module(name.removeprefix("autograd."))
+        return value
+    if isinstance(value, types.FunctionType) and _in_autograd(value):
+        wrapped = getattr(value, "fun", None)  # a primitive: the NumPy/SciPy function
+        if wrapped is not None and not (
+            isinstance(wrapped, types.FunctionType) and _in_autograd(wrapped)
+        ):
+            return wrapped
+        module = value.__module__ or ""
+        target = (
+            "numpy" if module.startswith("autograd.numpy") else module.removeprefix("autograd.")
+        )
+        try:
+            return getattr(importlib.import_module(target), value.__name__)
+        except (ImportError, AttributeError):
+            return value  # autograd's own operators (grad, ...): out of scope
+    if isinstance(value, types.FunctionType) and not (value.__module__ or "").startswith("numpy"):
+        return _twin(value, seen)
+    return value
+
+
+def _in_autograd(f: types.FunctionType) -> bool:
+    return f"{os.sep}autograd{os.sep}" in f.__code__.co_filename
+
+
+def _twin(f: types.FunctionType, seen: dict) -> types.FunctionType:
+    """A copy of `f` that sees NumPy where f saw autograd.numpy."""
+    if f in seen:
+        return seen[f]
+    glb = dict(f.__globals__)
+    seen[f] = f  # while copying: a function that refers to itself keeps the original
+    cells = None
+    if f.__closure__:
+        cells = tuple(types.CellType(_plain(c.cell_contents, seen)) for c in f.__closure__)
+    copy = types.FunctionType(f.__code__, glb, f.__name__, f.__defaults__, cells)
+    seen[f] = copy
+    for k, v in list(glb.items()):
+        glb[k] = _plain(v, seen)
+    copy.__kwdefaults__ = f.__kwdefaults__
+    copy.__qualname__ = f.__qualname__
+    copy.__module__ = f.__module__
+    return copy
+
+
+def _wrapper(fun, nargs: int, kwargs: dict):
+    """A plain function of the positional arguments that calls `fun` with `kwargs`, as a
+    user would write it (a module on disk, so that its source can be read)."""
+    params = ", ".join(f"x{i}" for i in range(nargs))
+    extra = "".join(f", {k}={v!r}" for k, v in kwargs.items())
+    source = f"def call({params}):\n    return fun({params}{extra})\n"
+    path = Path(tempfile.mkdtemp(prefix="tl-ag-")) / f"tl_ag_wrap_{next(_wrappers)}.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    module.fun = fun
+    spec.loader.exec_module(module)
+    sys.modules[path.stem] = module
+    return module.call
+
+
+def _inner(a, b) -> float:
+    return float(numpy.real(numpy.sum(numpy.asarray(a) * numpy.asarray(b))))
+
+
+def _randn_like(x, rng):
+    if numpy.ndim(x) == 0 and not isinstance(x, numpy.ndarray):
+        return float(rng.standard_normal())
+    return rng.standard_normal(numpy.shape(x))
+
+
+def _check(fun, argnum, args: tuple, kwargs: dict) -> dict:
+    seen: dict = {}
+    plain = _plain(fun, seen)
+    if isinstance(plain, types.FunctionType) and _in_autograd(plain):
+        return {"outcome": "out of scope", "why": "a function made by autograd (grad, ...)"}
+    if kwargs or not isinstance(plain, types.FunctionType):  # a NumPy function itself
+        plain = _wrapper(plain, len(args), kwargs)
+    positions = (argnum,) if isinstance(argnum, int) else tuple(argnum)
+    if any(numpy.iscomplexobj(args[i]) for i in positions):
+        return {"outcome": "out of scope", "why": "complex input"}
+    rng = numpy.random.default_rng(0)
+    try:
+        y = plain(*args)
+    except Exception as e:  # the plain NumPy twin cannot run: the harness's limit
+        return {"outcome": "out of scope", "why": f"numpy twin raises {type(e).__name__}: {e}"}
+    if numpy.iscomplexobj(y) or not isinstance(y, (float, int, numpy.ndarray, numpy.generic)):
+        return {"outcome": "out of scope", "why": f"output of type {type(y).__name__}"}
+    seed = _randn_like(y, rng)
+    try:
+        df = tl.vjp(plain, wrt=positions if len(positions) > 1 else positions[0])
+        grads = df(*args, seed)
+    except tl.TangentlikeError as e:
+        first = str(e).splitlines()[0] if str(e) else ""
+        return {"outcome": "refused", "why": f"{type(e).__name__}: {first}"}
+    except Exception as e:
+        return {"outcome": "crash", "why": f"{type(e).__name__}: {e}"}
+    grads = grads if len(positions) > 1 else (grads,)
+    directions = [_randn_like(args[i], rng) for i in positions]
+    exact = sum(_inner(g, u) for g, u in zip(grads, directions, strict=True))
+
+    def moved(t):
+        out = list(args)
+        for i, u in zip(positions, directions, strict=True):
+            out[i] = args[i] + t * u
+        return plain(*out)
+
+    numeric = _inner((numpy.asarray(moved(EPS / 2)) - numpy.asarray(moved(-EPS / 2))) / EPS, seed)
+    close = abs(exact - numeric) < TOL or abs(exact - numeric) / abs(exact + numeric) < RTOL
+    if not close:
+        return {"outcome": "wrong", "why": f"vjp {exact!r} vs differences {numeric!r}"}
+    return {"outcome": "ok"}
+
+
+def check_grads(fun, argnum=0, modes=None, order=2):
+    def run(*args, **kwargs):
+        if modes is not None and "rev" not in modes:
+            return
+        try:
+            record = _check(fun, argnum, args, kwargs)
+        except Exception as e:  # the harness itself failed on this call
+            record = {"outcome": "out of scope", "why": f"harness: {type(e).__name__}: {e}"}
+        record["function"] = getattr(fun, "__name__", repr(fun))
+        _results.setdefault(_current[0], []).append(record)
+
+    return run
+
+
+def pytest_configure(config):
+    import autograd.test_util
+
+    autograd.test_util.check_grads = check_grads
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    _current[0] = item.nodeid
+
+
+def pytest_unconfigure(config):
+    out = os.environ.get("TL_AUTOGRAD_OUT")
+    if out:
+        Path(out).write_text(json.dumps(_results, indent=1))
