@@ -3,7 +3,9 @@
 `max(a, b, c)` and `min(a, b, c)` become `max((a, b, c))`: with key=None they
 are the same call, and one rule over an iterable (rules/builtins.py) covers
 both forms. `math.hypot(a, b, c)` becomes `math.hypot(math.hypot(a, b), c)`
-(hypot is associative up to rounding): the rule has two arguments.
+(hypot is associative up to rounding): the rule has two arguments. The functions
+of the `operator` module for arithmetic (`operator.mul(a, b)`, `operator.neg(a)`)
+become the operators they are (`a * b`, `-a`).
 
 Assumes: the fence passed. Guarantees: the rewritten calls compute what they
 computed (max and min return the same object; hypot the same value to within
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import operator
 
 import gast
 
@@ -23,6 +26,17 @@ from ..syntax import nodes
 
 _AS_TUPLE = (builtins.max, builtins.min)
 _FOLDED = (math.hypot,)
+_BINARY = {
+    operator.add: gast.Add,
+    operator.sub: gast.Sub,
+    operator.mul: gast.Mult,
+    operator.truediv: gast.Div,
+    operator.floordiv: gast.FloorDiv,
+    operator.mod: gast.Mod,
+    operator.pow: gast.Pow,
+    operator.matmul: gast.MatMult,
+}
+_UNARY = {operator.neg: gast.USub, operator.pos: gast.UAdd}
 
 
 def run(fn: gast.FunctionDef, scope: Scope) -> gast.FunctionDef:
@@ -36,15 +50,18 @@ class _Rewrite(gast.NodeTransformer):
 
     def visit_Call(self, node: gast.Call) -> gast.expr:
         self.generic_visit(node)
-        if len(node.args) < 2 or any(isinstance(a, gast.Starred) for a in node.args):
+        if not node.args or any(isinstance(a, gast.Starred) for a in node.args):
             return node
         return one_form(node, self.scope.resolve(node.func))
 
 
 def one_form(node: gast.Call, callee: object) -> gast.expr:
     """`node`, a call of `callee`, in the one form its rule takes (unchanged if none)."""
-    if len(node.args) < 2 or any(isinstance(a, gast.Starred) for a in node.args):
+    if any(isinstance(a, gast.Starred) for a in node.args) or node.keywords:
         return node
+    operator_form = _as_operator(node, callee)
+    if operator_form is not None or len(node.args) < 2:
+        return operator_form or node
     if any(callee is f for f in _AS_TUPLE) and not node.keywords:
         node.args = [nodes.tuple_(node.args)]
     elif any(callee is f for f in _FOLDED) and not node.keywords and len(node.args) > 2:
@@ -53,3 +70,18 @@ def one_form(node: gast.Call, callee: object) -> gast.expr:
             folded = gast.Call(func=nodes.deepcopy(node.func), args=[folded, arg], keywords=[])
         return gast.copy_location(folded, node)
     return node
+
+
+def _as_operator(node: gast.Call, callee: object) -> gast.expr | None:
+    """`operator.mul(a, b)` as `a * b`, `operator.neg(a)` as `-a`; None for other calls."""
+    try:
+        binary, unary = _BINARY.get(callee), _UNARY.get(callee)
+    except TypeError:  # an unhashable callee
+        return None
+    if binary is not None and len(node.args) == 2:
+        op = gast.BinOp(left=node.args[0], op=binary(), right=node.args[1])
+    elif unary is not None and len(node.args) == 1:
+        op = gast.UnaryOp(op=unary(), operand=node.args[0])
+    else:
+        return None
+    return gast.copy_location(op, node)
