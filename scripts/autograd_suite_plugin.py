@@ -69,6 +69,15 @@ def _in_autograd(f: types.FunctionType) -> bool:
     return f"{os.sep}autograd{os.sep}" in f.__code__.co_filename
 
 
+def _names(code: types.CodeType) -> set[str]:
+    """The global names `code` and the code nested in it read."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _names(const)
+    return names
+
+
 def _twin(f: types.FunctionType, seen: dict) -> types.FunctionType:
     """A copy of `f` that sees NumPy where f saw autograd.numpy."""
     if f in seen:
@@ -80,8 +89,15 @@ def _twin(f: types.FunctionType, seen: dict) -> types.FunctionType:
         cells = tuple(types.CellType(_plain(c.cell_contents, seen)) for c in f.__closure__)
     copy = types.FunctionType(f.__code__, glb, f.__name__, f.__defaults__, cells)
     seen[f] = copy
-    for k, v in list(glb.items()):
-        glb[k] = _plain(v, seen)
+    read = _names(f.__code__) & set(glb)  # only what f reads: other tests stay as they are
+    for k in read:
+        glb[k] = _plain(glb[k], seen)
+    values = [f.__globals__[name] for name in read]
+    values += [c.cell_contents for c in cells or ()]
+    if any(
+        isinstance(v, types.FunctionType) and _in_autograd(v) and _plain(v, {}) is v for v in values
+    ):
+        seen["autograd operator"] = True  # grad(...) inside: a higher-order test
     copy.__kwdefaults__ = f.__kwdefaults__
     copy.__qualname__ = f.__qualname__
     copy.__module__ = f.__module__
@@ -119,6 +135,8 @@ def _check(fun, argnum, args: tuple, kwargs: dict) -> dict:
     plain = _plain(fun, seen)
     if isinstance(plain, types.FunctionType) and _in_autograd(plain):
         return {"outcome": "out of scope", "why": "a function made by autograd (grad, ...)"}
+    if seen.get("autograd operator"):
+        return {"outcome": "out of scope", "why": "calls autograd's grad inside (higher order)"}
     if kwargs or not isinstance(plain, types.FunctionType):  # a NumPy function itself
         plain = _wrapper(plain, len(args), kwargs)
     positions = (argnum,) if isinstance(argnum, int) else tuple(argnum)
