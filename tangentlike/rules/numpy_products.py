@@ -26,7 +26,7 @@ def _matrix_products(registry: Registry) -> None:
         d[x1] = runtime.matmul_vjp_a(d[result], x1, x2)
         d[x2] = runtime.matmul_vjp_b(d[result], x1, x2)
 
-    @bilinear(registry, np.dot, ("a", "b"), restriction="operands of at most 2 dimensions")
+    @bilinear(registry, np.dot, ("a", "b"))
     def dot(result, a, b):
         d[a] = runtime.dot_vjp_a(d[result], a, b)
         d[b] = runtime.dot_vjp_b(d[result], a, b)
@@ -72,16 +72,10 @@ def _matrix_products(registry: Registry) -> None:
 
 
 def _other_products(registry: Registry) -> None:
-    @bilinear(
-        registry,
-        np.cross,
-        ("a", "b"),
-        unbroadcast=True,
-        restriction="3-component vectors; one `axis` for all",
-    )
-    def cross(result, a, b, axis=-1):
-        d[a] = np.cross(b, d[result], axis=axis)
-        d[b] = np.cross(d[result], a, axis=axis)
+    @bilinear(registry, np.cross, ("a", "b"), restriction="vectors of 2 or 3 components")
+    def cross(result, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+        d[a] = runtime.cross_vjp(d[result], a, b, axisa, axisb, axisc, axis, 0)
+        d[b] = runtime.cross_vjp(d[result], a, b, axisa, axisb, axisc, axis, 1)
 
     @bilinear(registry, np.vdot, ("a", "b"))
     def vdot(result, a, b):

@@ -98,6 +98,7 @@ from .numpy_linalg_tangents import (
 )
 from .numpy_products import (
     convolve_vjp,
+    cross_vjp,
     dot_vjp_a,
     dot_vjp_b,
     einsum_vjp,
@@ -157,6 +158,7 @@ __all__ = [
     "cholesky_jvp",
     "cholesky_vjp",
     "convolve_vjp",
+    "cross_vjp",
     "cumprod_jvp",
     "cumprod_vjp",
     "dict_of",

@@ -42,13 +42,14 @@ def matmul_vjp_b(g, a, b):
 
 
 def dot_vjp_a(g, a, b):
-    """The adjoint of `a` in `np.dot(a, b)` for scalars, vectors and matrices."""
+    """The adjoint of `a` in `np.dot(a, b)`: scalars, vectors, matrices, and N-D operands
+    (a sum product over a's last axis and b's second-to-last: a tensordot)."""
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     if a_nd == 0 or b_nd == 0:
         ga = g * b
         return ga if a_nd else np.sum(ga)
     if a_nd > 2 or b_nd > 2:
-        raise ValueError("np.dot of arrays with more than 2 dimensions is not supported")
+        return tensordot_vjp(g, a, b, ([a_nd - 1], [max(b_nd - 2, 0)]), 0)
     if a_nd == 1 and b_nd == 1:
         return g * np.asarray(b)
     if b_nd == 1:
@@ -57,13 +58,13 @@ def dot_vjp_a(g, a, b):
 
 
 def dot_vjp_b(g, a, b):
-    """The adjoint of `b` in `np.dot(a, b)` for scalars, vectors and matrices."""
+    """The adjoint of `b` in `np.dot(a, b)` (scalars, vectors, matrices, N-D operands)."""
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     if a_nd == 0 or b_nd == 0:
         gb = g * a
         return gb if b_nd else np.sum(gb)
     if a_nd > 2 or b_nd > 2:
-        raise ValueError("np.dot of arrays with more than 2 dimensions is not supported")
+        return tensordot_vjp(g, a, b, ([a_nd - 1], [max(b_nd - 2, 0)]), 1)
     if a_nd == 1 and b_nd == 1:
         return g * np.asarray(a)
     if a_nd == 1:
@@ -241,3 +242,31 @@ def interp_vjp(g, x, xp, fp, side):
     out = np.bincount(i.ravel(), (g * weights_lo).ravel(), minlength=n)
     out = out + np.bincount((i + 1).ravel(), (g * weights_hi).ravel(), minlength=n)
     return out.astype(np.result_type(g.dtype, fp.dtype), copy=False)
+
+
+def cross_vjp(g, a, b, axisa, axisb, axisc, axis, side):
+    """The adjoint of operand `side` (0: a, 1: b) in `np.cross(a, b, axisa, axisb, axisc,
+    axis)`: the vectors along axisa of a and axisb of b (2 or 3 components; a 2-vector is
+    a 3-vector with a zero third component, and two 2-vectors give the third component
+    only), the result's along axisc; `axis` overrides all three. With c = a x b,
+    d[a] = b x d[c] and d[b] = d[c] x a, summed over broadcast axes."""
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    va = np.moveaxis(np.asarray(a), axisa, -1)
+    vb = np.moveaxis(np.asarray(b), axisb, -1)
+    na, nb = va.shape[-1], vb.shape[-1]
+    pad = [(0, 0)] * (va.ndim - 1) + [(0, 1)]
+    va3 = va if na == 3 else np.pad(va, pad)
+    vb3 = vb if nb == 3 else np.pad(vb, [(0, 0)] * (vb.ndim - 1) + [(0, 1)])
+    g = np.asarray(g)
+    if na == 2 and nb == 2:  # the result is the third component alone
+        g3 = np.zeros((*g.shape, 3), dtype=np.result_type(g, float))
+        g3[..., 2] = g
+    else:
+        g3 = np.moveaxis(g, axisc, -1)
+    if side == 0:
+        out, n, shape = np.cross(vb3, g3), na, va.shape
+    else:
+        out, n, shape = np.cross(g3, va3), nb, vb.shape
+    out = sum_to(out[..., :n], shape)
+    return np.moveaxis(out, -1, axisa if side == 0 else axisb)

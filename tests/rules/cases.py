@@ -246,6 +246,12 @@ CASES: list[Case] = [
     Case("np.dot(x, y)", {"x": (2, 3), "y": (3,)}),
     Case("np.dot(x, y)", {"x": (3,), "y": (3, 2)}),
     Case("np.dot(x, y)", {"x": S, "y": (3,)}),
+    Case("np.dot(x, y)", {"x": (2, 2, 3), "y": (3, 4)}),  # N-D: a sum product over a[..., :]
+    Case("np.dot(x, y)", {"x": (2, 3), "y": (4, 3, 2)}),
+    Case("np.dot(x, y)", {"x": (2, 1, 3), "y": (2, 3, 2)}),
+    Case("np.dot(x, y)", {"x": (3,), "y": (2, 3, 4)}),
+    Case("np.dot(x, y)", {"x": (2, 2, 3), "y": (3,)}),
+    Case("np.dot(x, y)", {"x": S, "y": (2, 2, 3)}),
     Case("x.dot(y)", {"x": (2, 3), "y": (3, 4)}),
     Case("np.outer(x, y)", {"x": (3,), "y": (4,)}),
     # autograd gets these wrong (flattened or un-unbroadcast gradients): FD only
@@ -305,6 +311,13 @@ CASES: list[Case] = [
     Case("np.cross(x, y)", {"x": (4, 3), "y": (4, 3)}),
     Case("np.cross(x, y)", {"x": (4, 3), "y": V}, autograd=False),  # autograd: no unbroadcast
     Case("np.cross(x, y, axis=0)", {"x": (3, 4), "y": (3, 4)}),
+    Case("np.cross(x, y, axisa=0)", {"x": (3, 4), "y": (4, 3)}),
+    Case("np.cross(x, y, axisb=0, axisc=0)", {"x": (4, 3), "y": (3, 4)}),
+    Case("np.cross(x, y, axisa=0, axisb=1, axisc=1)", {"x": (3, 3), "y": (3, 3)}),
+    Case("np.cross(x, y, axisa=0, axisb=0, axisc=-1, axis=1)", {"x": (3, 3), "y": (3, 3)}),
+    Case("np.cross(x, y)", {"x": (2,), "y": (2,)}),  # two 2-vectors: the third component
+    Case("np.cross(x, y)", {"x": (4, 2), "y": (3,)}, autograd=False),  # 2- and 3-vectors
+    Case("np.cross(x, y, axisa=0)", {"x": (2, 4), "y": (4, 2)}),
     # shape
     Case("np.reshape(x, (3, 2))", {"x": M}),
     Case("x.reshape(6)", {"x": M}),
