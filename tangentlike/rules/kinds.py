@@ -206,7 +206,8 @@ def spell(primal: object) -> str:
     if isinstance(primal, type) and issubclass(primal, gast.AST):
         raise RuleError(f"an operator has no spelling as a call: {primal.__name__}")
     name = getattr(primal, "__name__", "")
-    for prefix, namespace in (("np.linalg.", np.linalg), ("np.", np), ("", builtins)):
+    spaces = (("np.linalg.", np.linalg), ("np.fft.", np.fft), ("np.", np), ("", builtins))
+    for prefix, namespace in spaces:
         if getattr(namespace, name, None) is primal:
             return prefix + name
     if runtime.owns(primal) and getattr(runtime, name, None) is primal:

@@ -149,6 +149,18 @@ def _rearrangements(registry: Registry) -> None:
     def moveaxis(result, a, source, destination):
         d[a] = np.moveaxis(d[result], destination, source)
 
+    @linear(registry, np.rollaxis, "a")
+    def rollaxis(result, a, axis, start=0):
+        d[a] = runtime.unrollaxis(d[result], a, axis, start)
+
+    @linear(registry, np.fft.fftshift, "x")
+    def fftshift(result, x, axes=None):
+        d[x] = np.fft.ifftshift(d[result], axes)
+
+    @linear(registry, np.fft.ifftshift, "x")
+    def ifftshift(result, x, axes=None):
+        d[x] = np.fft.fftshift(d[result], axes)
+
     @linear(registry, np.flip, "m")
     def flip(result, m, axis=None):
         d[m] = np.flip(d[result], axis)

@@ -56,6 +56,16 @@ def _picks(registry: Registry) -> None:
     def sort_tangent(result, a, axis=-1, kind=None, order=None):
         d[result] = runtime.sorted_like(d[a], a, axis)
 
+    @registry.adjoint(
+        np.partition, restriction="ties: each tied entry gets the gradient of one slot"
+    )
+    def partition(result, a, kth, axis=-1, kind="introselect", order=None):
+        d[a] = runtime.unpartition(d[result], a, result, axis)
+
+    @registry.tangent(np.partition)
+    def partition_tangent(result, a, kth, axis=-1, kind="introselect", order=None):
+        d[result] = runtime.partitioned_like(d[a], a, result, axis)
+
     @linear(registry, np.take, "a", restriction="repeated indices accumulate")
     def take(result, a, indices, axis=None, out=None, mode="raise"):
         d[a] = runtime.untake(d[result], a, indices, axis, mode)

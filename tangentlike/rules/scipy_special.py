@@ -35,6 +35,7 @@ def register(registry: Registry) -> None:
         )
     for func, (params, exprs) in table.partial(special).items():
         registry.expressions(func, params, exprs, unbroadcast=True, globals_=_GLOBALS)
+    registry.nondifferentiable({special.gammasgn: "piecewise constant: the sign of gamma"})
     adjoint, tangent = registry.adjoint, registry.tangent
     registry.array_makers([special.logsumexp, special.softmax, special.log_softmax])
 

@@ -204,6 +204,7 @@ def partial(special: object) -> dict[object, tuple[tuple[str, ...], dict[str, st
         ),
         s.jv: (("v", "x"), {"x": "g * 0.5 * (special.jv(v - 1.0, x) - special.jv(v + 1.0, x))"}),
         s.yv: (("v", "x"), {"x": "g * 0.5 * (special.yv(v - 1.0, x) - special.yv(v + 1.0, x))"}),
+        s.yn: (("n", "x"), {"x": "g * 0.5 * (special.yn(n - 1, x) - special.yn(n + 1, x))"}),
         s.expn: (("n", "x"), {"x": "-g * special.expn(n - 1, x)"}),
         s.hyp1f1: (("a", "b", "x"), {"x": "g * a / b * special.hyp1f1(a + 1.0, b + 1.0, x)"}),
         s.hyp2f1: (

@@ -246,6 +246,49 @@ def unpad(g, array, pad_width, mode):
     return out.astype(g.dtype, copy=False).reshape(shape)
 
 
+def _permutation(a, result, axis):
+    """For `result`, a permutation of `a` along `axis` (np.partition's, whose order apart
+    from the kth entries is NumPy's choice): (where in a, where in result) of each entry,
+    as index arrays along the axis (the k-th smallest of each: ties pair up in order)."""
+    return np.argsort(a, axis=axis, kind="stable"), np.argsort(result, axis=axis, kind="stable")
+
+
+def unpartition(g, a, result, axis):
+    """The adjoint of `np.partition(a, kth, axis)` (its value `result`): g sent back
+    through the permutation that made result from a."""
+    a, g, result = np.asarray(a), np.asarray(g), np.asarray(result)
+    if axis is None:
+        return unpartition(g, a.reshape(-1), result, 0).reshape(a.shape)
+    source, target = _permutation(a, result, axis)
+    out = np.empty(a.shape, dtype=np.result_type(g, np.float32))
+    np.put_along_axis(out, source, np.take_along_axis(g, target, axis=axis), axis=axis)
+    return out
+
+
+def partitioned_like(t, a, result, axis):
+    """The tangent of `np.partition(a, kth, axis)`: t permuted as a was."""
+    a, result = np.asarray(a), np.asarray(result)
+    t = np.broadcast_to(t, a.shape)
+    if axis is None:
+        return partitioned_like(t.reshape(-1), a.reshape(-1), result, 0)
+    source, target = _permutation(a, result, axis)
+    out = np.empty(result.shape, dtype=np.result_type(t, np.float32))
+    np.put_along_axis(out, target, np.take_along_axis(t, source, axis=axis), axis=axis)
+    return out
+
+
+def unrollaxis(g, a, axis, start=0):
+    """The adjoint of `np.rollaxis(a, axis, start)`: g with the moved axis put back."""
+    nd = np.ndim(a)
+    axis = axis % nd
+    start = start + nd if start < 0 else start
+    if axis < start:
+        start -= 1
+    order = [i for i in range(nd) if i != axis]
+    order.insert(start, axis)
+    return np.transpose(g, np.argsort(order))
+
+
 def unsort(g, a, axis):
     """The adjoint of `np.sort(a, axis)`: g sent back through the sorting permutation."""
     a = np.asarray(a)

@@ -105,6 +105,8 @@ SPECIAL: list[Case] = [
     Case("scipy.special.jv(1.0, x)", {"x": M}),
     Case("scipy.special.jv(2.5, x)", {"x": V}, "positive"),
     Case("scipy.special.yv(1.5, x)", {"x": M}, "positive"),
+    Case("scipy.special.yn(2, x)", {"x": M}, "positive"),
+    Case("scipy.special.yn(0, x) * scipy.special.yn(1, x)", {"x": V}, "positive"),
     Case("scipy.special.jn(2, x)", {"x": V}),
     Case("scipy.special.expn(2, x)", {"x": V}, "positive"),
     Case("scipy.special.hyp1f1(1.5, 2.5, x)", {"x": V}),

@@ -153,6 +153,9 @@ def _calls() -> dict[object, list[Call]]:
         math.isclose: [Call(math.isclose, (2.6, 2.4), (0, 1))],
         math.ulp: [Call(math.ulp, (2.6,)), Call(math.ulp, (-1.3e5,))],
     }
+    from scipy import special
+
+    calls[special.gammasgn] = [Call(special.gammasgn, (V,))]
     return calls
 
 
