@@ -134,6 +134,14 @@ def _scans(registry: Registry) -> None:
     def diff(result, a, n=1, axis=-1):
         d[a] = runtime.undiff(d[result], a, n, axis)
 
+    @registry.adjoint(np.gradient, restriction="up to 3 spacings, given positionally")
+    def gradient(result, f, h0=None, h1=None, h2=None, axis=None, edge_order=1):
+        d[f] = runtime.gradient_vjp(d[result], f, (h0, h1, h2), axis, edge_order)
+
+    @registry.tangent(np.gradient)
+    def gradient_tangent(result, f, h0=None, h1=None, h2=None, axis=None, edge_order=1):
+        d[result] = runtime.gradient_of(d[f], (h0, h1, h2), axis, edge_order)
+
     @linear(registry, np.trace, "a")
     def trace(result, a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
         d[a] = runtime.undiagonal(np.expand_dims(d[result], -1), a, offset, axis1, axis2)

@@ -52,6 +52,8 @@ from .indexing import selects, unsetitem, unshared, unsubscript
 from .numpy import (
     arange_vjp,
     cumprod_vjp,
+    gradient_of,
+    gradient_vjp,
     linspace_vjp,
     median_vjp,
     partitioned_like,
@@ -174,6 +176,8 @@ __all__ = [
     "einsum_vjp",
     "extremum_index",
     "gradient_like",
+    "gradient_of",
+    "gradient_vjp",
     "inner",
     "inner_vjp",
     "interp_vjp",

@@ -362,6 +362,35 @@ def undiff(g, a, n, axis):
     return np.reshape(g, np.shape(a))
 
 
+def gradient_vjp(g, f, spacings, axis, edge_order):
+    """The adjoint of `np.gradient(f, *spacings, axis=axis, edge_order=edge_order)` (the
+    spacings are given positionally, None past the last): per differentiated axis of
+    length n, the difference matrix D = np.gradient(I_n) along that spacing (scalar or
+    coordinates), and the adjoint D^T applied along the axis; g is one array, or one per
+    axis (a list) when several axes are differentiated."""
+    f = np.asarray(f)
+    axes = list(range(f.ndim)) if axis is None else [int(a) % f.ndim for a in np.atleast_1d(axis)]
+    given = [h for h in spacings if h is not None]
+    per_axis = given * len(axes) if len(given) == 1 else given or [1.0] * len(axes)
+    parts = [g] if len(axes) == 1 else list(g)
+    out = np.zeros(f.shape, dtype=np.result_type(f, np.float32))
+    for ax, h, part in zip(axes, per_axis, parts, strict=True):
+        if part is None:
+            continue
+        n = f.shape[ax]
+        matrix = np.gradient(np.eye(n), h, axis=0, edge_order=edge_order)
+        back = np.tensordot(matrix.T, np.moveaxis(np.asarray(part), ax, 0), axes=1)
+        out += np.moveaxis(back, 0, ax)
+    return out
+
+
+def gradient_of(f, spacings, axis, edge_order):
+    """`np.gradient(f, *spacings, axis=axis, edge_order=edge_order)` over the spacings
+    given (the rule's unused slots are None): linear in f, its own tangent."""
+    given = [h for h in spacings if h is not None]
+    return np.gradient(f, *given, axis=axis, edge_order=edge_order)
+
+
 def median_vjp(g, a, axis, keepdims):
     """The adjoint of `np.median(a, axis)`: g to the middle element, or half to each of two."""
     a = np.asarray(a)
