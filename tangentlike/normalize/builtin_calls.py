@@ -5,7 +5,9 @@ are the same call, and one rule over an iterable (rules/builtins.py) covers
 both forms. `math.hypot(a, b, c)` becomes `math.hypot(math.hypot(a, b), c)`
 (hypot is associative up to rounding): the rule has two arguments. The functions
 of the `operator` module for arithmetic (`operator.mul(a, b)`, `operator.neg(a)`)
-become the operators they are (`a * b`, `-a`).
+become the operators they are (`a * b`, `-a`). `np.einsum` in sublist form with
+literal sublists (`np.einsum(a, [0, 1], b, [1, 2], [0, 2])`) becomes the subscript
+form (`np.einsum("ab,bc->ac", a, b)`), the one its rule takes.
 
 Assumes: the fence passed. Guarantees: the rewritten calls compute what they
 computed (max and min return the same object; hypot the same value to within
@@ -20,6 +22,7 @@ import math
 import operator
 
 import gast
+import numpy as np
 
 from ..parse.resolve import Scope
 from ..syntax import nodes
@@ -59,6 +62,8 @@ def one_form(node: gast.Call, callee: object) -> gast.expr:
     """`node`, a call of `callee`, in the one form its rule takes (unchanged if none)."""
     if any(isinstance(a, gast.Starred) for a in node.args) or node.keywords:
         return node
+    if callee is np.einsum:
+        return _einsum_subscripts(node)
     operator_form = _as_operator(node, callee)
     if operator_form is not None or len(node.args) < 2:
         return operator_form or node
@@ -85,3 +90,37 @@ def _as_operator(node: gast.Call, callee: object) -> gast.expr | None:
     else:
         return None
     return gast.copy_location(op, node)
+
+
+def _einsum_subscripts(node: gast.Call) -> gast.Call:
+    """`np.einsum(a, [0, 1], b, [1, 2], [0, 2])` as `np.einsum("ab,bc->ac", a, b)` when
+    every sublist is a literal list or tuple of small integers (or `...`)."""
+    args = node.args
+    if not args or (isinstance(args[0], gast.Constant) and isinstance(args[0].value, str)):
+        return node
+    has_output = len(args) % 2 == 1
+    operands = args[0:-1:2] if has_output else args[0::2]
+    sublists = [_letters(a) for a in args[1::2]] + ([_letters(args[-1])] if has_output else [])
+    if len(args) < 2 or any(s is None for s in sublists):
+        return node
+    subscripts = ",".join(sublists[: len(operands)])
+    if has_output:
+        subscripts += "->" + sublists[-1]
+    node.args = [gast.Constant(value=subscripts, kind=None), *operands]
+    return node
+
+
+def _letters(sublist: gast.expr) -> str | None:
+    """A literal sublist as einsum letters (0 -> a, 26 -> A, ... -> ...); None otherwise."""
+    if not isinstance(sublist, (gast.List, gast.Tuple)):
+        return None
+    out = ""
+    for item in sublist.elts:
+        if isinstance(item, gast.Constant) and item.value is Ellipsis:
+            out += "..."
+        elif isinstance(item, gast.Constant) and type(item.value) is int and 0 <= item.value < 52:
+            k = item.value
+            out += chr(ord("a") + k) if k < 26 else chr(ord("A") + k - 26)
+        else:
+            return None
+    return out

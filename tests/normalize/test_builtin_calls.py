@@ -64,3 +64,32 @@ def test_operator_functions_are_differentiated_as_operators(tmp_path):
     assert not [line for line in generated.splitlines() if "operator" in line.split("#")[0]]
     jvp = tl.jvp(m.f)(x, y, np.ones(3))
     np.testing.assert_allclose(jvp[1], np.sum(gx), rtol=1e-10)
+
+
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ("np.einsum(x, [0, 1], y, [1, 2], [0, 2])", "np.einsum('ab,bc->ac', x, y)"),
+        ("np.einsum(x, [0, 1], y, [1, 2])", "np.einsum('ab,bc', x, y)"),
+        ("np.einsum(x, [..., 0], [...])", "np.einsum('...a->...', x)"),
+        ("np.einsum(x, (27, 1), [1])", "np.einsum('Bb->b', x)"),
+        ("np.einsum('ij->i', x)", "np.einsum('ij->i', x)"),
+        ("np.einsum(x, [0, n], [0])", "np.einsum(x, [0, n], [0])"),  # not literal: as written
+    ],
+)
+def test_einsum_sublists_become_subscripts(tmp_path, expression, expected):
+    stage = prepare(tmp_path, f"def f(x, y, n):\n    return {expression}\n")
+    builtin_calls.run(stage.fn, stage.scope)
+    assert body(stage.fn) == f"return {expected}"
+
+
+def test_einsum_in_sublist_form_is_differentiated(tmp_path):
+    source = "import numpy as np\n\ndef f(x, y):\n"
+    source += "    return np.sum(np.einsum(x, [0, 1], y, [1, 2], [0, 2]) ** 2)\n"
+    m = load_module(tmp_path, source)
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((2, 3)), rng.standard_normal((3, 4))
+    gx, gy = tl.grad(m.f, wrt=(0, 1))(x, y)
+    np.testing.assert_allclose(gx, autograd_grad(m.f, (x, y), 0), rtol=1e-10)
+    np.testing.assert_allclose(gy, autograd_grad(m.f, (x, y), 1), rtol=1e-10)
+    check_against_fd(m.f, gx, (x, y), 0)
