@@ -166,6 +166,8 @@ class Expressions:
                         node, f".{func.attr}(...) of this form", f"write name.{func.attr}(value)"
                     )
                 return [*pre, *more], nodes.call(nodes.attribute(base, func.attr), arg)
+            if method is None and func.attr == "get" and 1 <= len(args) <= 2:
+                return self.dict_get(node, hint)
             if method is None:
                 raise self.unsupported(
                     node,
@@ -260,6 +262,23 @@ class Expressions:
             args,
             gast.Call(func=node.func, args=node.args, keywords=keywords),
         )
+
+    def dict_get(self, node: gast.Call, hint: str) -> tuple[Pre, gast.expr]:
+        """`d.get(k, default)` as `d[k] if k in d else default` (default None), with d,
+        k and default evaluated once, first, as the call evaluates them: a read of the
+        entry the transform differentiates like any subscript."""
+        if node.keywords:
+            raise self.unsupported(node, ".get(...) with keywords", "write d.get(k, default)")
+        pre, base = self.atom(node.func.value, "t")
+        more, (key, *default) = self.atoms(node.args, hint)
+        test = gast.Compare(left=key, ops=[gast.In()], comparators=[base])
+        value = gast.IfExp(
+            test=test,
+            body=nodes.subscript(nodes.deepcopy(base), nodes.deepcopy(key)),
+            orelse=default[0] if default else nodes.const(None),
+        )
+        tmp = self.namer.temp(hint)
+        return [*pre, *more, *self.assign(tmp, value)], nodes.name(tmp)
 
     def unsupported(self, node: gast.AST, what: str, hint: str) -> UnsupportedSyntaxError:
         return self.parsed.error(node, f"{what} is not supported yet", hint)

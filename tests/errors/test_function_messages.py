@@ -75,7 +75,7 @@ CASES = [
     ),
     (
         "a method of a builtin object",
-        "def f(cfg, x):\n    return np.sum(x * cfg.get('a'))\n",
+        "def f(cfg, x):\n    return np.sum(x * cfg.setdefault('a', 2.0))\n",
         "f",
         1,
         lambda: ({"a": 2.0}, np.ones(3)),
