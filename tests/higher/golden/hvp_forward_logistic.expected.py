@@ -8,14 +8,38 @@ import numpy as np
 # --- tangentlike runtime helpers ---
 
 
+def tensordot_vjp(g, a, b, axes, side):
+    """The adjoint of operand `side` (0: a, 1: b) in `np.tensordot(a, b, axes)`."""
+    a_nd, b_nd = np.ndim(a), np.ndim(b)
+    if isinstance(axes, (int, np.integer)):
+        a_axes = list(range(a_nd - axes, a_nd))
+        b_axes = list(range(axes))
+    else:
+        a_axes, b_axes = axes
+        a_axes = [int(i) % a_nd for i in np.atleast_1d(a_axes)]
+        b_axes = [int(i) % b_nd for i in np.atleast_1d(b_axes)]
+    a_free = [i for i in range(a_nd) if i not in a_axes]
+    b_free = [i for i in range(b_nd) if i not in b_axes]
+    g_a = list(range(len(a_free)))  # the axes of g that come from a
+    g_b = list(range(len(a_free), len(a_free) + len(b_free)))
+    if side == 0:
+        out = np.tensordot(g, b, (g_b, b_free))  # a_free + b's contracted axes, ascending
+        order = a_free + [a_axes[b_axes.index(i)] for i in sorted(b_axes)]
+        return np.transpose(out, np.argsort(order))
+    out = np.tensordot(a, g, (a_free, g_a))  # a's contracted axes, ascending + b_free
+    order = [b_axes[a_axes.index(i)] for i in sorted(a_axes)] + b_free
+    return np.transpose(out, np.argsort(order))
+
+
 def dot_vjp_a(g, a, b):
-    """The adjoint of `a` in `np.dot(a, b)` for scalars, vectors and matrices."""
+    """The adjoint of `a` in `np.dot(a, b)`: scalars, vectors, matrices, and N-D operands
+    (a sum product over a's last axis and b's second-to-last: a tensordot)."""
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     if a_nd == 0 or b_nd == 0:
         ga = g * b
         return ga if a_nd else np.sum(ga)
     if a_nd > 2 or b_nd > 2:
-        raise ValueError("np.dot of arrays with more than 2 dimensions is not supported")
+        return tensordot_vjp(g, a, b, ([a_nd - 1], [max(b_nd - 2, 0)]), 0)
     if a_nd == 1 and b_nd == 1:
         return g * np.asarray(b)
     if b_nd == 1:
@@ -24,13 +48,13 @@ def dot_vjp_a(g, a, b):
 
 
 def dot_vjp_b(g, a, b):
-    """The adjoint of `b` in `np.dot(a, b)` for scalars, vectors and matrices."""
+    """The adjoint of `b` in `np.dot(a, b)` (scalars, vectors, matrices, N-D operands)."""
     a_nd, b_nd = np.ndim(a), np.ndim(b)
     if a_nd == 0 or b_nd == 0:
         gb = g * a
         return gb if b_nd else np.sum(gb)
     if a_nd > 2 or b_nd > 2:
-        raise ValueError("np.dot of arrays with more than 2 dimensions is not supported")
+        return tensordot_vjp(g, a, b, ([a_nd - 1], [max(b_nd - 2, 0)]), 1)
     if a_nd == 1 and b_nd == 1:
         return g * np.asarray(a)
     if a_nd == 1:
