@@ -19,7 +19,7 @@ import os
 import threading
 import types
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,7 +91,7 @@ def gradient(
         live = None
     else:
         built = live.built
-        wrapper = wrap(job, live.caller(), built.source)
+        wrapper = wrap(job, live.caller(), built.source, _specialiser(job, build, front))
         show(wrapper, built)
         wrapper.__tangentlike_live__ = live
         live.wrappers.append(wrapper)
@@ -104,6 +104,51 @@ def gradient(
     if verbose:
         print(wrapper.source)
     return wrapper
+
+
+def _specialiser(job: Job, build: Callable[[], Built], front: object) -> Callable | None:
+    """For the wrapper: the generated function of `job` specialised to the parameters
+    a call passes Python numbers (Job.scalars), built on first use (disk cache first)
+    and kept current like the generic one; each is `df.specialised[scalars]`'s source.
+    None where specialising does not apply: stats (the measuring stack is the generic
+    build's), debug mode (it checks the generic code; a specialised build is a speed
+    feature) and jobs specialised already."""
+    if job.stats or job.checks or job.scalars:
+        return None
+    registry = default_registry()
+    disk = _disk(job.cache)
+    sources = _Sources()
+
+    def specialised(scalars: tuple[str, ...]) -> Callable:
+        narrowed = dataclasses.replace(job, scalars=scalars)
+
+        def again() -> Built:
+            now = narrowed if front is None else dataclasses.replace(narrowed, func=unwrap(front))
+            return build_module.build(now, registry, disk, front)
+
+        live = Live(again(), again)
+        sources.lives[scalars] = live
+        return live.caller()
+
+    specialised.sources = sources
+    return specialised
+
+
+class _Sources(Mapping):
+    """`df.specialised`: parameters passed Python numbers -> the current source of the
+    build specialised to them (as last refreshed)."""
+
+    def __init__(self) -> None:
+        self.lives: dict[tuple[str, ...], Live] = {}
+
+    def __getitem__(self, scalars: tuple[str, ...]) -> str:
+        return self.lives[scalars].built.source
+
+    def __iter__(self):
+        return iter(self.lives)
+
+    def __len__(self) -> int:
+        return len(self.lives)
 
 
 def _current(entry: _Entry, verbose: int) -> Callable:

@@ -64,6 +64,9 @@ class Job:
     single: `wrt` was one int or str, so one gradient comes back, not a tuple;
     checks: debug mode (the environment already consulted);
     param_types: (parameter, class or function) pairs the build is specialised for;
+    scalars: the parameters passed a Python float or int at the call this build is
+        specialised for (their shape is (): no unbroadcast, no saved shape where they
+        meet other scalars); the wrapper dispatches on it (wrapper.scalar_signature);
     cache: where the disk cache lives (True: the default directory, False: none).
     """
 
@@ -76,6 +79,7 @@ class Job:
     stats: bool = False  # measure the stack on every call (df.stats)
     checks: bool = False
     param_types: tuple[tuple[str, object], ...] = ()
+    scalars: tuple[str, ...] = ()
     cache: CacheOption = True
 
     def __post_init__(self) -> None:

@@ -116,7 +116,9 @@ class ModuleBuilder:
             self.note_type(parsed.func, param, cls)
         name = self.reserve("d" + parsed.node.name)
         start = len(self.variants.queue)
-        ctx, ret = self._prepare(parsed, wrt, default_schedule=self.checkpoint)
+        ctx, ret = self._prepare(
+            parsed, wrt, default_schedule=self.checkpoint, scalars=frozenset(job.scalars)
+        )
         seed = ctx.adjoint.get(ret) or ctx.namer.exact("b" + ret)
         returned = f"{parsed.basename}:{parsed.node.body[-1].lineno}"
         fns = assemble.build(
@@ -166,6 +168,7 @@ class ModuleBuilder:
         parsed: ParsedFunction,
         wrt: tuple[str, ...],
         default_schedule: Schedule | None = None,
+        scalars: frozenset[str] = frozenset(),
     ):
         fn, namer, scope, checkpointed, (stack, push, pop), _ = self._normalize(
             parsed, default_schedule
@@ -191,7 +194,7 @@ class ModuleBuilder:
             stack=stack,
             push=push,
             pop=pop,
-            shapes=shape_analysis.analyze(fn, scope, self.registry),
+            shapes=shape_analysis.analyze(fn, scope, self.registry, scalars),
             checkpointed=checkpointed,
             stats=self.stats,
             checks=self.checks,

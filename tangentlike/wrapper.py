@@ -59,13 +59,24 @@ class Stats:
         )
 
 
-def wrap(job: Job, generated: Callable, text: str) -> Callable:
+def wrap(
+    job: Job,
+    generated: Callable,
+    text: str,
+    specialised: Callable[[tuple[str, ...]], Callable] | None = None,
+) -> Callable:
     """`generated` with f's signature, its arguments checked first (floats only), its
     run-time checks raising tangentlike errors. The generated code itself returns each
-    gradient in its argument's structure, shape and float dtype."""
+    gradient in its argument's structure, shape and float dtype.
+
+    `specialised(scalars)`: the generated function of the same job built for calls whose
+    parameters `scalars` are passed Python numbers (job.Job.scalars); each call with such
+    arguments runs it, chosen by `scalar_signature`, so a build specialised to one
+    signature never sees another."""
     func = job.func
     sig = inspect.signature(func)
     params = list(sig.parameters.values())
+    names = tuple(p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
     positions = {p.name: i for i, p in enumerate(params)}
     seed_name = [  # the last parameter before **kwargs (and the measuring stack)
         p.name
@@ -85,9 +96,22 @@ def wrap(job: Job, generated: Callable, text: str) -> Callable:
             value = args[i] if i < len(args) else kwargs.get(n, dflt)
             _check_differentiable(value, n, func)
 
+    builds: dict[tuple[str, ...], Callable] = {}
+
+    def chosen(args: tuple) -> Callable:
+        if specialised is None:
+            return generated
+        scalars = scalar_signature(names, args)
+        if not scalars:
+            return generated
+        found = builds.get(scalars)
+        if found is None:
+            found = builds[scalars] = specialised(scalars)
+        return found
+
     def run(args: tuple, kwargs: dict) -> Any:
         try:
-            return generated(*args, **kwargs)
+            return chosen(args)(*args, **kwargs)
         except ValueError as err:
             _reraise_check(err, func)
             if mode.scalar_output:
@@ -124,9 +148,18 @@ def wrap(job: Job, generated: Callable, text: str) -> Callable:
     df.__qualname__ = generated.__qualname__
     df.__wrapped__ = generated
     df.source = text
+    df.specialised = getattr(specialised, "sources", {})  # scalars -> source, as built
     df.wrt = wrt
     df.stats = None
     return df
+
+
+def scalar_signature(names: tuple[str, ...], args: tuple) -> tuple[str, ...]:
+    """The positional parameters (of `names`) that `args` passes a Python float or int
+    (not a bool, not a NumPy value): the build specialised to them is sound for exactly
+    these calls. Arguments passed by name or left to their defaults count as unknown."""
+    given = zip(names, args, strict=False)  # args past the parameters: a seed, *args
+    return tuple(n for n, v in given if type(v) is float or type(v) is int)
 
 
 def _measured(generated: Callable, report: Callable[[Stats], None]) -> Callable:

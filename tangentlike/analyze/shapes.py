@@ -40,7 +40,11 @@ class Shapes:
         return known is not None and self.before.get(id(stmt), {}).get(name) == known
 
 
-def analyze(fn: gast.FunctionDef, scope: Scope, registry: Registry) -> Shapes:
+def analyze(
+    fn: gast.FunctionDef, scope: Scope, registry: Registry, scalars: frozenset[str] = frozenset()
+) -> Shapes:
+    """The shapes of `fn`'s values; `scalars`: parameters known to hold a Python number
+    when the call starts (a build specialised to its arguments, job.Job.scalars)."""
     shapes = Shapes()
 
     def of(node: gast.expr, env: Env) -> Shape | None:
@@ -91,7 +95,7 @@ def analyze(fn: gast.FunctionDef, scope: Scope, registry: Registry) -> Shapes:
         return env
 
     params = nodes.param_names(fn)
-    block(fn.body, {p: ("param", p) for p in params})
+    block(fn.body, {p: SCALAR if p in scalars else ("param", p) for p in params})
     return shapes
 
 
