@@ -104,12 +104,17 @@ def _twin(f: types.FunctionType, seen: dict) -> types.FunctionType:
     return copy
 
 
-def _wrapper(fun, nargs: int, kwargs: dict):
+def _wrapper(fun, args: tuple, positions: tuple[int, ...], kwargs: dict):
     """A plain function of the positional arguments that calls `fun` with `kwargs`, as a
-    user would write it (a module on disk, so that its source can be read)."""
-    params = ", ".join(f"x{i}" for i in range(nargs))
+    user would write it (a module on disk, so that its source can be read): arguments
+    not differentiated that are plain constants (ints, strings, lists of them: einsum's
+    sublists, axes) are written into the call as literals."""
+    params = ", ".join(f"x{i}" for i in range(len(args)))
+    passed = [
+        repr(a) if i not in positions and _literal(a) else f"x{i}" for i, a in enumerate(args)
+    ]
     extra = "".join(f", {k}={v!r}" for k, v in kwargs.items())
-    source = f"def call({params}):\n    return fun({params}{extra})\n"
+    source = f"def call({params}):\n    return fun({', '.join(passed)}{extra})\n"
     path = Path(tempfile.mkdtemp(prefix="tl-ag-")) / f"tl_ag_wrap_{next(_wrappers)}.py"
     path.write_text(source)
     spec = importlib.util.spec_from_file_location(path.stem, path)
@@ -118,6 +123,12 @@ def _wrapper(fun, nargs: int, kwargs: dict):
     spec.loader.exec_module(module)
     sys.modules[path.stem] = module
     return module.call
+
+
+def _literal(value) -> bool:
+    if value is None or type(value) in (int, str, bool):
+        return True
+    return type(value) in (list, tuple) and all(_literal(v) for v in value)
 
 
 def _inner(a, b) -> float:
@@ -137,9 +148,9 @@ def _check(fun, argnum, args: tuple, kwargs: dict) -> dict:
         return {"outcome": "out of scope", "why": "a function made by autograd (grad, ...)"}
     if seen.get("autograd operator"):
         return {"outcome": "out of scope", "why": "calls autograd's grad inside (higher order)"}
-    if kwargs or not isinstance(plain, types.FunctionType):  # a NumPy function itself
-        plain = _wrapper(plain, len(args), kwargs)
     positions = (argnum,) if isinstance(argnum, int) else tuple(argnum)
+    if kwargs or not isinstance(plain, types.FunctionType):  # a NumPy function itself
+        plain = _wrapper(plain, args, positions, kwargs)
     if any(numpy.iscomplexobj(args[i]) for i in positions):
         return {"outcome": "out of scope", "why": "complex input"}
     rng = numpy.random.default_rng(0)

@@ -66,6 +66,22 @@ def _picks(registry: Registry) -> None:
     def partition_tangent(result, a, kth, axis=-1, kind="introselect", order=None):
         d[result] = runtime.partitioned_like(d[a], a, result, axis)
 
+    @registry.adjoint(np.imag, restriction="real arguments (zero); complex ones are refused")
+    def imag(result, val):
+        d[val] = runtime.zero_if_real(d[result], val, "np.imag")
+
+    @registry.tangent(np.imag)
+    def imag_tangent(result, val):
+        d[result] = runtime.zero_if_real(d[val], val, "np.imag")
+
+    @registry.adjoint(np.angle, restriction="real arguments (zero); complex ones are refused")
+    def angle(result, z, deg=False):
+        d[z] = runtime.zero_if_real(d[result], z, "np.angle")
+
+    @registry.tangent(np.angle)
+    def angle_tangent(result, z, deg=False):
+        d[result] = runtime.zero_if_real(d[z], z, "np.angle")
+
     @linear(registry, np.take, "a", restriction="repeated indices accumulate")
     def take(result, a, indices, axis=None, out=None, mode="raise"):
         d[a] = runtime.untake(d[result], a, indices, axis, mode)

@@ -76,6 +76,7 @@ from .numpy import (
     untile,
     unweights,
     weights_like,
+    zero_if_real,
 )
 from .numpy_linalg import (
     cholesky_vjp,
@@ -259,6 +260,7 @@ __all__ = [
     "untile",
     "unweights",
     "weights_like",
+    "zero_if_real",
     "zeros_of",
 ]
 __all__ += [  # the SciPy rule files' helpers

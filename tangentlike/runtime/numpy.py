@@ -384,6 +384,18 @@ def gradient_vjp(g, f, spacings, axis, edge_order):
     return out
 
 
+def zero_if_real(g, x, what):
+    """The zero gradient of `what` (np.imag, np.angle) at a real `x`: locally constant
+    there. A complex x raises: tangentlike differentiates real code only, and zero
+    would be wrong for it."""
+    if np.iscomplexobj(x):
+        raise ValueError(
+            f"tangentlike: {what} of a complex value: tangentlike differentiates real code "
+            "only (no complex convention)"
+        )
+    return np.zeros(np.shape(x), dtype=np.result_type(g, np.float32))
+
+
 def gradient_of(f, spacings, axis, edge_order):
     """`np.gradient(f, *spacings, axis=axis, edge_order=edge_order)` over the spacings
     given (the rule's unused slots are None): linear in f, its own tangent."""

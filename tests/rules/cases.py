@@ -361,6 +361,9 @@ CASES: list[Case] = [
     Case("x.swapaxes(-1, 0)", {"x": T}),
     Case("np.moveaxis(x, 0, -1)", {"x": T}),
     Case("np.moveaxis(x, [0, 1], [2, 0])", {"x": T}),
+    Case("np.imag(x) + x", {"x": V}),  # real arguments: zero
+    Case("np.angle(x) * 2.0 + x", {"x": M}),
+    Case("np.angle(x, deg=True) + np.real_if_close(x)", {"x": V}),
     Case("np.gradient(x)", {"x": (6,)}),
     Case("np.gradient(x, 0.5)", {"x": (6,)}),
     Case("np.gradient(x, 0.5, edge_order=2)", {"x": (6,)}),
