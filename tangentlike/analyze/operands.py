@@ -33,8 +33,8 @@ import numpy as np
 from ..normalize.objects import constructed
 from ..parse.resolve import MISSING, Scope
 from ..parse.source import ParsedFunction
+from ..rules.instantiate import BindError, bind_arguments
 from ..rules.registry import Registry
-from ..rules.template import BindError, bind_arguments
 from ..syntax import nodes
 
 # Attribute reads that never carry a gradient.

@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import types
+from collections.abc import Callable
 
 import numpy as np
 
@@ -35,7 +36,37 @@ def register(registry: Registry) -> None:
     def tangent(primal):
         return registry.tangent(primal, origin=ORIGIN)
 
-    # zeros whatever the argument, or a check that returns nothing: no gradient flows
+    _checks(adjoint, tangent)
+    registry.sequence_makers([runtime.unadd, runtime.unmul, runtime.unsetitem])
+    _broadcasting(adjoint, tangent)
+    _boundaries(adjoint, tangent)
+    _container_adjoints(adjoint, tangent)
+    _products(adjoint, tangent)
+    _own_helpers(adjoint, tangent)
+
+    # -- NumPy calls generated gradients make (the adjoint of a sum is a broadcast) ------
+    if registry.lookup_tangent(np.broadcast_to) is None:  # until rules/numpy.py states it
+
+        @registry.tangent(np.broadcast_to, origin=ORIGIN)
+        def broadcast_to_tangent(result, array, shape):
+            d[result] = np.broadcast_to(d[array], shape)
+
+    # -- the rest: refused when a generated gradient calling it is differentiated ----------
+    registry.refuse(
+        [
+            helper
+            for helper in _runtime_helpers()
+            if registry.lookup(helper) is None and not registry.is_nondifferentiable(helper)
+        ],
+        "(a helper of generated gradients) has no second-order rule yet",
+        "differentiate the original function (tl.hvp, tl.hessian, tl.grad of f) in a form "
+        "that avoids this operation, or register a rule for it with @tangentlike.adjoint",
+    )
+
+
+def _checks(adjoint: Callable, tangent: Callable) -> None:
+    """Zeros whatever the argument, or a check that returns nothing: no gradient flows."""
+
     @adjoint(runtime.zeros_of, constant=("x",))
     def zeros_of(result, x):
         pass
@@ -48,9 +79,10 @@ def register(registry: Registry) -> None:
     def unshared(result, value, others, what):
         pass
 
-    registry.sequence_makers([runtime.unadd, runtime.unmul, runtime.unsetitem])
 
-    # -- broadcasting ------------------------------------------------------------------
+def _broadcasting(adjoint: Callable, tangent: Callable) -> None:
+    """Broadcasting."""
+
     @adjoint(runtime.unbroadcast, constant=("x",))
     def unbroadcast(result, g, x):
         d[g] = np.broadcast_to(d[result], np.shape(g))
@@ -67,7 +99,10 @@ def register(registry: Registry) -> None:
     def sum_to_tangent(result, g, shape):
         d[result] = runtime.sum_to(d[g], shape)
 
-    # -- boundaries: checks that return their argument ---------------------------------
+
+def _boundaries(adjoint: Callable, tangent: Callable) -> None:
+    """Boundaries: checks that return their argument."""
+
     @adjoint(runtime.gradient_like, constant=("x", "name"))
     def gradient_like(result, b, x, name):
         d[b] = runtime.ungradient_like(d[result], b)
@@ -100,7 +135,10 @@ def register(registry: Registry) -> None:
     def rule_contribution_tangent(result, g, x, name, rule, site):
         d[result] = d[g]
 
-    # -- adjoints that may be containers -----------------------------------------------
+
+def _container_adjoints(adjoint: Callable, tangent: Callable) -> None:
+    """Adjoints that may be containers."""
+
     @adjoint(runtime.add)
     def add(result, a, b):
         d[a] = runtime.add_part(d[result], a)
@@ -165,7 +203,10 @@ def register(registry: Registry) -> None:
     def unsetitem_tangent(result, g, index):
         d[result] = runtime.unsetitem(d[g], index)
 
-    # -- products: bilinear in the adjoint and the other factor -------------------------
+
+def _products(adjoint: Callable, tangent: Callable) -> None:
+    """Products: bilinear in the adjoint and the other factor."""
+
     @adjoint(runtime.matmul_vjp_a, constant=("a",))
     def matmul_vjp_a(result, g, a, b):
         d[g] = runtime.unbroadcast(np.matmul(d[result], b), g)
@@ -202,7 +243,10 @@ def register(registry: Registry) -> None:
     def dot_vjp_b_tangent(result, g, a, b):
         d[result] = runtime.dot_vjp_b(d[g], a, b) + runtime.dot_vjp_b(g, d[a], b)
 
-    # -- the rules' own helpers (third order and beyond) -----------------------------------
+
+def _own_helpers(adjoint: Callable, tangent: Callable) -> None:
+    """The rules' own helpers (third order and beyond)."""
+
     @adjoint(runtime.ungradient_like, constant=("b",))
     def ungradient_like(result, g, b):
         d[g] = runtime.ungradient_like(d[result], g)
@@ -242,25 +286,6 @@ def register(registry: Registry) -> None:
     @tangent(runtime.unsetitem_vjp)
     def unsetitem_vjp_tangent(result, h, g, index):
         d[result] = runtime.unsetitem_vjp(d[h], g, index)
-
-    # -- NumPy calls generated gradients make (the adjoint of a sum is a broadcast) ------
-    if registry.lookup_tangent(np.broadcast_to) is None:  # until rules/numpy.py states it
-
-        @registry.tangent(np.broadcast_to, origin=ORIGIN)
-        def broadcast_to_tangent(result, array, shape):
-            d[result] = np.broadcast_to(d[array], shape)
-
-    # -- the rest: refused when a generated gradient calling it is differentiated ----------
-    registry.refuse(
-        [
-            helper
-            for helper in _runtime_helpers()
-            if registry.lookup(helper) is None and not registry.is_nondifferentiable(helper)
-        ],
-        "(a helper of generated gradients) has no second-order rule yet",
-        "differentiate the original function (tl.hvp, tl.hessian, tl.grad of f) in a form "
-        "that avoids this operation, or register a rule for it with @tangentlike.adjoint",
-    )
 
 
 def _runtime_helpers() -> list[object]:

@@ -10,6 +10,8 @@ rules use the block-matrix form of its Frechet derivative.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .. import runtime
@@ -29,6 +31,14 @@ def register(registry: Registry) -> None:
     adjoint, tangent = registry.adjoint, registry.tangent
     names = ("inv", "det", "solve", "solve_triangular", "cholesky", "expm", "norm")
     registry.array_makers(getattr(linalg, n) for n in names)
+
+    _inverses(adjoint, tangent)
+    _triangular(adjoint, tangent)
+    _decompositions(adjoint, tangent)
+
+
+def _inverses(adjoint: Callable, tangent: Callable) -> None:
+    """Inverse, determinant and general solve."""
 
     @adjoint(linalg.inv, restriction="nonsingular matrices; assume_a=None")
     def inv(result, a, overwrite_a=False, check_finite=True, assume_a=None, lower=False):
@@ -82,6 +92,10 @@ def register(registry: Registry) -> None:
             runtime.general(a, assume_a, transposed), d[b]
         ) - runtime.solve_jvp(d[a], a, b, result)
 
+
+def _triangular(adjoint: Callable, tangent: Callable) -> None:
+    """Triangular solves, Cholesky and the matrix exponential."""
+
     @adjoint(linalg.solve_triangular, restriction="the triangle read (unit diagonal: off it)")
     def solve_triangular(
         result,
@@ -129,6 +143,10 @@ def register(registry: Registry) -> None:
     @tangent(linalg.expm)
     def expm_tangent(result, A):
         d[result] = runtime.top_right(linalg.expm(runtime.frechet_block(A, d[A])))
+
+
+def _decompositions(adjoint: Callable, tangent: Callable) -> None:
+    """Eigendecompositions, singular values and norms."""
 
     @adjoint(
         linalg.eigh,

@@ -23,7 +23,7 @@ How a transform asks for a forward form: `registry.lookup(primal)` (None: no rul
 then `registry.is_nondifferentiable(primal)` says the tangent is zero, anything else
 is unknown), then `registry.lookup_tangent(primal)`, which returns the TangentRule
 or raises NoForwardFormError (a RuleError: give it the call's location) for a rule
-without a forward form; bind the call with `template.bind_arguments(rule, args,
+without a forward form; bind the call with `instantiate.bind_arguments(rule, args,
 keywords)` (the tangent rule has the reverse rule's parameters and defaults) and
 fill the template in with `instantiate_tangent`.
 
@@ -49,7 +49,8 @@ from ..errors import RuleError
 from ..syntax import nodes, quote
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
-from .template import Rule, instantiate
+from .instantiate import instantiate
+from .template import Rule
 
 
 @dataclass(frozen=True)
@@ -303,9 +304,9 @@ def instantiate_tangent(
     namer: Namer,
     namespace: Namespace,
 ) -> list[gast.stmt]:
-    """Fill a tangent template in at one call site, as `template.instantiate` fills a
+    """Fill a tangent template in at one call site, as `instantiate.instantiate` fills a
     reverse one: parameters become the call's arguments (`bindings`, from
-    `template.bind_arguments`), `result` the primal result, `d[p]` the name of p's
+    `instantiate.bind_arguments`), `result` the primal result, `d[p]` the name of p's
     tangent (`tangents[p]`; a parameter not in `tangents` has a zero tangent, and the
     terms reading it are dropped), template temporaries fresh names, static `if`s
     decided. The statements assign `result_tangent`; it is assigned None when the

@@ -17,7 +17,7 @@ from .. import runtime
 from ..analyze.activity import data_operands
 from ..errors import UnknownFunctionError
 from ..rules import unknown
-from ..rules.template import bind_arguments, instantiate
+from ..rules.instantiate import bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
 from . import checkpoints, checks, containers

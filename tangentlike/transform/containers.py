@@ -28,7 +28,7 @@ import numpy as np
 
 from ..analyze.containers import mutation
 from ..parse.resolve import MISSING
-from ..rules.template import BindError, bind_arguments
+from ..rules.instantiate import BindError, bind_arguments
 from ..syntax import nodes
 from .adjoints import Adjoints, pop_marker
 from .context import Context

@@ -29,9 +29,9 @@ from ..analyze.calls import bind_call
 from ..errors import UnknownFunctionError, UnsupportedSyntaxError
 from ..parse.resolve import Scope
 from ..parse.source import ParsedFunction
+from ..rules.instantiate import BindError, bind_arguments
 from ..rules.registry import Registry
 from ..rules.tangent import NoForwardFormError
-from ..rules.template import BindError, bind_arguments
 from ..runtime import forward as fw
 from ..syntax import nodes
 from ..syntax.names import Namer

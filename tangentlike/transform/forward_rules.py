@@ -18,8 +18,8 @@ import gast
 import numpy as np
 
 from .. import runtime
+from ..rules.instantiate import fold_static_ifs, global_name
 from ..rules.tangent import TangentRule, tangent_from_function, without_zero_tangents
-from ..rules.template import fold_static_ifs, global_name
 from ..runtime import forward as fw
 from ..syntax import nodes
 from ..syntax.names import Namer

@@ -23,9 +23,10 @@ from templates import tangent_of
 
 from tangentlike import runtime
 from tangentlike.normalize import builtin_calls
+from tangentlike.rules.instantiate import bind_arguments
 from tangentlike.rules.registry import default_registry
 from tangentlike.rules.tangent import TangentRule
-from tangentlike.rules.template import Rule, bind_arguments
+from tangentlike.rules.template import Rule
 from tangentlike.syntax import nodes
 
 OPERATORS = {

@@ -9,9 +9,9 @@ import gast
 import numpy as np
 import pytest
 
+from tangentlike.rules.instantiate import bind_arguments
 from tangentlike.rules.registry import default_registry
 from tangentlike.rules.tangent import instantiate_tangent
-from tangentlike.rules.template import bind_arguments
 from tangentlike.syntax import nodes
 from tangentlike.syntax.names import Namer
 from tangentlike.syntax.namespace import Namespace
