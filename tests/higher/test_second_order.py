@@ -8,9 +8,10 @@ import autograd
 import numpy as np
 import pytest
 from corpus.second_order import CASES
-from reference import autograd_version
+from reference import autograd_version, load_module
 
 import tangentlike as tl
+from tangentlike.errors import UnsupportedSyntaxError
 
 # functions whose second order goes through a helper with no second-order rule yet
 REFUSED = {"reductions": "prod_others", "quadratic_form": "norm_vjp"}
@@ -77,6 +78,34 @@ def test_third_derivative_of_a_loop_free_function():
     f, args = CASES["poly"]
     third = tl.grad(tl.grad(tl.grad(f)))
     assert third(*args) == pytest.approx(0.0)  # x * x * k + x
+
+
+THIRD_ORDER = """
+def branches(x):
+    if x > 0:
+        y = x * x * x * x
+    else:
+        y = x * x * x
+    return y
+
+def loop(x):
+    s = x
+    for i in range(3):
+        s = s * x + 1.0
+    return s
+"""
+
+
+def test_third_derivatives_without_loops_agree_and_with_loops_are_refused(tmp_path):
+    m = load_module(tmp_path, THIRD_ORDER)
+    for x in (1.5, -0.7):
+        third = tl.grad(tl.grad(tl.grad(m.branches)))(x)
+        assert third == pytest.approx(autograd.grad(autograd.grad(autograd.grad(m.branches)))(x))
+        second = tl.grad(tl.grad(m.loop))(x)  # second order through the loop: right
+        assert second == pytest.approx(autograd.grad(autograd.grad(m.loop))(x))
+    # third order through a loop came out wrong (30 for 36 at 1.5): refused, located
+    with pytest.raises(UnsupportedSyntaxError, match="third derivative through a loop"):
+        tl.grad(tl.grad(tl.grad(m.loop)))(1.5)
 
 
 def test_grad_of_grad_with_respect_to_another_argument():
