@@ -77,10 +77,11 @@ def gradient(
     # a gradient made by tangentlike stands for the code it runs now (tl.grad(tl.vjp(f)))
     front = f if hasattr(f, "__tangentlike_live__") else None
 
-    def build() -> Built:
-        now = job if front is None else dataclasses.replace(job, func=unwrap(front))
+    def build_job(asked: Job) -> Built:
+        now = asked if front is None else dataclasses.replace(asked, func=unwrap(front))
         return build_module.build(now, registry, disk, front)
 
+    build = functools.partial(build_job, job)
     try:
         live: Live | None = Live(build(), build)
     except UnknownClassError as err:
@@ -91,7 +92,7 @@ def gradient(
         live = None
     else:
         built = live.built
-        wrapper = wrap(job, live.caller(), built.source, _specialiser(job, build, front))
+        wrapper = wrap(job, live.caller(), built.source, _specialiser(job, build_job))
         show(wrapper, built)
         wrapper.__tangentlike_live__ = live
         live.wrappers.append(wrapper)
@@ -106,27 +107,20 @@ def gradient(
     return wrapper
 
 
-def _specialiser(job: Job, build: Callable[[], Built], front: object) -> Callable | None:
+def _specialiser(job: Job, build_job: Callable[[Job], Built]) -> Callable | None:
     """For the wrapper: the generated function of `job` specialised to the parameters
-    a call passes Python numbers (Job.scalars), built on first use (disk cache first)
-    and kept current like the generic one; each is `df.specialised[scalars]`'s source.
-    None where specialising does not apply: stats (the measuring stack is the generic
-    build's), debug mode (it checks the generic code; a specialised build is a speed
-    feature) and jobs specialised already."""
+    a call passes Python numbers (Job.scalars), built on first use by `build_job` (disk
+    cache first) and kept current like the generic one; each is `df.specialised[scalars]`'s
+    source. None where specialising does not apply: stats (the measuring stack is the
+    generic build's), debug mode (it checks the generic code; a specialised build is a
+    speed feature) and jobs specialised already."""
     if job.stats or job.checks or job.scalars:
         return None
-    registry = default_registry()
-    disk = _disk(job.cache)
     sources = _Sources()
 
     def specialised(scalars: tuple[str, ...]) -> Callable:
-        narrowed = dataclasses.replace(job, scalars=scalars)
-
-        def again() -> Built:
-            now = narrowed if front is None else dataclasses.replace(narrowed, func=unwrap(front))
-            return build_module.build(now, registry, disk, front)
-
-        live = Live(again(), again)
+        build = functools.partial(build_job, dataclasses.replace(job, scalars=scalars))
+        live = Live(build(), build)
         sources.lives[scalars] = live
         return live.caller()
 
