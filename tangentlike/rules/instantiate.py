@@ -175,19 +175,28 @@ class _ResolveDAndGlobals(gast.NodeTransformer):
         return node
 
     def visit_Attribute(self, node: gast.Attribute) -> gast.expr:
-        """`runtime.helper` in a template becomes the helper itself, copied into the module."""
-        from .. import runtime
-
-        base = node.value
-        if (
-            isinstance(base, gast.Name)
-            and self.rule.globals.get(base.id) is runtime
-            and isinstance(node.ctx, gast.Load)
-        ):
-            helper = getattr(runtime, node.attr)
-            return nodes.name(self.namespace.bind(node.attr, helper, self.namer))
+        helper = runtime_helper(node, self.rule.globals, self.namer, self.namespace)
+        if helper is not None:
+            return helper
         self.generic_visit(node)
         return node
+
+
+def runtime_helper(
+    node: gast.Attribute, template_globals: dict, namer: Namer, namespace: Namespace
+) -> gast.Name | None:
+    """`runtime.helper` in a template (adjoint or tangent): the helper itself, bound in
+    the generated module (which carries a copy); None for any other attribute."""
+    from .. import runtime
+
+    base = node.value
+    if (
+        isinstance(base, gast.Name)
+        and template_globals.get(base.id) is runtime
+        and isinstance(node.ctx, gast.Load)
+    ):
+        return nodes.name(namespace.bind(node.attr, getattr(runtime, node.attr), namer))
+    return None
 
 
 class _SubstituteKeepingD(quote.Substitute):

@@ -17,8 +17,7 @@ from __future__ import annotations
 import gast
 import numpy as np
 
-from .. import runtime
-from ..rules.instantiate import fold_static_ifs, global_name
+from ..rules.instantiate import fold_static_ifs, global_name, runtime_helper
 from ..rules.tangent import TangentRule, tangent_from_function, without_zero_tangents
 from ..runtime import forward as fw
 from ..syntax import nodes
@@ -269,14 +268,8 @@ class _Fill(gast.NodeTransformer):
         return node
 
     def visit_Attribute(self, node: gast.Attribute) -> gast.expr:
-        """`runtime.helper` in a template becomes the helper itself, copied into the module."""
-        base = node.value
-        if (
-            isinstance(base, gast.Name)
-            and self.rule.globals.get(base.id) is runtime
-            and isinstance(node.ctx, gast.Load)
-        ):
-            helper = getattr(runtime, node.attr)
-            return nodes.name(self.namespace.bind(node.attr, helper, self.namer))
+        helper = runtime_helper(node, self.rule.globals, self.namer, self.namespace)
+        if helper is not None:
+            return helper
         self.generic_visit(node)
         return node
