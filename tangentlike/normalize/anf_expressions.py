@@ -213,7 +213,8 @@ class Expressions:
                 p, value = self.atom(kw.value, hint)
             pre.extend(p)
             keywords.append(gast.keyword(arg=kw.arg, value=value))  # arg None: **mapping
-        return pre, gast.Call(func=func, args=out_args, keywords=keywords)
+        # the call keeps its own column: an error about it puts the caret on it
+        return pre, gast.copy_location(gast.Call(func=func, args=out_args, keywords=keywords), node)
 
     def out_argument(
         self, node: gast.Call, func: gast.expr, args: list[gast.expr]

@@ -49,6 +49,10 @@ def test_a_scipy_ufunc_is_named_by_its_public_path_with_a_snippet(module):
     assert "no derivative rule for scipy.special.struve" in text
     assert err.location.line == 11 and err.location.filename.endswith(".py")
     assert "scipy.special.struve(1.0, y)" in text  # the line, with a caret under it
+    # the caret is on the call, not on `return`
+    line = "    return np.sum(scipy.special.struve(1.0, y))"
+    assert err.location.col == line.index("scipy.special.struve")
+    assert "\n" + " " * (4 + line.index("scipy") - 4) + "^" in text
     assert "    @tl.adjoint(scipy.special.struve)" in text
     assert "    def struve_adjoint(result, x, y):" in text
     assert "        d[x] = d[result] * ..." in text
