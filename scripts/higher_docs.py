@@ -129,16 +129,17 @@ back to `bw_2`, which is H v.
 
 ## Limits
 
-- Helpers without a second-order rule yet are refused with their line: the
-  derivative of `np.prod` (`prod_others`), of `np.linalg.norm` (`norm_vjp`) and of the
-  other bespoke adjoints in `tangentlike/runtime/` (a list:
-  `rules/runtime_helpers.py`).
+- The bespoke adjoints in `tangentlike/runtime/` either have second-order rules
+  (`rules/runtime_helpers.py`), or are plain NumPy differentiated through their source
+  (`THROUGH_SOURCE` there: `np.prod`'s `prod_others`, `np.linalg.norm`'s `norm_vjp`), or
+  are refused with the user's line they come from (e.g. `np.median`'s `median_vjp`,
+  `np.cumprod`'s `cumprod_vjp`).
 - A gradient built with `stats=True` or with checkpoints uses its stack in ways the
   differentiable form does not cover: refused, located.
-- Third derivatives work for loop-free code, through helpers whose rules' own helpers
-  have rules. Through a loop they are refused, located: they came out wrong (for
-  `s = s * x + 1.0` three times, 30 where the third derivative is 36), and the cause is
-  not found yet. Second derivatives through loops are right (tested against autograd).
+- Third and fourth derivatives (a gradient of a second-order gradient) work through
+  loops, branches, `while`, lists and helpers, tested against autograd
+  (tests/higher/test_third_order.py), wherever the rules' own helpers have rules; where
+  one has none the derivative is refused with its line.
 """
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import linecache
 from dataclasses import dataclass
+
+from .parse import origins
 
 
 @dataclass(frozen=True)
@@ -27,11 +30,25 @@ class SourceLocation:
         return f"    {stripped.strip()}\n    {' ' * (col - indent)}^"
 
 
+def _user_location(filename: str, line: int) -> SourceLocation:
+    """The whole user line `line` of `filename`, the caret at its first character."""
+    text = linecache.getline(filename, line)
+    return SourceLocation(filename, line, len(text) - len(text.lstrip()), text)
+
+
 class TangentlikeError(Exception):
     """Base class of every error tangentlike raises on purpose."""
 
     def __init__(self, message: str, location: SourceLocation | None = None, hint: str = ""):
         self.message = message
+        # an error found in generated code (differentiating a derivative) points at the
+        # user's line it stands for; the generated line is shown after it
+        self.generated_location = None
+        if location is not None and origins.is_generated(location.filename):
+            found = origins.origin(location.filename, location.line)
+            if found is not None:
+                self.generated_location = location
+                location = _user_location(*found)
         self.location = location
         self.hint = hint
         super().__init__(self._render())
@@ -45,6 +62,10 @@ class TangentlikeError(Exception):
                 parts.append(excerpt)
         else:
             parts.append(self.message)
+        generated = self.generated_location
+        if generated is not None:
+            parts.append(f"  in the derivative code generated for it ({generated}):")
+            parts.append(generated.excerpt() or f"    {generated.text.strip()}")
         if self.hint:
             parts.append(self.hint)
         return "\n".join(parts)

@@ -2,7 +2,7 @@
 
 Assumes: A-normal form. Guarantees: `structured(fn)` holds every local whose
 adjoint may be a container adjoint (a list or dict of per-element adjoints, None
-for zero): names bound to list, tuple or dict literals, names read by subscript
+for zero): names bound to list, tuple or dict literals or to None, names read by subscript
 (`x[k]` may pick from a list or dict), lists grown by `append`/`extend`, names
 passed to or returned from user functions, results of functions that return
 lists (np.split), names passed as a list to np.stack or sum, closed under plain copies `a = b`;
@@ -63,6 +63,7 @@ def structured(
     sequence_call: Callable[[gast.Call], bool] | None = None,
     sequence_args: Callable[[gast.Call], list[str]] | None = None,
     makes_array: Callable[[gast.Call], bool] | None = None,
+    shares_structure: Callable[[gast.Call], list[str]] | None = None,
 ) -> frozenset[str]:
     """Locals whose adjoint may be a container adjoint (see the module docstring).
 
@@ -70,7 +71,9 @@ def structured(
     through its source), whose arguments and results may be containers;
     `sequence_call(call)` whether it returns a list of arrays (np.split);
     `sequence_args(call)` the names it takes as lists whose adjoint is a list (np.stack);
-    `makes_array(call)` whether it certainly returns a new array (a ufunc).
+    `makes_array(call)` whether it certainly returns a new array (a ufunc);
+    `shares_structure(call)` the names whose structure its result has (`add(a, b)`):
+    the result is a container where they are, and they are where it is.
     """
     floating = floating_names(fn, makes_array)
     bound: dict[str, list[gast.expr]] = {}
@@ -97,6 +100,8 @@ def structured(
         bound.setdefault(target.id, []).append(value)
         if isinstance(value, (gast.List, gast.Tuple, gast.Dict)):
             found.add(target.id)
+        elif isinstance(value, gast.Constant) and value.value is None:
+            found.add(target.id)  # its adjoint may stay None: accumulated with `add`, not `+`
         elif isinstance(value, gast.Name):
             copies.append((target.id, value.id))
         elif (
@@ -110,6 +115,8 @@ def structured(
                     derived.append((target.id, operand.id))
         elif isinstance(value, gast.Call) and sequence_call is not None and sequence_call(value):
             found.add(target.id)
+        elif isinstance(value, gast.Call) and shares_structure is not None:
+            derived.extend((target.id, name) for name in shares_structure(value))
         if isinstance(value, gast.Call) and sequence_args is not None:
             as_lists.update(sequence_args(value))
             found.update(as_lists)

@@ -37,7 +37,59 @@ def register(registry: Registry) -> None:
         return registry.tangent(primal, origin=ORIGIN)
 
     _checks(adjoint, tangent)
-    registry.sequence_makers([runtime.unadd, runtime.unmul, runtime.unsetitem])
+    # Helpers whose result may be a container adjoint (a list, tuple or dict of
+    # per-element adjoints, None for zero): a name bound to one is accumulated with `add`,
+    # never `+`, which would concatenate two lists (the cause of wrong third derivatives
+    # through loops and of wrong second derivatives through list iteration).
+    registry.sequence_makers(
+        [
+            runtime.add_item,
+            runtime.add_part,
+            runtime.add_part_vjp,
+            runtime.dict_of,
+            runtime.item_part,
+            runtime.iterable,
+            runtime.part,
+            runtime.unadd,
+            runtime.unadd_vjp,
+            runtime.unappend,
+            runtime.undict_of,
+            runtime.unextend,
+            runtime.unmul,
+            runtime.unmul_term,
+            runtime.unmul_vjp,
+            runtime.unsequence,
+            runtime.unsequence_vjp,
+            runtime.unsetitem,
+            runtime.unsetitem_vjp,
+            runtime.unsum,
+            runtime.zeros_of,
+        ]
+    )
+    # ... and their arguments that may be container adjoints: a name passed there is one
+    # too (an adjoint parameter of a split variant read only through `part`). `add`,
+    # `ungradient_like` and `no_object_zero` return what they are given: their results
+    # are containers where their arguments are (transform/containers.shared_structure).
+    registry.sequence_params(
+        {
+            runtime.add_item: ("b", "g"),
+            runtime.add_part: ("g",),
+            runtime.add_part_vjp: ("h", "g"),
+            runtime.item_part: ("g",),
+            runtime.part: ("b",),
+            runtime.unadd: ("g",),
+            runtime.unadd_vjp: ("h",),
+            runtime.unappend: ("b",),
+            runtime.undict_of: ("g",),
+            runtime.unextend: ("b",),
+            runtime.unmul: ("g",),
+            runtime.unmul_vjp: ("h",),
+            runtime.unsequence: ("g",),
+            runtime.unsequence_vjp: ("h",),
+            runtime.unsetitem_vjp: ("h",),
+            runtime.unsum: ("g",),
+        }
+    )
     _broadcasting(adjoint, tangent)
     _boundaries(adjoint, tangent)
     _container_adjoints(adjoint, tangent)
@@ -51,17 +103,26 @@ def register(registry: Registry) -> None:
         def broadcast_to_tangent(result, array, shape):
             d[result] = np.broadcast_to(d[array], shape)
 
-    # -- the rest: refused when a generated gradient calling it is differentiated ----------
+    # -- the rest: refused when a generated gradient calling it is differentiated, but for
+    # the helpers written in plain NumPy, differentiated through their source like user code
     registry.refuse(
         [
             helper
             for helper in _runtime_helpers()
-            if registry.lookup(helper) is None and not registry.is_nondifferentiable(helper)
+            if registry.lookup(helper) is None
+            and not registry.is_nondifferentiable(helper)
+            and helper not in THROUGH_SOURCE
         ],
         "(a helper of generated gradients) has no second-order rule yet",
         "differentiate the original function (tl.hvp, tl.hessian, tl.grad of f) in a form "
         "that avoids this operation, or register a rule for it with @tangentlike.adjoint",
     )
+
+
+# Helpers of generated gradients whose source is plain NumPy calls with rules of their own
+# (no isinstance dispatch on differentiated values, no raise): their second derivative is
+# that of their source, read and differentiated like a user's function.
+THROUGH_SOURCE = frozenset({runtime.prod_others, runtime.norm_vjp})
 
 
 def _checks(adjoint: Callable, tangent: Callable) -> None:
@@ -173,6 +234,14 @@ def _container_adjoints(adjoint: Callable, tangent: Callable) -> None:
     def part_tangent(result, b, key, like):
         d[result] = runtime.part(runtime.no_object_zero(d[b]), key, like)
 
+    @adjoint(runtime.unsequence, constant=("x",))
+    def unsequence(result, g, x):
+        d[g] = runtime.unsequence_vjp(d[result], g, x)
+
+    @tangent(runtime.unsequence)
+    def unsequence_tangent(result, g, x):
+        d[result] = runtime.unsequence(runtime.no_object_zero(d[g]), x)
+
     @adjoint(runtime.unadd, constant=("x", "y"))
     def unadd(result, g, x, y):
         d[g] = runtime.unadd_vjp(d[result], g, x, y)
@@ -278,6 +347,14 @@ def _own_helpers(adjoint: Callable, tangent: Callable) -> None:
     @tangent(runtime.unadd_vjp)
     def unadd_vjp_tangent(result, h, g, x, y):
         d[result] = runtime.unadd_vjp(d[h], g, x, y)
+
+    @adjoint(runtime.unsequence_vjp, constant=("g", "x"))
+    def unsequence_vjp(result, h, g, x):
+        d[h] = runtime.unsequence(d[result], x)
+
+    @tangent(runtime.unsequence_vjp)
+    def unsequence_vjp_tangent(result, h, g, x):
+        d[result] = runtime.unsequence_vjp(d[h], g, x)
 
     @adjoint(runtime.unsetitem_vjp, constant=("g", "index"))
     def unsetitem_vjp(result, h, g, index):

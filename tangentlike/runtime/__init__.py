@@ -46,6 +46,7 @@ from .higher import (
     ungradient_like,
     unmul_term,
     unmul_vjp,
+    unsequence_vjp,
     unsetitem_vjp,
 )
 from .indexing import selects, unsetitem, unshared, unsubscript
@@ -247,6 +248,7 @@ __all__ = [
     "unrepeat",
     "unrollaxis",
     "unsequence",
+    "unsequence_vjp",
     "unsetitem",
     "unsetitem_vjp",
     "unshared",

@@ -13,7 +13,7 @@ from .broadcast import unbroadcast
 
 
 def _zeros_like(x):
-    if isinstance(x, (list, tuple, dict, str, bytes)) or x is None:
+    if isinstance(x, (list, tuple, dict, str, bytes, range)) or x is None:
         return None
     dtype = np.result_type(x)
     if not np.issubdtype(dtype, np.inexact):
@@ -144,6 +144,17 @@ def unmul_term(g, x, y, which):
     if which == 1:
         return None, unbroadcast(np.asarray(g * x), y)
     return unbroadcast(np.asarray(g * y), x), None
+
+
+def unsequence_vjp(h, g, x):
+    """The adjoint of `g` in `unsequence(g, x)`, given the adjoint `h` of its result: h
+    itself where unsequence passes g through (x a list or tuple, or g an array), h's rows
+    as a list where it stacked the rows g lists (x an array), None for a dict x."""
+    if h is None or g is None or isinstance(x, dict):
+        return None
+    if isinstance(x, (list, tuple)) or isinstance(g, np.ndarray):
+        return h
+    return [h[i] for i in range(len(g))]
 
 
 def no_object_zero(t):

@@ -48,7 +48,7 @@ class Adjoints:
         out = []
         for b in sorted(adjoints):
             primal = by_adjoint[b]
-            if bound is None or primal in bound or primal in self.ctx.structured:
+            if bound is None or primal in bound:
                 out.append(self.zeros(primal))
             else:
                 self.ctx.prebound.add(primal)

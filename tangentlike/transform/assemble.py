@@ -245,7 +245,7 @@ def build(
         for n in state
         if n not in ctx.flow.bound_at_exit and n not in unbound
     ]
-    fwd_body = [*_push_setup(ctx, fwd_code), *pre, *exit_pre, *fwd_code]
+    fwd_body = [*_push_setup(ctx, fwd_code), *pre, *exit_pre, *_banner("forward", fwd_code)]
     if state:
         fwd_body.append(
             nodes.expr_stmt(
@@ -266,7 +266,7 @@ def build(
     bwd_body += [
         *_push_setup(ctx, bwd_code),  # checkpointed parts record again in the backward sweep
         *_pop_setup(ctx, bwd_code),
-        *bwd_code,
+        *_banner("backward", bwd_code),
         nodes.return_(grad_value),
     ]
     bwd_args = signature.backward_half(ctx.stack, seed)

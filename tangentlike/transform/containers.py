@@ -26,6 +26,7 @@ from collections.abc import Iterator
 import gast
 import numpy as np
 
+from .. import runtime
 from ..analyze.containers import mutation
 from ..parse.resolve import MISSING
 from ..rules.instantiate import BindError, bind_arguments
@@ -220,3 +221,21 @@ def sequence_arguments(ctx: Context, call: gast.Call) -> list[str]:
     except BindError:
         return []
     return [bound[p].id for p in params if isinstance(bound.get(p), gast.Name)]
+
+
+# runtime helpers whose result has the structure of some of their arguments (positions)
+_SHARING = {runtime.add: (0, 1), runtime.ungradient_like: (1,), runtime.no_object_zero: (0,)}
+
+
+def shared_structure(ctx: Context, call: gast.Call) -> list[str]:
+    """Names whose structure a call's result has: the arguments of `add(a, b)` (an adjoint
+    sum is a container where its terms are), the `b` of `ungradient_like(g, b)`."""
+    try:
+        positions = _SHARING.get(ctx.scope.resolve(call.func), ())
+    except TypeError:
+        return []
+    return [
+        call.args[i].id
+        for i in positions
+        if i < len(call.args) and isinstance(call.args[i], gast.Name)
+    ]

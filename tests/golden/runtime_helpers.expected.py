@@ -314,7 +314,8 @@ def unappend(b, value):
     if isinstance(b, np.ndarray):  # a stacked adjoint (np.array of the list): rows
         b = list(b)
     g = None if b is None else b.pop()
-    if g is None and not (isinstance(value, (list, tuple, dict, str, bytes)) or value is None):
+    keyless = isinstance(value, (list, tuple, dict, str, bytes, range)) or value is None
+    if g is None and not keyless:
         dtype = np.result_type(value)
         if not np.issubdtype(dtype, np.inexact):
             dtype = np.float64
@@ -374,9 +375,9 @@ def unsum(g, iterable, start=0):
 
 
 def zeros_of(x):
-    """The zero adjoint of `x`: None for a list, tuple or dict (or a str, None: keys
+    """The zero adjoint of `x`: None for a list, tuple or dict (or a str, range, None: keys
     and labels carry no gradient), float zeros otherwise."""
-    if isinstance(x, (list, tuple, dict, str, bytes)) or x is None:
+    if isinstance(x, (list, tuple, dict, str, bytes, range)) or x is None:
         return None
     dtype = np.result_type(x)
     if not np.issubdtype(dtype, np.inexact):

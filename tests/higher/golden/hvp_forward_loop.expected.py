@@ -369,9 +369,9 @@ def unmul_term(g, x, y, which):
 
 
 def zeros_of(x):
-    """The zero adjoint of `x`: None for a list, tuple or dict (or a str, None: keys
+    """The zero adjoint of `x`: None for a list, tuple or dict (or a str, range, None: keys
     and labels carry no gradient), float zeros otherwise."""
-    if isinstance(x, (list, tuple, dict, str, bytes)) or x is None:
+    if isinstance(x, (list, tuple, dict, str, bytes, range)) or x is None:
         return None
     dtype = np.result_type(x)
     if not np.issubdtype(dtype, np.inexact):

@@ -177,7 +177,7 @@ def part(b, key, like):
     value = None if b is None else b.get(key) if isinstance(b, dict) else b[key]
     if value is not None:
         return value
-    if isinstance(like, (list, tuple, dict, str, bytes)) or like is None:
+    if isinstance(like, (list, tuple, dict, str, bytes, range)) or like is None:
         return None
     dtype = np.result_type(like)
     if not np.issubdtype(dtype, np.inexact):
@@ -317,14 +317,15 @@ def ungradient_like(g, b):
 
 def _fwd__fwd__helper(_stack_2, _stack, v, a):
     _push = _stack_2.append
-    _helper_3 = 1.0 + v * v
-    _helper_4 = np.log(_helper_3)
-    _helper_2 = _helper_4 * a
-    _stack1 = _helper_3, _helper_4, a, v
-    _stack2 = _stack1, _stack
-    _push(_stack)
-    _stack = _stack2
-    _fwd__helper_2 = _helper_2, _stack
+    # forward sweep
+    _helper_3 = 1.0 + v * v             # <tangentlike form dcalls_helper 513762134ecd>:6
+    _helper_4 = np.log(_helper_3)       # <tangentlike form dcalls_helper 513762134ecd>:7
+    _helper_2 = _helper_4 * a           # <tangentlike form dcalls_helper 513762134ecd>:8
+    _stack1 = _helper_3, _helper_4, a, v  # <tangentlike form dcalls_helper 513762134ecd>:9  _stack = ((_helper_3, _helper_4, a, v), _stack)
+    _stack2 = _stack1, _stack           # <tangentlike form dcalls_helper 513762134ecd>:9
+    _push(_stack)                       # <tangentlike form dcalls_helper 513762134ecd>:9
+    _stack = _stack2                    # <tangentlike form dcalls_helper 513762134ecd>:9
+    _fwd__helper_2 = _helper_2, _stack  # <tangentlike form dcalls_helper 513762134ecd>:10
     _stack_2.append((_helper_2, _helper_3, _helper_4, _stack, _stack1, a, v))
     return _fwd__helper_2
 
@@ -332,8 +333,11 @@ def _fwd__fwd__helper(_stack_2, _stack, v, a):
 def _bwd__fwd__helper(_stack_2, b_fwd__helper_2):
     _helper_2, _helper_3, _helper_4, _stack, _stack1, a, v = _stack_2.pop()
     _pop = _stack_2.pop
+    # backward sweep
+    # grad of <tangentlike form dcalls_helper 513762134ecd>:10  return (_helper_2, _stack)
     b_helper_2 = part(b_fwd__helper_2, 0, _helper_2)
     b_stack = part(b_fwd__helper_2, 1, _stack)
+    # grad of <tangentlike form dcalls_helper 513762134ecd>:9  _stack = ((_helper_3, _helper_4, a, v), _stack)
     b_stack2 = b_stack
     _stack = _pop()
     b_stack1 = part(b_stack2, 0, _stack1)
@@ -341,9 +345,12 @@ def _bwd__fwd__helper(_stack_2, b_fwd__helper_2):
     b_helper_3 = part(b_stack1, 0, _helper_3)
     b_helper_4 = part(b_stack1, 1, _helper_4)
     bv = part(b_stack1, 3, v)
+    # grad of <tangentlike form dcalls_helper 513762134ecd>:8  _helper_2 = _helper_4 * a
     b_helper_4 = b_helper_4 + unbroadcast(b_helper_2 * a, _helper_4)
+    # grad of <tangentlike form dcalls_helper 513762134ecd>:7  _helper_4 = np.log(_helper_3)
     b_helper_4 /= _helper_3
     b_helper_3 = b_helper_3 + b_helper_4
+    # grad of <tangentlike form dcalls_helper 513762134ecd>:6  _helper_3 = 1.0 + v * v
     b_helper_1 = b_helper_3
     bv = bv + b_helper_1 * v
     bv = bv + b_helper_1 * v
@@ -352,23 +359,24 @@ def _bwd__fwd__helper(_stack_2, b_fwd__helper_2):
 
 def _fwd__bwd__helper(_stack_2, _stack, b_helper_2):
     _push = _stack_2.append
-    _tuple1 = _stack[0]
-    _helper_3 = _tuple1[0]
-    _helper_4 = _tuple1[1]
-    a = _tuple1[2]
-    v = _tuple1[3]
-    _stack1 = _stack[1]
-    _push(_stack)
-    _stack = _stack1
-    _b_helper_1 = b_helper_2 * a
-    _b_helper_2 = unbroadcast(_b_helper_1, _helper_4)
-    b_helper_1 = _b_helper_2 / _helper_3
-    bv = b_helper_1 * v
-    _bv1 = b_helper_1 * v
-    _bv2 = bv + _bv1
-    _push(bv)
-    bv = _bv2
-    _bwd__helper_2 = bv, _stack
+    # forward sweep
+    _tuple1 = _stack[0]                 # <tangentlike form dcalls_helper 513762134ecd>:13  _helper_3, _helper_4, a, v = _stack[0]
+    _helper_3 = _tuple1[0]              # <tangentlike form dcalls_helper 513762134ecd>:13
+    _helper_4 = _tuple1[1]              # <tangentlike form dcalls_helper 513762134ecd>:13
+    a = _tuple1[2]                      # <tangentlike form dcalls_helper 513762134ecd>:13
+    v = _tuple1[3]                      # <tangentlike form dcalls_helper 513762134ecd>:13
+    _stack1 = _stack[1]                 # <tangentlike form dcalls_helper 513762134ecd>:14  _stack = _stack[1]
+    _push(_stack)                       # <tangentlike form dcalls_helper 513762134ecd>:14
+    _stack = _stack1                    # <tangentlike form dcalls_helper 513762134ecd>:14
+    _b_helper_1 = b_helper_2 * a        # <tangentlike form dcalls_helper 513762134ecd>:15  b_helper_1 = unbroadcast(b_helper_2 * a, _helper_4) / _helper_3
+    _b_helper_2 = unbroadcast(_b_helper_1, _helper_4)  # <tangentlike form dcalls_helper 513762134ecd>:15
+    b_helper_1 = _b_helper_2 / _helper_3  # <tangentlike form dcalls_helper 513762134ecd>:15
+    bv = b_helper_1 * v                 # <tangentlike form dcalls_helper 513762134ecd>:16
+    _bv1 = b_helper_1 * v               # <tangentlike form dcalls_helper 513762134ecd>:17  bv = bv + b_helper_1 * v
+    _bv2 = bv + _bv1                    # <tangentlike form dcalls_helper 513762134ecd>:17
+    _push(bv)                           # <tangentlike form dcalls_helper 513762134ecd>:17
+    bv = _bv2                           # <tangentlike form dcalls_helper 513762134ecd>:17
+    _bwd__helper_2 = bv, _stack         # <tangentlike form dcalls_helper 513762134ecd>:18
     _stack_2.append((_b_helper_1, _b_helper_2, _bv1, _helper_3, _stack, _tuple1,
         a, b_helper_1, b_helper_2, bv, v))
     return _bwd__helper_2
@@ -378,23 +386,30 @@ def _bwd__bwd__helper(_stack_2, b_bwd__helper_2):
     (_b_helper_1, _b_helper_2, _bv1, _helper_3, _stack, _tuple1, a, b_helper_1,
         b_helper_2, bv, v) = _stack_2.pop()
     _pop = _stack_2.pop
+    # backward sweep
+    # grad of <tangentlike form dcalls_helper 513762134ecd>:18  return (bv, _stack)
     bbv = part(b_bwd__helper_2, 0, bv)
     b_stack = part(b_bwd__helper_2, 1, _stack)
+    # grad of <tangentlike form dcalls_helper 513762134ecd>:17  bv = bv + b_helper_1 * v
     b_bv2 = bbv
     bv = _pop()
     bbv = unbroadcast(b_bv2, bv)
     b_bv1 = unbroadcast(b_bv2, _bv1)
     bb_helper_1 = unbroadcast(b_bv1 * v, b_helper_1)
     bv_2 = unbroadcast(b_bv1 * b_helper_1, v)
+    # grad of <tangentlike form dcalls_helper 513762134ecd>:16  bv = b_helper_1 * v
     bb_helper_1 = bb_helper_1 + unbroadcast(bbv * v, b_helper_1)
     bv_2 = bv_2 + unbroadcast(bbv * b_helper_1, v)
+    # grad of <tangentlike form dcalls_helper 513762134ecd>:15  b_helper_1 = unbroadcast(b_helper_2 * a, _helper_4) / _helper_3
     b_b_helper_2 = unbroadcast(bb_helper_1 / _helper_3, _b_helper_2)
     b_helper_3 = unbroadcast(-bb_helper_1 * b_helper_1 / _helper_3, _helper_3)
     b_b_helper_1 = np.broadcast_to(b_b_helper_2, np.shape(_b_helper_1))
     ba = unbroadcast(b_b_helper_1 * b_helper_2, a)
+    # grad of <tangentlike form dcalls_helper 513762134ecd>:14  _stack = _stack[1]
     b_stack1 = b_stack
     _stack = _pop()
     b_stack = add_item(None, _stack, 1, b_stack1)
+    # grad of <tangentlike form dcalls_helper 513762134ecd>:13  _helper_3, _helper_4, a, v = _stack[0]
     b_tuple1 = add_item(None, _tuple1, 3, bv_2)
     b_tuple1 = add_item(b_tuple1, _tuple1, 2, ba)
     b_tuple1 = add_item(b_tuple1, _tuple1, 0, b_helper_3)
