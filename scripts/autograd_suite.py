@@ -1,6 +1,6 @@
 """Re-run autograd's own gradient tests against tangentlike and count the outcomes.
 
-    python scripts/autograd_suite.py [--version 1.9.1] [--json out.json] [-k EXPR]
+    python scripts/autograd_suite.py [--version 1.9.1] [--json out.json] [-k EXPR] [--order 2]
 
 Downloads autograd's source distribution (its tests are not in the wheel) with pip into
 a cache directory, runs its tests with scripts/autograd_suite_plugin.py (which replaces
@@ -56,10 +56,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "tl-peer-suites"))
     parser.add_argument("--json", help="write every check's outcome here")
     parser.add_argument("-k", help="pytest -k expression")
+    parser.add_argument(
+        "--order", type=int, choices=(1, 2), default=1,
+        help="2: differentiate the generated gradient again (where order 1 passes)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     tests = autograd_tests(args.version, Path(args.cache))
     out = Path(args.json or tempfile.mktemp(suffix=".json"))
-    env = dict(os.environ, TL_AUTOGRAD_OUT=str(out))
+    env = dict(os.environ, TL_AUTOGRAD_OUT=str(out), TL_AUTOGRAD_ORDER=str(args.order))
     paths = [str(HERE), str(HERE.parent), env.get("PYTHONPATH")]  # this tangentlike first
     env["PYTHONPATH"] = os.pathsep.join(filter(None, paths))
     command = [

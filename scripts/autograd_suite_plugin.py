@@ -12,8 +12,10 @@ end: for every test that called check_grads, the outcome of each call.
 
 Outcomes: ok; refused (a tangentlike error: the construct or rule is not supported);
 wrong (the gradient differs from central differences); crash (any other exception
-from tangentlike or from the generated code). Only reverse mode, order 1: higher
-orders and forward mode are counted by other tools.
+from tangentlike or from the generated code). Reverse mode; `TL_AUTOGRAD_ORDER=2`
+checks the second order instead: where the first-order check passes, the generated
+vector-Jacobian product itself is differentiated (tl.grad of x -> <vjp(x, seed), u>)
+and checked the same way against central differences of the generated product.
 """
 
 from __future__ import annotations
@@ -180,10 +182,68 @@ def _check(fun, argnum, args: tuple, kwargs: dict) -> dict:
         return plain(*out)
 
     numeric = _inner((numpy.asarray(moved(EPS / 2)) - numpy.asarray(moved(-EPS / 2))) / EPS, seed)
-    close = abs(exact - numeric) < TOL or abs(exact - numeric) / abs(exact + numeric) < RTOL
-    if not close:
+    if not _close(exact, numeric):
         return {"outcome": "wrong", "why": f"vjp {exact!r} vs differences {numeric!r}"}
+    if os.environ.get("TL_AUTOGRAD_ORDER") == "2":
+        return _check_second(df, args, positions, seed, directions, rng)
     return {"outcome": "ok"}
+
+
+def _close(exact: float, numeric: float, tol: float = TOL) -> bool:
+    return abs(exact - numeric) < tol or abs(exact - numeric) / abs(exact + numeric) < tol
+
+
+def _check_second(df, args: tuple, positions: tuple[int, ...], seed, directions, rng) -> dict:
+    """The gradient of the generated gradient: phi(x) = <df(x, seed), u> differentiated
+    by tangentlike, along new directions, against central differences of phi."""
+    phi = _projection(df, len(args), positions)
+    extra = (seed, *directions)
+    try:
+        second = tl.grad(phi, wrt=positions if len(positions) > 1 else positions[0])
+        grads = second(*args, *extra)
+    except tl.TangentlikeError as e:
+        first = str(e).splitlines()[0] if str(e) else ""
+        return {"outcome": "refused", "why": f"order 2: {type(e).__name__}: {first}"}
+    except Exception as e:
+        return {"outcome": "crash", "why": f"order 2: {type(e).__name__}: {e}"}
+    grads = grads if len(positions) > 1 else (grads,)
+    moves = [_randn_like(args[i], rng) for i in positions]
+    exact = sum(_inner(g, w) for g, w in zip(grads, moves, strict=True))
+
+    def at(t):
+        out = list(args)
+        for i, w in zip(positions, moves, strict=True):
+            out[i] = args[i] + t * w
+        return phi(*out, *extra)
+
+    numeric = (at(EPS / 2) - at(-EPS / 2)) / EPS
+    if not _close(exact, numeric, 1e-5):  # differences of a gradient: one order less exact
+        return {"outcome": "wrong", "why": f"order 2: {exact!r} vs differences {numeric!r}"}
+    return {"outcome": "ok"}
+
+
+def _projection(df, n: int, positions: tuple[int, ...]):
+    """A module-level function (its source readable) of the arguments, the seed and one
+    direction per differentiated argument: the generated gradient's value along them."""
+    params = [f"x{i}" for i in range(n)]
+    dirs = [f"u{k}" for k in range(len(positions))]
+    grads = "g" if len(positions) == 1 else ", ".join(f"g{k}" for k in range(len(positions)))
+    names = ["g"] if len(positions) == 1 else [f"g{k}" for k in range(len(positions))]
+    terms = " + ".join(f"np.sum(np.real({g}) * {u})" for g, u in zip(names, dirs, strict=True))
+    source = (
+        "import numpy as np\n\n\n"
+        f"def phi({', '.join([*params, 'seed', *dirs])}):\n"
+        f"    {grads} = df({', '.join(params)}, seed)\n"
+        f"    return {terms}\n"
+    )
+    path = Path(tempfile.mkdtemp(prefix="tl-ag2-")) / f"tl_ag_phi_{next(_wrappers)}.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    module.df = df
+    spec.loader.exec_module(module)
+    sys.modules[path.stem] = module
+    return module.phi
 
 
 def check_grads(fun, argnum=0, modes=None, order=2):
