@@ -88,7 +88,7 @@ def instantiate(
     exprs[_D_RESULT] = nodes.name(result_adjoint)
     own = set(rule.params) | {"result", "d"} | locals_
     for stmt in rule.body:
-        stmt = _LiteralPowerSlope(bindings).visit(nodes.deepcopy(stmt))
+        stmt = LiteralPowerSlope(bindings).visit(nodes.deepcopy(stmt))
         # Template globals first, so the call site's own names are never taken for them.
         stmt = _ResolveDAndGlobals(own, rule, namer, namespace).visit(stmt)
         stmt = _SubstituteKeepingD(exprs, renames).visit(stmt)
@@ -104,7 +104,7 @@ def instantiate(
     return Instance(stmts, bindings, rule)
 
 
-class _LiteralPowerSlope(gast.NodeTransformer):
+class LiteralPowerSlope(gast.NodeTransformer):
     """`runtime.power_slope(x, y)` with a literal exponent y >= 1 is the plain formula
     `y * x ** (y - 1)` (`2 * x` for a square): no division by zero to guard against, and no
     helper call in the generated code."""

@@ -24,7 +24,7 @@ def prod_others(a, axis):
     rest = [i for i in range(a.ndim) if i not in axes]
     order = rest + list(axes)
     moved = np.transpose(a, order)
-    flat = moved.reshape(moved.shape[: len(rest)] + (-1,))
+    flat = moved.reshape(moved.shape[: len(rest)] + (-1,))  # noqa: RUF005 (read as source)
     ones = np.ones_like(flat[..., :1])
     left = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
     right = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import gast
 import numpy as np
 
-from ..rules.instantiate import fold_static_ifs, global_name, runtime_helper
+from ..rules.instantiate import LiteralPowerSlope, fold_static_ifs, global_name, runtime_helper
 from ..rules.tangent import TangentRule, tangent_from_function, without_zero_tangents
 from ..runtime import forward as fw
 from ..syntax import nodes
@@ -158,7 +158,8 @@ def _fill(rule, body, bindings, tangents, result, target, namer, namespace) -> l
     filler = _Fill(rule, bindings, tangents, result, target, renames, namer, namespace)
     out: list[gast.stmt] = []
     for stmt in body:
-        stmt = filler.visit(nodes.deepcopy(stmt))
+        stmt = LiteralPowerSlope(bindings).visit(nodes.deepcopy(stmt))  # as reverse mode
+        stmt = filler.visit(stmt)
         for node in gast.walk(stmt):  # positions in the rule file mean nothing here
             if hasattr(node, "lineno"):
                 node.lineno = node.end_lineno = None

@@ -95,19 +95,6 @@ def output_tangent(t, value, k=None):
     return like(t, value, "")
 
 
-def power_slope(x, y):
-    """d(x ** y)/dx = y * x ** (y - 1), also where the formula divides by zero.
-
-    Where y == 0, x ** 0 is 1 for every x (also x = 0): the slope is 0, not 0 * inf.
-    Where x == 0 and 0 < y < 1 the slope is infinite: inf (Python floats would raise
-    ZeroDivisionError). Negative x with an integer y is the formula itself.
-    """
-    e = (1 if y == 0 else y - 1) if np.ndim(y) == 0 else np.where(y == 0, 1, y - 1)
-    if np.ndim(x) == 0 and np.ndim(e) == 0 and x == 0 and e < 0:
-        return y * float("inf")
-    return y * x**e
-
-
 def put(t, index, v):
     """`y[index] = v` on y's k-wide tangent `t` (a container: its item), in place."""
     if isinstance(t, (dict, list)):
