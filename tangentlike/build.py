@@ -21,7 +21,7 @@ from .compile.guards import Guards
 from .job import ENTRY, Job
 from .live import Built
 from .parse.record import Recorder
-from .pipeline import ModuleBuilder
+from .pipeline import ModuleBuilder, ModuleText
 from .rules.registry import Registry
 
 log = logging.getLogger("tangentlike")
@@ -44,22 +44,40 @@ def build(
     roots.update({f"param:{p}": t for p, t in job.param_types})
     if front is not None:
         roots["given"] = front
+
+    def transform() -> tuple[str, ModuleText, Recorder]:
+        builder = ModuleBuilder(registry, job, recorder=Recorder(dict(roots)))
+        if front is not None:
+            builder.recorder.watch(front, "current")
+        name = builder.entry()
+        first = builder.parsed[0]
+        text = builder.render(job.header(f"{first.basename}:{first.first_line}", name))
+        return name, text, builder.recorder
+
+    return cached(job.disk_options(), roots, registry, disk, transform)
+
+
+def cached(
+    options: tuple[str, ...],
+    roots: dict[str, object],
+    registry: Registry,
+    disk: DiskCache | None,
+    transform: Callable[[], tuple[str, ModuleText, Recorder]],
+) -> Built:
+    """The module `transform` makes (entry name, text, the record of what it read), or the
+    disk cache's entry for the same entry function, `options` and registry when everything
+    it was built from holds here; a new module is stored (unless it needs objects that have
+    no source text: `external`)."""
     disk_key = None
     if disk is not None:
-        option_text = (*job.disk_options(), registry.fingerprint())
-        disk_key = manifest.entry_key(func, option_text, (__version__,), roots)
+        option_text = (*options, registry.fingerprint())
+        disk_key = manifest.entry_key(roots["entry"], option_text, (__version__,), roots)
     if disk_key is not None:
         loaded = _load(disk.load(disk_key), roots, registry)
         if loaded is not None:
             return loaded
-    builder = ModuleBuilder(registry, job, recorder=Recorder(dict(roots)))
-    if front is not None:
-        builder.recorder.watch(front, "current")
-    name = builder.entry()
-    first = builder.parsed[0]
-    text = builder.render(job.header(f"{first.basename}:{first.first_line}", name))
+    name, text, record = transform()
     module = loader.load(text.source, name, text.external)
-    record = builder.recorder
     guards = Guards(record.resolutions, record.watches, record.bindings, vars(module), registry)
     if disk_key is not None and not text.external:
         written = manifest.write(record)

@@ -72,7 +72,7 @@ def gradient(
                 per_func[request] = entry
         return _current(entry, verbose)
     registry = default_registry()
-    disk = _disk(job.cache)
+    disk = disk_cache(job.cache)
 
     # a gradient made by tangentlike stands for the code it runs now (tl.grad(tl.vjp(f)))
     front = f if hasattr(f, "__tangentlike_live__") else None
@@ -209,7 +209,7 @@ def checks_from_environment() -> bool:
     return os.environ.get("TANGENTLIKE_CHECKS", "").strip().lower() in {"1", "true", "yes", "on"}
 
 
-def _disk(cache: CacheOption) -> DiskCache | None:
+def disk_cache(cache: CacheOption) -> DiskCache | None:
     """The disk cache to use, or None. TANGENTLIKE_DISK_CACHE=0 turns it off everywhere."""
     if cache is False or os.environ.get("TANGENTLIKE_DISK_CACHE", "1").lower() in {"0", "off"}:
         return None

@@ -21,7 +21,7 @@ import re
 GENERATED_PREFIX = "<tangentlike "
 # a statement's trailing `# file.py:12` (maybe followed by the source text), or a block's
 # `# grad of file.py:12`; a generated file's name is `<tangentlike ...>`, spaces and all
-_COMMENT = re.compile(r"#\s(?:grad of\s)?(<tangentlike [^>]*>|[^\s:#]+):(\d+)(?:\s\s.*)?\s*$")
+_COMMENT = re.compile(r"#\s(?:grad of\s)?(<tangentlike [^>]*>|[^\s:#]+):(\d+)(?:\s\s(.*))?\s*$")
 _SOURCE = re.compile(r"^# Source: (.+):(\d+)\s*$")
 _MAX_DEPTH = 8  # third order is three levels of generated code; more is a cycle
 
@@ -62,27 +62,43 @@ def _commented_origin(filename: str, line: int) -> tuple[str, int] | None:
     if not 0 < line <= len(lines):
         return None
     for k in range(line - 1, -1, -1):
-        text = lines[k]
-        stripped = text.lstrip()
+        stripped = lines[k].lstrip()
         if stripped.startswith("def ") and k != line - 1:
             return None  # the function's first line: nothing above belongs to it
-        match = _COMMENT.search(text)
+        match = _COMMENT.search(lines[k])
         if match is not None:
-            return _full_path(lines, match.group(1)), int(match.group(2))
+            name, number = match.group(1), int(match.group(2))
+            return _full_path(lines, name, number, _source_text(lines, k, match)), number
     return None
 
 
-def _full_path(lines: list[str], name: str) -> str:
+def _source_text(lines: list[str], k: int, match: re.Match) -> str:
+    """The user's source text a comment quotes (`# f.py:3  y = x * 2`), or that of the
+    first comment above it naming the same place (statements of one line share it)."""
+    for j in range(k, -1, -1):
+        found = _COMMENT.search(lines[j])
+        if found is None or found.group(1, 2) != match.group(1, 2):
+            continue
+        quoted = found.group(3)
+        if quoted:
+            return quoted.strip()
+    return ""
+
+
+def _full_path(lines: list[str], name: str, number: int, text: str) -> str:
     """The path a comment's `file.py` names (comments and headers carry base names): the
-    module's `# Source:` file when it is a path with that base name, else the one file of
-    that base name tangentlike has read (its source is in linecache), else the name."""
-    for text in lines[:4]:
-        match = _SOURCE.match(text)
+    module's `# Source:` file when it is a path with that base name, else the file of that
+    base name tangentlike has read (in linecache) whose line `number` is the quoted `text`,
+    else the name as written."""
+    for header in lines[:4]:
+        match = _SOURCE.match(header)
         if match is not None:
             path = match.group(1)
             if os.path.isabs(path) and os.path.basename(path) == name:
                 return path
     if os.path.isabs(name) or is_generated(name):
         return name
-    read = {k for k in list(linecache.cache) if os.path.basename(k) == name and os.path.isabs(k)}
-    return read.pop() if len(read) == 1 else name
+    read = [k for k in list(linecache.cache) if os.path.basename(k) == name and os.path.isabs(k)]
+    if len(read) > 1 and text:
+        read = [k for k in read if linecache.getline(k, number).strip() == text]
+    return read[0] if len(read) == 1 else name

@@ -148,3 +148,46 @@ def test_processes_and_threads_building_at_once(tmp_path):
     assert all(r.returncode == 0 for r in results), [r.stderr for r in results]
     assert len(entries(cache)) == 1
     assert run(tmp_path, cache)["from"] == "disk cache"
+
+
+RUN_FORWARD = """
+import sys, json
+import numpy as np
+sys.path.insert(0, {dir!r})
+import tangentlike as tl
+from tangentlike.api_forward import jvp_vector
+import model
+jf, kf = tl.jvp(model.loss), jvp_vector(model.loss)
+w, x = np.linspace(-1, 1, 3), np.linspace(0, 1, 6).reshape(2, 3)
+value, tangent = jf(w, x, np.array([0.3, -0.2, 1.0]))
+_, tangents = kf(w, x, np.eye(3))
+print(json.dumps({{"from": [jf.built_from, kf.built_from], "tangent": float(tangent),
+                  "tangents": tangents.tolist()}}))
+"""
+
+
+def test_forward_mode_is_cached_on_disk_too(tmp_path):
+    """jvp and its k-wide form: a second process loads both from disk, under keys of
+    their own (neither is taken for the other, nor for the gradient)."""
+    import json
+
+    project(tmp_path)
+    cache = tmp_path / "cache"
+    env = {"TANGENTLIKE_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    script = RUN_FORWARD.format(dir=str(tmp_path))
+
+    def once():
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True, env=env
+        )
+        return json.loads(done.stdout)
+
+    first, second = once(), once()
+    assert first["from"] == ["transform", "transform"]
+    assert second["from"] == ["disk cache", "disk cache"]
+    assert np.isclose(first["tangent"], second["tangent"])
+    assert np.allclose(first["tangents"], second["tangents"])
+    assert len(entries(cache)) == 2
+    grad = run(tmp_path, cache)  # the gradient is a third entry, not a forward one
+    assert grad["from"] == "transform" and len(entries(cache)) == 3
