@@ -8,6 +8,7 @@ what one computes is a versioned event: copies live in users' repositories.
     numpy         rule maths of rules/numpy_reductions, numpy_shape, numpy_values
     numpy_products  rule maths of rules/numpy_products.py
     numpy_linalg  rule maths of rules/numpy_linalg.py
+    numpy_linalg_solvers  lstsq and eig (both forms) of rules/numpy_linalg.py
     numpy_tangents, numpy_linalg_tangents  forward forms (tangents) of those rules
     indexing      x[index] and y[index] = v; run-time checks of subscripts and updates
     containers    list, tuple and dict adjoints
@@ -90,6 +91,7 @@ from .numpy_linalg import (
     solve_vjp,
     svd_vjp,
 )
+from .numpy_linalg_solvers import eig_jvp, eig_vjp, lstsq_jvp, lstsq_vjp
 from .numpy_linalg_tangents import (
     cholesky_jvp,
     eigh_jvp,
@@ -171,6 +173,8 @@ __all__ = [
     "digamma",
     "dot_vjp_a",
     "dot_vjp_b",
+    "eig_jvp",
+    "eig_vjp",
     "eigh_jvp",
     "eigh_vjp",
     "einsum_of",
@@ -187,6 +191,8 @@ __all__ = [
     "iterable_tangent",
     "kron_vjp",
     "linspace_vjp",
+    "lstsq_jvp",
+    "lstsq_vjp",
     "matmul_vjp_a",
     "matmul_vjp_b",
     "matrix_power_jvp",
