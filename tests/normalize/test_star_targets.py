@@ -52,12 +52,25 @@ def star_in_a_loop(x, y):
     return total
 
 
+def rows_of_an_array(x, y):
+    a, *rest = x * y
+    *init, last = x
+    return np.sum(a * rest[0]) + np.sum(rest[-1] ** 2) + np.sum(init[1] * last)
+
+
 def least_squares(x, y):
     coef, *_ = np.linalg.lstsq(x, y, rcond=None)
     return np.sum(coef ** 2)
 """
 
-NAMES = ["first_and_rest", "init_and_last", "middle", "star_in_a_loop", "least_squares"]
+NAMES = [
+    "first_and_rest",
+    "init_and_last",
+    "middle",
+    "star_in_a_loop",
+    "rows_of_an_array",
+    "least_squares",
+]
 
 
 @pytest.mark.parametrize("name", NAMES)
