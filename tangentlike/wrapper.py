@@ -193,7 +193,49 @@ def _reraise_check(err: ValueError, func: Callable) -> None:
     if not message.startswith(_CHECK):
         return
     what, _, hint = message[len(_CHECK) :].partition("\n")
+    if _WHERE.match(what) is None:  # a rule's helper refused: the statement it ran for
+        origin = _generated_origin(err.__traceback__)
+        what = f"{origin}: {what}" if origin else what
     raise CheckError(*_located(what, func), hint=hint) from None
+
+
+@functools.cache
+def _boundary_names() -> frozenset[str]:
+    """The names of the boundary checks' functions (runtime/boundary.py), nested ones too."""
+    from .runtime import boundary
+
+    names, todo = set(), [f.__code__ for f in vars(boundary).values() if inspect.isfunction(f)]
+    while todo:
+        code = todo.pop()
+        names.add(code.co_name)
+        todo.extend(c for c in code.co_consts if inspect.iscode(c))
+    return frozenset(names)
+
+
+_ORIGIN = re.compile(r"#\s+(?:grad of\s+)?(?P<where>[^\s:#]+\.py:\d+)\b")
+
+
+def _generated_origin(tb) -> str | None:
+    """`file.py:LINE` of the user's statement whose generated code raised: the innermost
+    frame of generated code (a `<tangentlike ...>` module) whose line, or a line above
+    it in the same function, carries the `# file.py:LINE` or `# grad of file.py:LINE`
+    comment emit writes. None when no such frame is found (e.g. a written module)."""
+    frames = []
+    while tb is not None:
+        frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno, tb.tb_frame.f_code.co_name))
+        tb = tb.tb_next
+    if frames and frames[-1][2] in _boundary_names():
+        return None  # a seed or gradient check: about the whole function, it says so
+    for filename, lineno, _ in reversed(frames):
+        if not filename.startswith("<tangentlike"):
+            continue
+        for text in reversed(linecache.getlines(filename)[:lineno]):
+            found = _ORIGIN.search(text)
+            if found:
+                return found["where"]
+            if text.startswith("def ") or text.lstrip().startswith("def "):
+                break  # the function's first line: a helper, look further out
+    return None
 
 
 def _located(what: str, func: Callable) -> tuple[str, SourceLocation | None]:

@@ -177,7 +177,8 @@ def _assign(target: gast.expr, value: gast.expr, namer: Namer) -> list[gast.stmt
         return [nodes.assign(target, value)]
     assert isinstance(target, (gast.Tuple, gast.List))
     elts = target.elts
-    if isinstance(value, (gast.Tuple, gast.List)) and len(value.elts) == len(elts):
+    starred = any(isinstance(t, gast.Starred) for t in elts)
+    if isinstance(value, (gast.Tuple, gast.List)) and len(value.elts) == len(elts) and not starred:
         written = nodes.names_stored(target)
         read = set().union(*(nodes.names_read(v) for v in value.elts))
         if not written & read:
@@ -192,8 +193,20 @@ def _assign(target: gast.expr, value: gast.expr, namer: Namer) -> list[gast.stmt
         return out
     whole = namer.temp("tuple")
     out = [nodes.assign(whole, value)]
+    star = next((i for i, t in enumerate(elts) if isinstance(t, gast.Starred)), None)
     for i, t in enumerate(elts):
-        out.extend(_assign(t, nodes.subscript(nodes.name(whole), nodes.const(i)), namer))
+        if i == star:  # a, *rest, z = t: rest = list(t[1:-1])
+            after = len(elts) - 1 - i
+            stop = gast.UnaryOp(op=gast.USub(), operand=nodes.const(after)) if after else None
+            part = gast.Subscript(
+                value=nodes.name(whole),
+                slice=gast.Slice(lower=nodes.const(i), upper=stop, step=None),
+                ctx=gast.Load(),
+            )
+            out.extend(_assign(t.value, nodes.call(nodes.name("list"), [part]), namer))
+            continue
+        index = i if star is None or i < star else i - len(elts)  # after the star: from the end
+        out.extend(_assign(t, nodes.subscript(nodes.name(whole), nodes.const(index)), namer))
     return out
 
 

@@ -113,7 +113,7 @@ def _check_stmt(parsed: ParsedFunction, stmt: gast.stmt) -> None:
         if isinstance(n, gast.Call)
         for a in n.args
         if isinstance(a, gast.Starred)
-    }
+    } | _target_stars(stmt)
     for node in gast.walk(stmt):
         if isinstance(node, gast.With) and _may_be_checkpoint(node):
             continue  # normalize/checkpoints.py checks that it is tl.checkpoint()
@@ -128,6 +128,26 @@ def _check_stmt(parsed: ParsedFunction, stmt: gast.stmt) -> None:
             type(node), (type(node).__name__, "rewrite it with assignments, if/for/while and calls")
         )
         _refuse(parsed, node, what, hint)
+
+
+def _target_stars(stmt: gast.stmt) -> set[int]:
+    """The `*rest` of `a, *rest = t` (one per tuple target, in assignments and loop
+    targets): normalize/desugar.py lowers it to slices."""
+    targets = []
+    for node in gast.walk(stmt):
+        if isinstance(node, gast.Assign):
+            targets.extend(node.targets)
+        elif isinstance(node, gast.For):
+            targets.append(node.target)
+    found: set[int] = set()
+    while targets:
+        t = targets.pop()
+        if isinstance(t, (gast.Tuple, gast.List)):
+            stars = [e for e in t.elts if isinstance(e, gast.Starred)]
+            if len(stars) == 1 and isinstance(stars[0].value, gast.Name):
+                found.add(id(stars[0]))
+            targets.extend(e for e in t.elts if not isinstance(e, gast.Starred))
+    return found
 
 
 def _may_be_checkpoint(node: gast.With) -> bool:
@@ -148,6 +168,8 @@ def _flatten_targets(targets: list[gast.expr]) -> list[gast.expr]:
     for t in targets:
         if isinstance(t, (gast.Tuple, gast.List)):
             out.extend(_flatten_targets(t.elts))
+        elif isinstance(t, gast.Starred) and isinstance(t.value, gast.Name):
+            out.append(t.value)  # a, *rest = t (one star, checked by _target_stars)
         else:
             out.append(t)
     return out

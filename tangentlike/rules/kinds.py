@@ -103,16 +103,29 @@ def _stmt(source: str) -> gast.stmt:
 
 
 def reduction(
-    registry: Registry, primal: object, *, restriction: str = ""
+    registry: Registry,
+    primal: object,
+    *,
+    restriction: str = "",
+    masked: Callable | None = None,
 ) -> Callable[[Callable], Callable]:
-    """A reduction of its first parameter over `axis` (module docstring)."""
+    """A reduction of its first parameter over `axis` (module docstring). `masked`: a
+    second template, with the same parameters (`where` among them), stating the weight
+    when `where` is not True; both forms branch on `where is True`, folded at a call
+    that leaves `where` out."""
 
     def register(template: Callable) -> Callable:
         rule = rule_from_function(primal, template, restriction=restriction)
         x = rule.params[0]
         where = f"reduction {template.__qualname__}"
 
-        def split() -> tuple[list[gast.stmt], str, str]:
+        def both(one: Callable[[Callable], tuple[gast.stmt, ...]]) -> Callable:
+            if masked is None:
+                return lambda: one(template)
+            test = quote.parse_expr("where is True")
+            return lambda: (nodes.if_(test, list(one(template)), list(one(masked))),)
+
+        def split(template: Callable) -> tuple[list[gast.stmt], str, str]:
             body = _body(template)
             last = body[-1] if body else None
             if not (
@@ -124,8 +137,8 @@ def reduction(
             weight = _unparse(last.value)
             return body[:-1], last.targets[0].id, weight
 
-        def reverse() -> tuple[gast.stmt, ...]:
-            prelude, kind, weight = split()
+        def reverse(template: Callable) -> tuple[gast.stmt, ...]:
+            prelude, kind, weight = split(template)
             if kind == "W":
                 last = f"d[{x}] = {_times_g(weight)}"
             elif weight == "1":
@@ -134,8 +147,8 @@ def reduction(
                 last = f"d[{x}] = np.broadcast_to(G * ({weight}), np.shape({x}))"
             return tuple(_kept([*prelude, _stmt(last)], "result"))
 
-        def forward() -> tuple[gast.stmt, ...]:
-            prelude, kind, weight = split()
+        def forward(template: Callable) -> tuple[gast.stmt, ...]:
+            prelude, kind, weight = split(template)
             total = "np.sum({}, axis=axis, keepdims=keepdims)"
             if kind == "W":
                 last = "d[result] = " + total.format(f"({weight}) * d[{x}]")
@@ -145,7 +158,10 @@ def reduction(
                 last = "d[result] = " + total.format(f"d[{x}]") + f" * ({weight})"
             return tuple(_kept([*prelude, _stmt(last)], "result"))
 
-        _register(registry, dataclasses.replace(rule, source=reverse), forward, "reduction")
+        reverse_body = both(reverse)
+        _register(
+            registry, dataclasses.replace(rule, source=reverse_body), both(forward), "reduction"
+        )
         return template
 
     return register

@@ -18,7 +18,9 @@ from .template import d
 
 NONDIFFERENTIABLE = {np.linalg.matrix_rank: "an integer rank"}
 # Always a new array or number (matrix_power(a, 1) is a itself, the tuple makers are tuples).
-NEW_RESULTS = "cholesky det eigvalsh inv matrix_norm multi_dot norm pinv solve svdvals vector_norm"
+NEW_RESULTS = (
+    "cholesky det eigvals eigvalsh inv matrix_norm multi_dot norm pinv solve svdvals vector_norm"
+)
 
 
 def register(registry: Registry) -> None:
@@ -72,6 +74,19 @@ def _inverses(registry: Registry) -> None:
     def slogdet_tangent(result, a):
         d[result] = runtime.slogdet_jvp(d[a], a, result)
 
+    @adjoint(
+        np.linalg.lstsq,
+        restriction="full-rank a (x = pinv(a) b; rank-deficient a is refused at run time)",
+    )
+    def lstsq(result, a, b, rcond=None):
+        grads = runtime.lstsq_vjp(d[result], a, b, result)
+        d[a] = grads[0]
+        d[b] = grads[1]
+
+    @tangent(np.linalg.lstsq)
+    def lstsq_tangent(result, a, b, rcond=None):
+        d[result] = runtime.lstsq_jvp(d[a], d[b], a, b, result)
+
     @adjoint(np.linalg.pinv, restriction="the rank must not change nearby")
     def pinv(result, a, rcond=None):
         d[a] = runtime.pinv_vjp(d[result], a, result)
@@ -110,6 +125,25 @@ def _factorizations(registry: Registry) -> None:
     @tangent(np.linalg.eigvalsh)
     def eigvalsh_tangent(result, a, UPLO="L"):
         d[result] = runtime.eigh_jvp(d[a], a, result, None, UPLO)
+
+    @adjoint(
+        np.linalg.eig,
+        restriction="real distinct eigenvalues (complex ones are refused at run time)",
+    )
+    def eig(result, a):
+        d[a] = runtime.eig_vjp(d[result][0], d[result][1], a, result[0], result[1])
+
+    @tangent(np.linalg.eig)
+    def eig_tangent(result, a):
+        d[result] = runtime.eig_jvp(d[a], a, result[0], result[1])
+
+    @adjoint(np.linalg.eigvals, restriction="real distinct eigenvalues, as for eig")
+    def eigvals(result, a):
+        d[a] = runtime.eig_vjp(d[result], None, a, result, None)
+
+    @tangent(np.linalg.eigvals)
+    def eigvals_tangent(result, a):
+        d[result] = runtime.eig_jvp(d[a], a, result, None)
 
     @adjoint(
         np.linalg.svd,

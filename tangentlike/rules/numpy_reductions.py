@@ -30,12 +30,22 @@ def register(registry: Registry) -> None:
 
 
 def _sums(registry: Registry) -> None:
-    @reduction(registry, np.sum)
-    def sum_(result, a, axis=None, dtype=None, out=None, keepdims=False):
+    # `initial` adds a constant (a differentiated one is refused: no d[initial])
+    def masked_sum(
+        result, a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True
+    ):
+        W = np.broadcast_to(where, np.shape(a))  # noqa: F841 (template)
+
+    @reduction(registry, np.sum, masked=masked_sum)
+    def sum_(result, a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
         S = 1  # noqa: F841 (template)
 
-    @reduction(registry, np.mean)
-    def mean(result, a, axis=None, dtype=None, out=None, keepdims=False):
+    def masked_mean(result, a, axis=None, dtype=None, out=None, keepdims=False, where=True):
+        keep = np.broadcast_to(where, np.shape(a))
+        W = keep / np.sum(keep, axis=axis, keepdims=True)  # noqa: F841
+
+    @reduction(registry, np.mean, masked=masked_mean)
+    def mean(result, a, axis=None, dtype=None, out=None, keepdims=False, where=True):
         S = np.size(result) / np.size(a)  # noqa: F841
 
     def _extremum(result, a, axis=None, out=None, keepdims=False):

@@ -72,6 +72,15 @@ def _joins(registry: Registry) -> None:
     def vstack(result, tup):
         d[tup] = runtime.unstack(d[result], tup, "v")
 
+    if hasattr(np, "row_stack"):  # NumPy < 2.5: vstack's deprecated alias
+
+        @linear(registry, np.row_stack, "tup")
+        def row_stack(result, tup, dtype=None, casting="same_kind"):
+            d[tup] = runtime.unstack(d[result], tup, "v")
+
+        registry.sequence_params({np.row_stack: ("tup",)})
+        registry.array_makers([np.row_stack])
+
     @linear(registry, np.dstack, "tup")
     def dstack(result, tup):
         d[tup] = runtime.unstack(d[result], tup, "d")

@@ -5,7 +5,10 @@ Conventions as in rules/numpy_linalg.py: where SciPy reads one triangle
 (cholesky, eigh, solve_triangular) the gradient lives on it. `solve` is
 covered as a general solve; `eigh` as a standard, complete eigenproblem;
 other forms are refused at run time (runtime/scipy_linalg.py). `expm`'s
-rules use the block-matrix form of its Frechet derivative.
+rules use the block-matrix form of its Frechet derivative; `sqrtm`'s solve the
+Sylvester equation X dX + dX X = dA. The factor-and-solve pairs (`cho_factor` and
+`cho_solve`, `lu_factor` and `lu_solve`) differentiate the packed factor SciPy
+returns (runtime/scipy_factors.py).
 """
 
 from __future__ import annotations
@@ -32,9 +35,13 @@ def register(registry: Registry) -> None:
     names = ("inv", "det", "solve", "solve_triangular", "cholesky", "expm", "norm")
     registry.array_makers(getattr(linalg, n) for n in names)
 
+    registry.array_makers([linalg.sqrtm])
+    registry.sequence_params({linalg.cho_solve: ("c_and_lower",), linalg.lu_solve: ("lu_and_piv",)})
+
     _inverses(adjoint, tangent)
     _triangular(adjoint, tangent)
     _decompositions(adjoint, tangent)
+    _factor_and_solve(adjoint, tangent)
 
 
 def _inverses(adjoint: Callable, tangent: Callable) -> None:
@@ -251,3 +258,65 @@ def _decompositions(adjoint: Callable, tangent: Callable) -> None:
     @tangent(linalg.norm)
     def norm_tangent(result, a, ord=None, axis=None, keepdims=False, check_finite=True):
         d[result] = runtime.norm_jvp(d[a], a, result, ord, axis, keepdims, "norm")
+
+
+def _factor_and_solve(adjoint: Callable, tangent: Callable) -> None:
+    """cho_factor/cho_solve and lu_factor/lu_solve: the factor (c or lu) is differentiated;
+    `lower` and the pivots are constant (the pivots change only at ties)."""
+
+    @adjoint(
+        linalg.cho_factor,
+        restriction="the factor's triangle as cholesky's; the other holds a's (checked)",
+    )
+    def cho_factor(result, a, lower=False, overwrite_a=False, check_finite=True):
+        d[a] = runtime.cho_factor_vjp(d[result][0], a, result[0], lower)
+
+    @tangent(linalg.cho_factor)
+    def cho_factor_tangent(result, a, lower=False, overwrite_a=False, check_finite=True):
+        d[result] = runtime.cho_factor_jvp(d[a], a, result[0], lower)
+
+    @adjoint(linalg.cho_solve, restriction="reads the factor's triangle of c")
+    def cho_solve(result, c_and_lower, b, overwrite_b=False, check_finite=True):
+        grads = runtime.cho_solve_vjp(d[result], c_and_lower, b, result)
+        d[c_and_lower] = grads[0]
+        d[b] = grads[1]
+
+    @tangent(linalg.cho_solve)
+    def cho_solve_tangent(result, c_and_lower, b, overwrite_b=False, check_finite=True):
+        d[result] = runtime.cho_solve_jvp(
+            None, d[b], c_and_lower, b, result
+        ) + runtime.cho_solve_jvp(d[c_and_lower], None, c_and_lower, b, result)
+
+    @adjoint(linalg.lu_factor, restriction="square matrices; the pivots constant (no ties)")
+    def lu_factor(result, a, overwrite_a=False, check_finite=True):
+        d[a] = runtime.lu_factor_vjp(d[result][0], a, result[0], result[1])
+
+    @tangent(linalg.lu_factor)
+    def lu_factor_tangent(result, a, overwrite_a=False, check_finite=True):
+        d[result] = runtime.lu_factor_jvp(d[a], a, result[0], result[1])
+
+    @adjoint(linalg.lu_solve, restriction="reads L (unit diagonal) and U of lu")
+    def lu_solve(result, lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
+        grads = runtime.lu_solve_vjp(d[result], lu_and_piv, b, result, trans)
+        d[lu_and_piv] = grads[0]
+        d[b] = grads[1]
+
+    @tangent(linalg.lu_solve)
+    def lu_solve_tangent(result, lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
+        d[result] = runtime.lu_solve_jvp(
+            None, d[b], lu_and_piv, b, result, trans
+        ) + runtime.lu_solve_jvp(d[lu_and_piv], None, lu_and_piv, b, result, trans)
+
+    @adjoint(
+        linalg.sqrtm,
+        restriction="one matrix with a real principal root (e.g. symmetric positive "
+        "definite); a complex root is refused at run time",
+    )
+    def sqrtm(result, A, disp=True, blocksize=64):
+        d[A] = linalg.solve_sylvester(
+            np.swapaxes(runtime.real_root(result), -1, -2), np.swapaxes(result, -1, -2), d[result]
+        )
+
+    @tangent(linalg.sqrtm)
+    def sqrtm_tangent(result, A, disp=True, blocksize=64):
+        d[result] = linalg.solve_sylvester(runtime.real_root(result), result, d[A])

@@ -8,6 +8,7 @@ what one computes is a versioned event: copies live in users' repositories.
     numpy         rule maths of rules/numpy_reductions, numpy_shape, numpy_values
     numpy_products  rule maths of rules/numpy_products.py
     numpy_linalg  rule maths of rules/numpy_linalg.py
+    numpy_linalg_solvers  lstsq and eig (both forms) of rules/numpy_linalg.py
     numpy_tangents, numpy_linalg_tangents  forward forms (tangents) of those rules
     indexing      x[index] and y[index] = v; run-time checks of subscripts and updates
     containers    list, tuple and dict adjoints
@@ -91,6 +92,7 @@ from .numpy_linalg import (
     solve_vjp,
     svd_vjp,
 )
+from .numpy_linalg_solvers import eig_jvp, eig_vjp, lstsq_jvp, lstsq_vjp
 from .numpy_linalg_tangents import (
     cholesky_jvp,
     eigh_jvp,
@@ -136,6 +138,17 @@ from .scalars import (
     unpick,
     unprod,
 )
+from .scipy_factors import (
+    cho_factor_jvp,
+    cho_factor_vjp,
+    cho_solve_jvp,
+    cho_solve_vjp,
+    lu_factor_jvp,
+    lu_factor_vjp,
+    lu_solve_jvp,
+    lu_solve_vjp,
+    real_root,
+)
 from .scipy_linalg import (
     frechet_block,
     general,
@@ -162,6 +175,10 @@ __all__ = [
     "adjoint_contribution",
     "arange_vjp",
     "cast_tangent",
+    "cho_factor_jvp",
+    "cho_factor_vjp",
+    "cho_solve_jvp",
+    "cho_solve_vjp",
     "cholesky_jvp",
     "cholesky_vjp",
     "convolve_vjp",
@@ -172,6 +189,8 @@ __all__ = [
     "digamma",
     "dot_vjp_a",
     "dot_vjp_b",
+    "eig_jvp",
+    "eig_vjp",
     "eigh_jvp",
     "eigh_vjp",
     "einsum_of",
@@ -188,6 +207,12 @@ __all__ = [
     "iterable_tangent",
     "kron_vjp",
     "linspace_vjp",
+    "lstsq_jvp",
+    "lstsq_vjp",
+    "lu_factor_jvp",
+    "lu_factor_vjp",
+    "lu_solve_jvp",
+    "lu_solve_vjp",
     "matmul_vjp_a",
     "matmul_vjp_b",
     "matrix_power_jvp",
@@ -210,6 +235,7 @@ __all__ = [
     "qr_jvp",
     "qr_vjp",
     "quotient_remainder_tangent",
+    "real_root",
     "rule_contribution",
     "seed_like",
     "select_vjp",

@@ -84,12 +84,24 @@ def vector_form(rule: TangentRule) -> TangentRule | None:
     return tangent_from_function(reverse, template, origin="builtin")
 
 
-def _vector_sum(result, a, axis=None, dtype=None, out=None, keepdims=False):
-    d[result] = np.sum(d[a], axis=shifted_axis(axis, a), dtype=dtype, keepdims=keepdims)
+def _vector_sum(
+    result, a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True
+):
+    if where is True:  # `initial` is a constant: no tangent
+        d[result] = np.sum(d[a], axis=shifted_axis(axis, a), dtype=dtype, keepdims=keepdims)
+    else:  # the mask broadcasts against a's axes, the directions first
+        d[result] = np.sum(
+            d[a], axis=shifted_axis(axis, a), dtype=dtype, keepdims=keepdims, where=where
+        )
 
 
-def _vector_mean(result, a, axis=None, dtype=None, out=None, keepdims=False):
-    d[result] = np.mean(d[a], axis=shifted_axis(axis, a), dtype=dtype, keepdims=keepdims)
+def _vector_mean(result, a, axis=None, dtype=None, out=None, keepdims=False, where=True):
+    if where is True:
+        d[result] = np.mean(d[a], axis=shifted_axis(axis, a), dtype=dtype, keepdims=keepdims)
+    else:
+        d[result] = np.mean(
+            d[a], axis=shifted_axis(axis, a), dtype=dtype, keepdims=keepdims, where=where
+        )
 
 
 def _vector_matmul_op(result, x, y):

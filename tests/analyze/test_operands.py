@@ -59,7 +59,7 @@ CASES = [
     ("np.full(i, y)", "y", ""),
     ("np.zeros_like(x)", "", ""),
     ("np.argmax(x)", "", ""),
-    ("np.sum(x, 0, None, None, False, i)", "i x", "i x"),
+    ("np.sum(x, 0, None, None, False, 1.0, True, i)", "i x", "i x"),
     ("str(x)", "", "x"),
     ("repr(y)", "", "y"),
     ("len(x)", "", ""),

@@ -346,6 +346,7 @@ CASES: list[Case] = [
     Case("np.hstack([x, y])", {"x": S, "y": V}, autograd=False),  # autograd: scalar pieces
     Case("np.vstack([x, y])", {"x": V, "y": V}),
     Case("np.vstack([x, y])", {"x": M, "y": V}),
+    Case("np.row_stack([x, y])", {"x": M, "y": V}, autograd=False),  # vstack's old alias
     Case("np.dstack([x, y])", {"x": M, "y": M}),
     Case("np.dstack([x, y])", {"x": V, "y": V}),
     Case("np.column_stack([x, y])", {"x": V, "y": (3, 2)}),
@@ -519,6 +520,26 @@ CASES: list[Case] = [
     Case("np.vstack(np.linalg.eigh(x))", {"x": (3, 3)}, autograd=False),
     Case("np.linalg.eigvalsh(x + x.T)", {"x": (3, 3)}),
     Case("np.linalg.eigvalsh(x)", {"x": (2, 3, 3)}, autograd=False),
+    # lstsq: full column rank (x = pinv(a) b), full row rank (the minimum-norm solution);
+    # autograd has no lstsq gradient
+    Case("np.linalg.lstsq(x, y)[0]", {"x": (4, 2), "y": (4,)}, autograd=False),
+    Case("np.linalg.lstsq(x, y, rcond=None)[0]", {"x": (4, 3), "y": (4, 2)}, autograd=False),
+    Case("np.linalg.lstsq(x, y)[0]", {"x": (2, 4), "y": (2,)}, autograd=False),
+    Case("np.linalg.lstsq(x, y)[0]", {"x": (3, 3), "y": (3, 2)}, "positive", autograd=False),
+    Case("np.linalg.lstsq(x, y)[1]", {"x": (4, 2), "y": (4, 3)}, autograd=False),
+    Case("np.linalg.lstsq(x, y)[1]", {"x": (4, 2), "y": (4,)}, autograd=False),
+    Case("np.linalg.lstsq(x, y)[3]", {"x": (4, 2), "y": (4,)}, autograd=False),
+    Case(
+        "np.linalg.lstsq(x, y)[0] * np.linalg.lstsq(x, y)[1] + np.linalg.lstsq(x, y)[3]",
+        {"x": (4, 2), "y": (4,)},
+        autograd=False,
+    ),
+    # eig: a near-triangular matrix with distinct diagonal has real distinct eigenvalues
+    Case("np.vstack(np.linalg.eig(np.triu(x) + 0.05 * x))", {"x": (3, 3)}, "distinct"),
+    Case("np.linalg.eig(x + x.T)[1] ** 2", {"x": (3, 3)}, "distinct"),
+    Case("np.linalg.eig(np.triu(x) + 0.05 * x)[0]", {"x": (2, 3, 3)}, "distinct"),
+    Case("np.linalg.eigvals(np.triu(x) + 0.05 * x)", {"x": (3, 3)}, "distinct"),
+    Case("np.linalg.eigvals(np.tril(x) - 0.05 * x)", {"x": (2, 4, 4)}, "distinct"),
     Case("np.linalg.svd(x, compute_uv=False)", {"x": (3, 3)}),
     Case("np.linalg.svd(x, compute_uv=False)", {"x": (2, 4, 3)}),
     Case("np.linalg.svd(x, compute_uv=False)", {"x": (3, 4)}),
@@ -603,6 +624,18 @@ CASES: list[Case] = [
         for f in ("softmax", "log_softmax")
         for s, a in [(V, ""), (M, ""), (M, ", axis=1"), (T, ", axis=(0, 2)"), (T, ", axis=-1")]
     ],
+    # sum and mean with where=
+    Case("np.sum(x, where=x > 0.1)", {"x": M}, autograd=False),
+    Case("np.sum(x, axis=0, initial=1.5)", {"x": M}),
+    Case("np.sum(x * y, axis=0, where=y > 0.0)", {"x": M, "y": M}, autograd=False),
+    Case("np.sum(x, axis=(0, 2), keepdims=True, where=x < 0.5)", {"x": T}, autograd=False),
+    Case("np.mean(x, where=x > 0.1)", {"x": M}, autograd=False),
+    Case("np.mean(x ** 2, axis=1, where=np.array([True, False, True]))", {"x": M}, autograd=False),
+    Case(
+        "np.mean(x * y, axis=-1, keepdims=True, where=x > -0.5)",
+        {"x": T, "y": (4,)},
+        autograd=False,  # autograd's mean ignores where
+    ),
     # indexing reads
     Case("x[1]", {"x": M}),
     Case("x[-1]", {"x": T}),

@@ -266,6 +266,33 @@ LINALG: list[Case] = [
     Case("scipy.linalg.svd(x, full_matrices=False)[0] ** 2", {"x": (3, 2)}),
     Case("scipy.linalg.norm(x)", {"x": (3, 2)}),
     Case("scipy.linalg.norm(x, 1, axis=0)", {"x": (3, 2)}, "distinct"),
+    # factor-and-solve pairs: the packed factor is differentiated (both its parts)
+    Case(f"scipy.linalg.cho_factor({_SPD})[0]", {"x": (3, 3)}),
+    Case(f"scipy.linalg.cho_factor({_SPD}, lower=True)[0]", {"x": (3, 3)}),
+    Case("scipy.linalg.cho_factor(x + 3.0 * np.eye(3))[0]", {"x": (2, 3, 3)}, "unit"),
+    Case(f"scipy.linalg.cho_solve(scipy.linalg.cho_factor({_SPD}), y)", {"x": (3, 3), "y": V}),
+    Case(
+        f"scipy.linalg.cho_solve(scipy.linalg.cho_factor({_SPD}, lower=True), y)",
+        {"x": (3, 3), "y": (3, 2)},
+    ),
+    Case("scipy.linalg.cho_solve((np.triu(x) + 3.0 * np.eye(3), False), y)", {"x": (3, 3), "y": V}),
+    Case("scipy.linalg.cho_solve((x + 3.0 * np.eye(3), True), y)", {"x": (3, 3), "y": (3, 2)}),
+    Case("scipy.linalg.lu_factor(x)[0]", {"x": (3, 3)}, "distinct"),
+    Case("scipy.linalg.lu_factor(x)[0]", {"x": (2, 3, 3)}, "distinct"),
+    Case("scipy.linalg.lu_solve(scipy.linalg.lu_factor(x), y)", {"x": (3, 3), "y": V}, "distinct"),
+    Case(
+        "scipy.linalg.lu_solve(scipy.linalg.lu_factor(x), y, trans=1)",
+        {"x": (4, 4), "y": (4, 2)},
+        "distinct",
+    ),
+    Case(
+        "scipy.linalg.lu_solve((x + 3.0 * np.eye(3), np.array([0, 2, 2])), y, 0)",
+        {"x": (3, 3), "y": (3, 2)},
+        "unit",
+    ),
+    # sqrtm: a symmetric positive definite input, and a well-conditioned general one
+    Case(f"scipy.linalg.sqrtm({_SPD})", {"x": (3, 3)}),
+    Case("scipy.linalg.sqrtm(x + 4.0 * np.eye(3))", {"x": (3, 3)}, "unit"),
 ]
 
 SCIPY_CASES += LINALG
