@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import inspect
 import linecache
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ import numpy as np
 from . import structure
 from .errors import CheckError, NonScalarOutputError, SourceLocation, WrtError
 from .job import Job, Mode
+from .parse import origins
 from .runtime.schedule import Tape
 
 
@@ -212,14 +214,11 @@ def _boundary_names() -> frozenset[str]:
     return frozenset(names)
 
 
-_ORIGIN = re.compile(r"#\s+(?:grad of\s+)?(?P<where>[^\s:#]+\.py:\d+)\b")
-
-
 def _generated_origin(tb) -> str | None:
     """`file.py:LINE` of the user's statement whose generated code raised: the innermost
-    frame of generated code (a `<tangentlike ...>` module) whose line, or a line above
-    it in the same function, carries the `# file.py:LINE` or `# grad of file.py:LINE`
-    comment emit writes. None when no such frame is found (e.g. a written module)."""
+    frame of generated code (a `<tangentlike ...>` module) that parse/origins traces to
+    the user's source (its line's, or the nearest above's, `# file.py:LINE` comment).
+    None when no such frame is found (e.g. a written module)."""
     frames = []
     while tb is not None:
         frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno, tb.tb_frame.f_code.co_name))
@@ -227,14 +226,11 @@ def _generated_origin(tb) -> str | None:
     if frames and frames[-1][2] in _boundary_names():
         return None  # a seed or gradient check: about the whole function, it says so
     for filename, lineno, _ in reversed(frames):
-        if not filename.startswith("<tangentlike"):
+        if not origins.is_generated(filename):
             continue
-        for text in reversed(linecache.getlines(filename)[:lineno]):
-            found = _ORIGIN.search(text)
-            if found:
-                return found["where"]
-            if text.startswith("def ") or text.lstrip().startswith("def "):
-                break  # the function's first line: a helper, look further out
+        found = origins.origin(filename, lineno)
+        if found is not None:
+            return f"{os.path.basename(found[0])}:{found[1]}"
     return None
 
 
