@@ -219,7 +219,8 @@ class JitGradient:
     def current(self, scalars: tuple[str, ...]) -> Compiled:
         live = self.lives.get(scalars)
         if live is None:
-            build = functools.partial(self.build_job, dataclasses.replace(self.job, scalars=scalars))
+            job = dataclasses.replace(self.job, scalars=scalars)
+            build = functools.partial(self.build_job, job)
             live = self.lives[scalars] = Live(build(), build)
         built = live.built if live.check() else live.current()
         found = self.compiled.get(scalars)

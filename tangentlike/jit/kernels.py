@@ -150,7 +150,7 @@ def _unbroadcast(g, x):
 
 @overload(sum_to)
 def _sum_to(g, shape):
-    if isinstance(shape, types.UniTuple) or isinstance(shape, types.Tuple):
+    if isinstance(shape, (types.UniTuple, types.Tuple)):
         if len(shape) == 0:
             if _array(g):
                 return lambda g, shape: g.sum()
@@ -310,3 +310,75 @@ def _undiff(g, a, n, axis):
         return g
 
     return impl
+
+
+# ---------------------------------------------------------------------------
+# joining and splitting: tuples whose parts may be lists of numbers
+
+
+def concatenate(parts):
+    """`np.concatenate(parts)` (axis 0), where parts may be lists of numbers."""
+    return np.concatenate(parts)
+
+
+def _as_array(x):
+    return np.asarray(x)
+
+
+@overload(_as_array)
+def _as_array_impl(x):
+    if _array(x):
+        return lambda x: x
+    if isinstance(x, (types.List, types.UniTuple)):
+        return lambda x: np.asarray(x, dtype=np.float64)
+    return None
+
+
+def _length(x):
+    return len(x)
+
+
+@overload(_length)
+def _length_impl(x):
+    if _array(x):
+        return lambda x: x.shape[0]
+    if isinstance(x, (types.List, types.BaseTuple)):
+        return lambda x: len(x)
+    return None
+
+
+def _unrolled(params: str, lines: list[str]) -> object:
+    """The function `impl(<params>)` whose body is `lines`: a kernel written out for a
+    tuple of a given length (its parts indexed by constants, so each has its own type)."""
+    namespace = {"np": np, "_as_array": _as_array, "_length": _length}
+    exec("\n".join([f"def impl({params}):", *lines]), namespace)
+    return namespace["impl"]
+
+
+@overload(concatenate)
+def _concatenate(parts):
+    if not isinstance(parts, types.BaseTuple) or not len(parts):
+        return None
+    n = len(parts)
+    items = ", ".join(f"_as_array(parts[{j}])" for j in range(n))
+    return _unrolled("parts", [f"    return np.concatenate(({items},))"])
+
+
+def split_like(g, parts, axis):
+    """`g` cut along `axis` into pieces as long as `parts` (the adjoint of concatenating
+    them): `np.split(g, np.cumsum([len(p) for p in parts])[:-1], axis)` for axis 0."""
+    cuts = np.cumsum([np.shape(p)[0] for p in parts])[:-1]
+    return tuple(np.split(g, cuts, axis))
+
+
+@overload(split_like)
+def _split_like(g, parts, axis):
+    if not (_array(g) and isinstance(parts, types.BaseTuple)):
+        return None
+    n = len(parts)
+    body = ["    k0 = 0"]
+    body += [f"    k{j + 1} = k{j} + _length(parts[{j}])" for j in range(n)]
+    body.append("    if axis != 0:")
+    body.append("        raise ValueError('tangentlike: split_like compiled for axis 0 only')")
+    body.append("    return (" + ", ".join(f"g[k{j}:k{j + 1}]" for j in range(n)) + ",)")
+    return _unrolled("g, parts, axis", body)

@@ -151,11 +151,14 @@ def lower(text: str, entry: str, where: Where, cache: bool = True) -> Lowered:
     comments, full_line = _comments(text)
     defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
     generated = [n for n in defs if n == entry or n.startswith(("_fwd_", "_bwd_"))]
-    taken = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | set(defs)
-    taken |= {a.arg for n in ast.walk(tree) if isinstance(n, ast.arg) for a in [n]}
+    taken = set(defs) | _module_names(tree)
+    for name in generated:
+        fn = defs[name]
+        taken |= _names(fn) | {n.arg for n in ast.walk(fn) if isinstance(n, ast.arg)}
     helpers = {n: _kernel_of(n) for n in defs if n not in generated}
     module = _Module(text, where, comments, full_line, helpers, _numpy_name(tree), taken)
     for name in generated:
+        _Patterns(module).visit(defs[name])
         _check_constructs(defs[name], module)
     for name in generated:
         if name.startswith("_fwd_"):
@@ -171,6 +174,17 @@ def lower(text: str, entry: str, where: Where, cache: bool = True) -> Lowered:
     finish_def = _split_return(fn, finish, module)
     _lower_body(fn, module, entry=True)
     return _emit(tree, generated, defs, finish_def, module, entry, finish, params, cache)
+
+
+def _module_names(tree: ast.Module) -> set[str]:
+    """The names a module binds at its top level (imports, assignments)."""
+    found = set()
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            found |= _names(node)
+    return found
 
 
 def _kernel_of(name: str) -> str | None:
@@ -203,6 +217,65 @@ def _comments(text: str) -> tuple[dict[int, str], set[int]]:
     return found, alone
 
 
+class _Patterns(ast.NodeTransformer):
+    """NumPy calls numba lacks or takes only for arrays, as kernel calls: `np.zeros_like`,
+    `np.ndim`, `np.shape` (numbers too), `np.concatenate` of a tuple (lists of numbers
+    too), and the concatenation adjoint's `np.split(g, np.cumsum([np.shape(p)[0] for p in
+    parts])[:-1], axis)` as `split_like(g, parts, axis)`."""
+
+    def __init__(self, module: _Module) -> None:
+        self.module = module
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        node = self.generic_visit(node)
+        attr = self.numpy_function(node.func)
+        if attr in NUMPY_KERNELS:
+            node.func = _load(self.module.numpy_kernel(NUMPY_KERNELS[attr]))
+        elif attr == "concatenate" and len(node.args) == 1 and not node.keywords:
+            if isinstance(node.args[0], ast.Tuple):
+                node.func = _load(self.module.numpy_kernel("concatenate"))
+        elif attr == "split" and len(node.args) == 3 and not node.keywords:
+            parts = self.cut_parts(node.args[1])
+            if parts is not None:
+                func = _load(self.module.numpy_kernel("split_like"))
+                call = ast.Call(func, [node.args[0], parts, node.args[2]], [])
+                return ast.copy_location(call, node)
+        return node
+
+    def numpy_function(self, func: ast.expr) -> str | None:
+        if isinstance(func, ast.Attribute) and _is_name(func.value, self.module.numpy):
+            return func.attr
+        return None
+
+    def cut_parts(self, cuts: ast.expr) -> ast.expr | None:
+        """`parts` of `np.cumsum([<shape>(p)[0] for p in parts])[:-1]`, else None."""
+        if not (isinstance(cuts, ast.Subscript) and isinstance(cuts.slice, ast.Slice)):
+            return None
+        cumsum = cuts.value
+        if not (
+            isinstance(cumsum, ast.Call)
+            and self.numpy_function(cumsum.func) == "cumsum"
+            and len(cumsum.args) == 1
+            and isinstance(cumsum.args[0], ast.ListComp)
+        ):
+            return None
+        comp = cumsum.args[0]
+        (loop,) = comp.generators
+        elt, upper = comp.elt, cuts.slice
+        first_length = (
+            isinstance(elt, ast.Subscript)
+            and isinstance(elt.value, ast.Call)
+            and ast.unparse(elt.value.func) in (self.module.numpy_kernels.get("shape"),)
+            and [ast.unparse(a) for a in elt.value.args] == [ast.unparse(loop.target)]
+            and ast.unparse(elt.slice) == "0"
+        )
+        all_but_last = upper.lower is None and upper.step is None and upper.upper is not None
+        all_but_last = all_but_last and ast.unparse(upper.upper) == "-1"
+        if first_length and all_but_last and isinstance(loop.iter, ast.Tuple) and not loop.ifs:
+            return loop.iter
+        return None
+
+
 def _check_constructs(fn: ast.FunctionDef, module: _Module) -> None:
     """Refuse, at the first one in text order, a construct the lowering cannot take."""
     blockers = []
@@ -215,7 +288,8 @@ def _check_constructs(fn: ast.FunctionDef, module: _Module) -> None:
             if name in module.helpers and module.helpers[name] is None and name != FINISH:
                 what = f"the runtime helper {name}()"
         if what is not None:
-            blockers.append((getattr(node, "lineno", 0), getattr(node, "col_offset", 0), node, what))
+            at = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+            blockers.append((*at, node, what))
     if blockers:
         _, _, node, what = min(blockers, key=lambda b: (b[0], b[1]))
         raise module.refuse(node, what)
@@ -393,15 +467,13 @@ def _forward_call(stmt: ast.stmt, call: ast.Call, low: _Lowering) -> list[ast.st
         stmt.value = call
         first: ast.stmt = stmt
     else:
-        first = ast.copy_location(
-            ast.Assign([ast.Tuple([_store(low.module.fresh("_r")), _store(saved)], ast.Store())], call),
-            stmt,
-        )
+        pair = ast.Tuple([_store(low.module.fresh("_r")), _store(saved)], ast.Store())
+        first = ast.copy_location(ast.Assign([pair], call), stmt)
     return [first, ast.Expr(_method(stack, "append", [_load(saved)]))]
 
 
 def _expressions(stmt: ast.stmt, low: _Lowering, skip_bodies: bool = False) -> None:
-    """Kernels for NumPy functions that need them; backward variants given their saves."""
+    """Backward variants given their saves."""
     todo: list[ast.AST] = [stmt]
     while todo:
         node = todo.pop()
@@ -414,13 +486,7 @@ def _expressions(stmt: ast.stmt, low: _Lowering, skip_bodies: bool = False) -> N
         if not isinstance(node, ast.Call):
             continue
         func = node.func
-        if (
-            isinstance(func, ast.Attribute)
-            and _is_name(func.value, low.module.numpy)
-            and func.attr in NUMPY_KERNELS
-        ):
-            node.func = _load(low.module.numpy_kernel(NUMPY_KERNELS[func.attr]))
-        elif _variant(node, "_bwd_"):
+        if _variant(node, "_bwd_"):
             base = func.id[len("_bwd_") :]
             if base in low.module.saves:
                 stack = low.variant_stack(base, stmt)
