@@ -49,7 +49,14 @@ _scratch: list[pathlib.Path] = []  # a per-process directory when there is no di
 class Compiled:
     """One lowered module, imported: call it with the entry's arguments."""
 
-    def __init__(self, lowered: Lowered, path: pathlib.Path, external: dict, where) -> None:
+    def __init__(
+        self,
+        lowered: Lowered,
+        path: pathlib.Path,
+        external: dict,
+        where: Callable[[str, int], SourceLocation | None],
+        where_defined: SourceLocation | None,
+    ) -> None:
         name = f"tangentlike_jit_{path.stem[:16]}"
         spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
@@ -62,6 +69,7 @@ class Compiled:
         self.entry = getattr(module, lowered.entry)
         self.finish = getattr(module, lowered.finish)
         self.where = where
+        self.where_defined = where_defined
         params = inspect.signature(self.entry.py_func).parameters.values()
         self.signature = inspect.Signature(list(params))
         self.defaults = tuple(p.default for p in params)
@@ -81,9 +89,28 @@ class Compiled:
             out = self.entry(*args)
         except Exception as err:
             if _is_numba_error(err):
-                raise self.refusal(err) from None
+                raise self.untyped(args) or self.refusal(err) from None
             raise
         return self.finish(*args, out)
+
+    def untyped(self, args: tuple) -> JitError | None:
+        """The refusal naming the first argument numba has no type for (a dict, an object
+        of a user's class...), or None."""
+        from numba import typeof
+
+        for name, value in zip(self.signature.parameters, args, strict=True):
+            try:
+                typeof(value)
+            except ValueError:
+                return JitError(
+                    f"jit=True cannot compile this gradient: its argument {name} is a "
+                    f"{type(value).__name__}, a type numba's nopython mode does not take",
+                    self.where_defined,
+                    hint="What to do: pass numbers and NumPy arrays (tuples of them) to a "
+                    'compiled gradient, or leave jit out (jit="auto" falls back to the '
+                    "Python adjoint with a warning).",
+                )
+        return None
 
     def refusal(self, err: Exception) -> JitError:
         """numba's refusal as a JitError at the user's line its first frame stands for."""
@@ -134,7 +161,7 @@ def compile_built(built: Built, job: Job, disk: DiskCache | None) -> Compiled:
             current = None
         if current != data:
             write_atomic(path, data)
-    return Compiled(lowered, path, dict(built.external), where)
+    return Compiled(lowered, path, dict(built.external), where, _defined(job))
 
 
 def check_lowering(built: Built, job: Job) -> None:
@@ -157,6 +184,19 @@ def _directory(disk: DiskCache | None) -> pathlib.Path:
         if not _scratch:
             _scratch.append(pathlib.Path(tempfile.mkdtemp(prefix="tangentlike-jit-")))
     return _scratch[0]
+
+
+def _defined(job: Job) -> SourceLocation | None:
+    """The `def` line of the differentiated function."""
+    try:
+        path = inspect.getsourcefile(inspect.unwrap(job.func))
+        line = inspect.unwrap(job.func).__code__.co_firstlineno
+    except (TypeError, AttributeError):
+        return None
+    if path is None:
+        return None
+    text = linecache.getline(path, line)
+    return SourceLocation(path, line, len(text) - len(text.lstrip()), text)
 
 
 def _locator(job: Job) -> Callable[[str, int], SourceLocation | None]:

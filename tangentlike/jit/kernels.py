@@ -50,7 +50,30 @@ def _zeros_like(x):
         return lambda x: 0.0
     if _array(x):
         return lambda x: np.zeros_like(x)
-    return None
+    return _zero_of_unbound(x, like=True)
+
+
+def _zero_of_unbound(x, like: bool):
+    """The zero adjoint of a variable that may hold None: a value popped where the
+    generated code restores a variable unbound before its first assignment. The
+    adjoint of such a value is never read (the code before its first assignment cannot
+    read it), so an empty array stands for it where it is None."""
+    if not isinstance(x, types.Optional):
+        return None
+    inner = x.type
+    if _is_number(inner):
+        return lambda x: 0.0
+    if not _array(inner):
+        return None
+    empty = (0,) * inner.ndim
+    dtype = inner.dtype if like else np.float64
+
+    def impl(x):
+        if x is None:
+            return np.zeros(empty, dtype=dtype)
+        return np.zeros(x.shape, dtype=dtype)
+
+    return impl
 
 
 def ndim(x):
@@ -288,7 +311,7 @@ def _zeros_of(x):
         return lambda x: np.zeros(x.shape, dtype=np.float64)
     if _is_none(x):
         return lambda x: None
-    return None
+    return _zero_of_unbound(x, like=False)
 
 
 undiff = runtime_numpy.undiff
