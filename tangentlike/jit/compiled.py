@@ -41,7 +41,8 @@ from . import available
 from .lower import Lowered, lower
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
-_FILE_LINE = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
+# numba's frames: `File "<path>", line <n>:` and `typing of call at <path> (<n>)`
+_FILE_LINE = re.compile(r'(?:File "(?P<file>[^"]+)", line |at (?P<at>\S+\.py) \()(?P<line>\d+)')
 _lock = threading.Lock()
 _scratch: list[pathlib.Path] = []  # a per-process directory when there is no disk cache
 
@@ -113,32 +114,39 @@ class Compiled:
         return None
 
     def refusal(self, err: Exception) -> JitError:
-        """numba's refusal as a JitError at the user's line its first frame stands for."""
+        """numba's refusal as a JitError at the user's line its innermost frame in the
+        compiled module stands for."""
         text = _ANSI.sub("", str(err))
-        reason = next(
-            (
-                line.strip()
-                for line in text.splitlines()
-                if line.strip() and not line.startswith(("Failed in", "No implementation"))
-            ),
-            type(err).__name__,
-        )
         location = None
+        what = _reason(text)
         for found in _FILE_LINE.finditer(text):
-            if pathlib.Path(found["file"]) == self.path:
-                origin = self.lowered.origins.get(int(found["line"]))
-                if origin is not None:
-                    location = self.where(*origin)
-                    generated = linecache.getline(str(self.path), int(found["line"])).strip()
-                    reason += f" (in the compiled adjoint: `{generated[:100]}`)"
-                    break
+            if pathlib.Path(found["file"] or found["at"]).name != self.path.name:
+                continue
+            line = int(found["line"])
+            origin = self.lowered.origins.get(line)
+            if origin is not None:
+                location = self.where(*origin)
+                generated = linecache.getline(str(self.path), line).split("  #")[0].strip()
+                what += f" (in the compiled adjoint: `{generated[:100]}`)"
+                break
         return JitError(
-            f"jit=True cannot compile this gradient for these arguments: numba refused "
-            f"{reason[:400]}",
+            f"jit=True cannot compile this gradient for these arguments: {what}",
             location,
             hint='What to do: leave jit out for this function, or use jit="auto" to fall '
             "back to the Python adjoint with a warning.",
         )
+
+
+def _reason(text: str) -> str:
+    """What numba's message says blocks it, in a line."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line for line in lines if not line.startswith("Failed in")]
+    if not lines:
+        return "numba refused it"
+    if lines[0].startswith("No implementation of function"):
+        call = next((line[3:].strip() for line in lines if line.startswith(">>>")), "")
+        return f"numba has no implementation of {call}"[:300]
+    return f"numba refused it: {lines[0]}"[:300]
 
 
 def _is_numba_error(err: Exception) -> bool:

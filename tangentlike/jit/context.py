@@ -18,6 +18,7 @@ KERNELS = frozenset(
     {
         "add",
         "add_item",
+        "seed_like",
         "dot_vjp_a",
         "dot_vjp_b",
         "sum_to",

@@ -18,7 +18,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from ..runtime import broadcast, containers, indexing, numpy_products
+from ..runtime import boundary, broadcast, containers, indexing, numpy_products
 from ..runtime import numpy as runtime_numpy
 
 _NUMBER = (types.Number, types.Boolean)
@@ -100,6 +100,21 @@ def _shape(x):
         return lambda x: x.shape
     if _is_number(x):
         return lambda x: ()
+    return None
+
+
+def sum_keepdims(x):
+    """`np.sum(x, axis=None, keepdims=True)`: the total, with x's dimensions all 1."""
+    return np.sum(x, axis=None, keepdims=True)
+
+
+@overload(sum_keepdims)
+def _sum_keepdims(x):
+    if _array(x):
+        ones = (1,) * x.ndim
+        return lambda x: np.full(ones, x.sum())
+    if _is_number(x):
+        return lambda x: x
     return None
 
 
@@ -405,3 +420,36 @@ def _split_like(g, parts, axis):
     body.append("        raise ValueError('tangentlike: split_like compiled for axis 0 only')")
     body.append("    return (" + ", ".join(f"g[k{j}:k{j + 1}]" for j in range(n)) + ",)")
     return _unrolled("g, parts, axis", body)
+
+
+# ---------------------------------------------------------------------------
+# the vjp seed, checked against the output
+
+
+seed_like = boundary.seed_like
+_SEED_SHAPE = (
+    "tangentlike: vjp: the seed's shape is not the output's\n"
+    "What to do: pass a seed of the output's shape (the Python adjoint, without jit=, "
+    "names both)."
+)
+
+
+@overload(seed_like)
+def _seed_like(seed, out, where):
+    if _is_number(out) and _is_number(seed):
+        return lambda seed, out, where: float(seed)
+    if _array(out) and _array(seed) and seed.ndim == out.ndim:
+
+        def impl(seed, out, where):
+            if seed.shape != out.shape:
+                raise ValueError(_SEED_SHAPE)
+            return seed * 1.0  # a copy, floating point
+
+        return impl
+    if _array(out) != _array(seed):
+
+        def mismatch(seed, out, where):
+            raise ValueError(_SEED_SHAPE)
+
+        return mismatch
+    return None

@@ -129,9 +129,13 @@ def _comments(text: str) -> tuple[dict[int, str], set[int]]:
     return found, alone
 
 
+_WHOLE_KEPT = {"axis": "None", "keepdims": "True"}  # np.sum(x, axis=None, keepdims=True)
+
+
 class _Patterns(ast.NodeTransformer):
     """NumPy calls numba lacks or takes only for arrays, as kernel calls: `np.zeros_like`,
-    `np.ndim`, `np.shape` (numbers too), `np.concatenate` of a tuple (lists of numbers
+    `np.ndim`, `np.shape` (numbers too), `np.sum(x, axis=None, keepdims=True)`,
+    `np.concatenate` of a tuple (lists of numbers
     too), and the concatenation adjoint's `np.split(g, np.cumsum([np.shape(p)[0] for p in
     parts])[:-1], axis)` as `split_like(g, parts, axis)`."""
 
@@ -143,6 +147,9 @@ class _Patterns(ast.NodeTransformer):
         attr = self.numpy_function(node.func)
         if attr in NUMPY_KERNELS:
             node.func = load(self.module.numpy_kernel(NUMPY_KERNELS[attr]))
+        elif attr == "sum" and len(node.args) == 1 and self.keywords(node) == _WHOLE_KEPT:
+            node.func = load(self.module.numpy_kernel("sum_keepdims"))
+            node.keywords = []
         elif attr == "concatenate" and len(node.args) == 1 and not node.keywords:
             if isinstance(node.args[0], ast.Tuple):
                 node.func = load(self.module.numpy_kernel("concatenate"))
@@ -153,6 +160,10 @@ class _Patterns(ast.NodeTransformer):
                 call = ast.Call(func, [node.args[0], parts, node.args[2]], [])
                 return ast.copy_location(call, node)
         return node
+
+    @staticmethod
+    def keywords(node: ast.Call) -> dict[str, str]:
+        return {k.arg: ast.unparse(k.value) for k in node.keywords}
 
     def numpy_function(self, func: ast.expr) -> str | None:
         if isinstance(func, ast.Attribute) and is_name(func.value, self.module.numpy):
