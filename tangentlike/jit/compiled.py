@@ -157,7 +157,7 @@ def _is_numba_error(err: Exception) -> bool:
 
 def compile_built(built: Built, job: Job, disk: DiskCache | None) -> Compiled:
     """Lower, write and import the module of `built` (the build of `job`)."""
-    where = _locator(job)
+    where = locator(job.func)
     lowered = lower(built.source, built.generated.__name__, where, cache=not built.external)
     digest = hashlib.sha256(lowered.source.encode()).hexdigest()
     path = _directory(disk) / f"{digest}.py"
@@ -180,7 +180,7 @@ def check_lowering(built: Built, job: Job) -> None:
             hint="What to do: pip install 'tangentlike[jit]' (numba>=0.60), or leave jit "
             'out; jit="auto" uses numba when it is there.',
         )
-    lower(built.source, built.generated.__name__, _locator(job))
+    lower(built.source, built.generated.__name__, locator(job.func))
 
 
 def _directory(disk: DiskCache | None) -> pathlib.Path:
@@ -207,11 +207,11 @@ def _defined(job: Job) -> SourceLocation | None:
     return SourceLocation(path, line, len(text) - len(text.lstrip()), text)
 
 
-def _locator(job: Job) -> Callable[[str, int], SourceLocation | None]:
-    """(basename, line) -> the location of that line of the differentiated function's
-    file (other files, by name only)."""
+def locator(func: Callable) -> Callable[[str, int], SourceLocation | None]:
+    """(basename, line) -> the location of that line of the file of `func` (the
+    differentiated function; other files by name only)."""
     try:
-        path = inspect.getsourcefile(inspect.unwrap(job.func))
+        path = inspect.getsourcefile(inspect.unwrap(func))
     except TypeError:
         path = None
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..errors import JitError, SourceLocation
 
-# runtime helpers with a numba kernel of the same name (kernels.py defines each)
+# runtime helpers with a numba kernel of the same name (kernels.py, kernels_join.py)
 KERNELS = frozenset(
     {
         "add",
@@ -31,6 +31,8 @@ KERNELS = frozenset(
 )
 # NumPy functions numba has for arrays only: called through kernels that take numbers too
 NUMPY_KERNELS = {"zeros_like": "zeros_like", "ndim": "ndim", "shape": "shape"}
+# kernels defined in kernels_join.py (the others are in kernels.py)
+JOIN_KERNELS = frozenset({"concatenate", "seed_like", "split_like", "sum_keepdims"})
 FINISH = "gradient_like"  # the helper shaping gradients: run in Python, after the call
 
 ORIGIN = re.compile(r"([\w.-]+\.py):(\d+)")

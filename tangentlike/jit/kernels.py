@@ -1,15 +1,14 @@
-"""Numba versions of the runtime helpers compiled gradients call (lower.KERNELS), and of
-the NumPy functions numba has for arrays only (zeros_like, ndim, shape).
+"""numba versions of the runtime helpers compiled gradients call (context.KERNELS), and
+of NumPy functions numba lacks or has for arrays only (zeros_like, ndim, shape, ...).
 
-Each kernel is a Python function (what it means, for reading and for calls outside
-numba) with an `@overload` giving numba an implementation chosen by the argument
-types at compile time: a Python number or NumPy scalar, an array, or None (a zero
-adjoint). A combination a kernel does not take makes numba's typing fail, which the
-compiled path reports as a located JitError. Assumes: real floating-point adjoints;
-arrays of at most two dimensions where shapes are reconciled (unbroadcast, sum_to).
-Guarantees: each computes what the runtime helper of the same name computes for the
-arguments it accepts, and returns a new array where the helper does (add_item copies).
-Imports numba: imported only by compiled modules and compiled.py.
+Each kernel is a Python function (what it means, in NumPy) with an `@overload` giving
+numba an implementation chosen by the argument types at compile time: a number, an
+array, or None (a zero adjoint). A combination a kernel does not take makes numba's
+typing fail, which the compiled path reports as a located JitError. Assumes: real
+adjoints; arrays of at most two dimensions where shapes are reconciled. Guarantees:
+each computes what the runtime helper of the same name computes for the arguments it
+accepts, and returns a new array where the helper does (add_item copies). Imports
+NumPy and numba only: a module written by `tangentlike grad --jit` carries this text.
 """
 
 from __future__ import annotations
@@ -17,9 +16,6 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 from numba.extending import overload
-
-from ..runtime import boundary, broadcast, containers, indexing, numpy_products
-from ..runtime import numpy as runtime_numpy
 
 _NUMBER = (types.Number, types.Boolean)
 
@@ -103,27 +99,22 @@ def _shape(x):
     return None
 
 
-def sum_keepdims(x):
-    """`np.sum(x, axis=None, keepdims=True)`: the total, with x's dimensions all 1."""
-    return np.sum(x, axis=None, keepdims=True)
-
-
-@overload(sum_keepdims)
-def _sum_keepdims(x):
-    if _array(x):
-        ones = (1,) * x.ndim
-        return lambda x: np.full(ones, x.sum())
-    if _is_number(x):
-        return lambda x: x
-    return None
-
-
 # ---------------------------------------------------------------------------
 # broadcasting undone
 
 
-sum_to = broadcast.sum_to
-unbroadcast = broadcast.unbroadcast
+def sum_to(g, shape):
+    """`g` summed down to `shape` (over leading axes, and where `shape` has 1)."""
+    g = np.asarray(g)
+    while g.ndim > len(shape):
+        g = g.sum(axis=0)
+    axes = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
+    return g.sum(axis=axes, keepdims=True) if axes else g
+
+
+def unbroadcast(g, x):
+    """The adjoint `g` summed down to the shape of `x` (broadcasting undone)."""
+    return sum_to(g, np.shape(x))
 
 
 def _reduce_to(g, x):
@@ -210,7 +201,9 @@ def _sum_to(g, shape):
 # sums of adjoints, products, subscripts
 
 
-add = containers.add
+def add(a, b):
+    """The sum of two adjoints, None being zero."""
+    return b if a is None else a if b is None else a + b
 
 
 @overload(add)
@@ -222,7 +215,9 @@ def _add(a, b):
     return lambda a, b: a + b
 
 
-unmul = containers.unmul
+def unmul(g, x, y):
+    """The adjoints of x and y in `x * y`."""
+    return (None, None) if g is None else (unbroadcast(g * y, x), unbroadcast(g * x, y))
 
 
 @overload(unmul)
@@ -232,8 +227,22 @@ def _unmul(g, x, y):
     return lambda g, x, y: (unbroadcast(g * y, x), unbroadcast(g * x, y))
 
 
-dot_vjp_a = numpy_products.dot_vjp_a
-dot_vjp_b = numpy_products.dot_vjp_b
+def dot_vjp_a(g, a, b):
+    """The adjoint of `a` in `np.dot(a, b)` (operands of at most two dimensions)."""
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return g * b if np.ndim(a) else np.sum(g * b)
+    if np.ndim(b) == 1:
+        return g * b if np.ndim(a) == 1 else np.outer(g, b)
+    return np.dot(g, np.transpose(b))
+
+
+def dot_vjp_b(g, a, b):
+    """The adjoint of `b` in `np.dot(a, b)` (operands of at most two dimensions)."""
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return g * a if np.ndim(b) else np.sum(g * a)
+    if np.ndim(a) == 1:
+        return g * a if np.ndim(b) == 1 else np.outer(a, g)
+    return np.dot(np.transpose(a), g)
 
 
 @overload(dot_vjp_a)
@@ -266,8 +275,19 @@ def _dot_vjp_b(g, a, b):
     return None
 
 
-unsubscript = indexing.unsubscript
-add_item = containers.add_item
+def unsubscript(g, x, index):
+    """The adjoint of `x[index]` (an integer or a slice): zeros shaped like x, g at index."""
+    out = np.zeros(np.shape(x))
+    out[index] = g
+    return out
+
+
+def add_item(b, x, index, g):
+    """`b` plus the adjoint `g` of the read `x[index]`, as a new array."""
+    out = np.zeros(np.shape(x)) if b is None else np.array(b, dtype=float)
+    if g is not None:
+        out[index] += g
+    return out
 
 
 def _basic_index(index) -> bool:
@@ -315,7 +335,9 @@ def _add_item(b, x, index, g):
     return added
 
 
-zeros_of = containers.zeros_of
+def zeros_of(x):
+    """The zero adjoint of `x` (None for None)."""
+    return None if x is None else np.zeros(np.shape(x))
 
 
 @overload(zeros_of)
@@ -329,7 +351,11 @@ def _zeros_of(x):
     return _zero_of_unbound(x, like=False)
 
 
-undiff = runtime_numpy.undiff
+def undiff(g, a, n, axis):
+    """The adjoint of `np.diff(a, n, axis)` for a vector `a`."""
+    for _ in range(n):
+        g = -np.diff(np.pad(g, 1))
+    return g
 
 
 @overload(undiff)
@@ -348,108 +374,3 @@ def _undiff(g, a, n, axis):
         return g
 
     return impl
-
-
-# ---------------------------------------------------------------------------
-# joining and splitting: tuples whose parts may be lists of numbers
-
-
-def concatenate(parts):
-    """`np.concatenate(parts)` (axis 0), where parts may be lists of numbers."""
-    return np.concatenate(parts)
-
-
-def _as_array(x):
-    return np.asarray(x)
-
-
-@overload(_as_array)
-def _as_array_impl(x):
-    if _array(x):
-        return lambda x: x
-    if isinstance(x, (types.List, types.UniTuple)):
-        return lambda x: np.asarray(x, dtype=np.float64)
-    return None
-
-
-def _length(x):
-    return len(x)
-
-
-@overload(_length)
-def _length_impl(x):
-    if _array(x):
-        return lambda x: x.shape[0]
-    if isinstance(x, (types.List, types.BaseTuple)):
-        return lambda x: len(x)
-    return None
-
-
-def _unrolled(params: str, lines: list[str]) -> object:
-    """The function `impl(<params>)` whose body is `lines`: a kernel written out for a
-    tuple of a given length (its parts indexed by constants, so each has its own type)."""
-    namespace = {"np": np, "_as_array": _as_array, "_length": _length}
-    exec("\n".join([f"def impl({params}):", *lines]), namespace)
-    return namespace["impl"]
-
-
-@overload(concatenate)
-def _concatenate(parts):
-    if not isinstance(parts, types.BaseTuple) or not len(parts):
-        return None
-    n = len(parts)
-    items = ", ".join(f"_as_array(parts[{j}])" for j in range(n))
-    return _unrolled("parts", [f"    return np.concatenate(({items},))"])
-
-
-def split_like(g, parts, axis):
-    """`g` cut along `axis` into pieces as long as `parts` (the adjoint of concatenating
-    them): `np.split(g, np.cumsum([len(p) for p in parts])[:-1], axis)` for axis 0."""
-    cuts = np.cumsum([np.shape(p)[0] for p in parts])[:-1]
-    return tuple(np.split(g, cuts, axis))
-
-
-@overload(split_like)
-def _split_like(g, parts, axis):
-    if not (_array(g) and isinstance(parts, types.BaseTuple)):
-        return None
-    n = len(parts)
-    body = ["    k0 = 0"]
-    body += [f"    k{j + 1} = k{j} + _length(parts[{j}])" for j in range(n)]
-    body.append("    if axis != 0:")
-    body.append("        raise ValueError('tangentlike: split_like compiled for axis 0 only')")
-    body.append("    return (" + ", ".join(f"g[k{j}:k{j + 1}]" for j in range(n)) + ",)")
-    return _unrolled("g, parts, axis", body)
-
-
-# ---------------------------------------------------------------------------
-# the vjp seed, checked against the output
-
-
-seed_like = boundary.seed_like
-_SEED_SHAPE = (
-    "tangentlike: vjp: the seed's shape is not the output's\n"
-    "What to do: pass a seed of the output's shape (the Python adjoint, without jit=, "
-    "names both)."
-)
-
-
-@overload(seed_like)
-def _seed_like(seed, out, where):
-    if _is_number(out) and _is_number(seed):
-        return lambda seed, out, where: float(seed)
-    if _array(out) and _array(seed) and seed.ndim == out.ndim:
-
-        def impl(seed, out, where):
-            if seed.shape != out.shape:
-                raise ValueError(_SEED_SHAPE)
-            return seed * 1.0  # a copy, floating point
-
-        return impl
-    if _array(out) != _array(seed):
-
-        def mismatch(seed, out, where):
-            raise ValueError(_SEED_SHAPE)
-
-        return mismatch
-    return None

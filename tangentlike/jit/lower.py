@@ -54,11 +54,14 @@ _REFUSED = {
 }
 
 
-def lower(text: str, entry: str, where: Where, cache: bool = True) -> Lowered:
+def lower(
+    text: str, entry: str, where: Where, cache: bool = True, standalone: bool = False
+) -> Lowered:
     """The numba module of the generated module `text` whose entry function is `entry`.
     `where(basename, line)`: the location of a user's line, for refusals; `cache`:
     numba's on-disk cache for the compiled functions (off when the module binds objects
-    of the running program)."""
+    of the running program); `standalone`: a module for the command line to write, the
+    kernels copied in (no tangentlike import) and the gradient under the entry's name."""
     tree = ast.parse(text)
     comments, full_line = _comments(text)
     defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
@@ -85,7 +88,9 @@ def lower(text: str, entry: str, where: Where, cache: bool = True) -> Lowered:
     finish = module.fresh(f"_finish_{entry}")
     finish_def = emit.split_return(fn, finish, module)
     stacks.lower_body(fn, module, entry=True)
-    return emit.emit(tree, generated, defs, finish_def, module, entry, finish, params, cache)
+    return emit.emit(
+        tree, generated, defs, finish_def, module, entry, finish, params, cache, standalone
+    )
 
 
 def _module_names(tree: ast.Module) -> set[str]:
