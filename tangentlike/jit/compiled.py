@@ -251,10 +251,14 @@ class JitGradient:
         try:
             return self.current(scalars)(*args, **kwargs)
         except JitError as err:
-            if not self.auto:
-                raise
-            self.fall_back(err)
-            return self.python(*args, **kwargs)
+            refusal = err
+        # the Python adjoint first: an error it raises for these arguments (an output
+        # that is not a scalar, a bad seed) is the caller's, and numba's typing saw it
+        result = self.python(*args, **kwargs)
+        if not self.auto:
+            raise refusal
+        self.fall_back(refusal)
+        return result
 
     def fall_back(self, err: JitError) -> None:
         self.fallen = True

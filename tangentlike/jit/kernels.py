@@ -335,6 +335,37 @@ def _add_item(b, x, index, g):
     return added
 
 
+def add_item_inplace(b, x, index, g):
+    """`add_item` writing into `b` (inplace.py decides when no other name sees it)."""
+    if b is None:
+        b = np.zeros(np.shape(x))
+    if g is not None:
+        b[index] += g
+    return b
+
+
+@overload(add_item_inplace)
+def _add_item_inplace(b, x, index, g):
+    if not (_array(x) and _basic_index(index)) or _is_none(g):
+        return None
+    if _is_none(b):
+
+        def fresh(b, x, index, g):
+            out = np.zeros(x.shape, dtype=np.float64)
+            out[index] += g
+            return out
+
+        return fresh
+    if not _array(b):
+        return None
+
+    def into(b, x, index, g):
+        b[index] += g
+        return b
+
+    return into
+
+
 def zeros_of(x):
     """The zero adjoint of `x` (None for None)."""
     return None if x is None else np.zeros(np.shape(x))

@@ -22,7 +22,7 @@ import io
 import re
 import tokenize
 
-from . import emit, stacks
+from . import emit, inplace, stacks
 from .context import (
     FINISH,
     KERNELS,
@@ -88,6 +88,8 @@ def lower(
     finish = module.fresh(f"_finish_{entry}")
     finish_def = emit.split_return(fn, finish, module)
     stacks.lower_body(fn, module, entry=True)
+    for name in generated:
+        inplace.run(defs[name], module)
     return emit.emit(
         tree, generated, defs, finish_def, module, entry, finish, params, cache, standalone
     )

@@ -44,11 +44,12 @@ def m(tmp_path_factory):
 
 
 def test_kernels_define_every_name_the_lowering_binds():
-    from tangentlike.jit import kernels
+    from tangentlike.jit import kernels, kernels_join
 
-    for name in [*context.KERNELS, *context.NUMPY_KERNELS.values(), "concatenate"]:
-        assert callable(getattr(kernels, name)), name
-    assert callable(kernels.split_like) and callable(kernels.sum_keepdims)
+    names = [*context.KERNELS, *context.NUMPY_KERNELS.values(), *context.JOIN_KERNELS]
+    for name in [*names, "add_item_inplace"]:
+        where = kernels_join if name in context.JOIN_KERNELS else kernels
+        assert callable(getattr(where, name)), name
 
 
 def test_one_typed_stack_per_saved_variable(m):
@@ -58,6 +59,7 @@ def test_one_typed_stack_per_saved_variable(m):
     assert "@numba.njit(cache=True)" in text
     assert "_push" not in text and "_pop" not in text and "_stack" not in text
     assert "_s_x.append(x)" in text and "x = _s_x.pop()" in text
+    assert "def _diterate_nopython(" in text
     assert "reversed(" not in text
     assert "gradient_like(" not in text.split("@numba.njit")[1]  # shaped in Python
     assert "# grad of " in text and ".py:" in text  # the generated comments kept
@@ -109,3 +111,36 @@ def test_a_second_process_loads_numbas_cache(m, tmp_path):
         assert run.returncode == 0, run.stderr
     assert int(runs[0].stdout.split()[-1]) == 0  # compiled
     assert int(runs[1].stdout.split()[-1]) >= 1  # loaded from numba's cache
+
+
+INPLACE = """
+import numpy as np
+
+
+def gather(x):
+    total = 0.0
+    for i in range(len(x)):
+        total = total + x[i] * x[i]
+    return total
+
+
+def shared(x, y):
+    t = 0.0
+    for i in range(len(x)):
+        t = t + x[i] * y[i]
+    return t + np.sum(x * y)
+"""
+
+
+def test_an_adjoint_no_other_name_sees_is_updated_in_place(tmp_path):
+    m = load_module(tmp_path, INPLACE)
+    x, y = np.linspace(0.1, 1.0, 6), np.linspace(-1.0, 2.0, 6)
+    dj = tl.grad(m.gather, jit=True)
+    np.testing.assert_allclose(dj(x), 2 * x, rtol=1e-12)
+    (text,) = dj.jit_sources.values()
+    assert "bx = add_item_inplace(bx, x, i," in text
+    # bx is read by other code (the sum's adjoint starts it): it stays a new array per update
+    dj2 = tl.grad(m.shared, wrt=(0, 1), jit=True)
+    gx, gy = dj2(x, y)
+    np.testing.assert_allclose(gx, 2 * y, rtol=1e-12)
+    np.testing.assert_allclose(gy, 2 * x, rtol=1e-12)

@@ -39,6 +39,10 @@ def uses_dict(x, d):
 
 def fine(x):
     return np.sum(np.sin(x) * x)
+
+
+def elementwise(x):
+    return np.sin(x) * 2.0
 """
 
 
@@ -132,3 +136,21 @@ def test_options_that_need_the_python_adjoint_are_refused(m):
         tl.grad(m.fine, jit="always")
     with pytest.raises(TypeError, match="jit= takes"):
         tl.grad(m.fine, jit=1)
+
+
+def test_a_non_scalar_output_is_the_usual_error(m):
+    pytest.importorskip("numba")
+    from tangentlike.errors import NonScalarOutputError
+
+    with pytest.raises(NonScalarOutputError, match="scalar output"):
+        tl.grad(m.elementwise, jit=True)(np.ones(3))
+
+
+def test_a_vjp_seed_of_another_shape_is_refused(m):
+    pytest.importorskip("numba")
+    from tangentlike.errors import CheckError
+
+    pulled = tl.vjp(m.elementwise, jit=True)(np.ones(3), np.ones(3))
+    np.testing.assert_allclose(pulled, tl.vjp(m.elementwise)(np.ones(3), np.ones(3)))
+    with pytest.raises(CheckError, match="seed"):
+        tl.vjp(m.elementwise, jit=True)(np.ones(3), np.ones(4))
