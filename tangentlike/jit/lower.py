@@ -72,9 +72,10 @@ def lower(
         taken |= names_in(fn) | {n.arg for n in ast.walk(fn) if isinstance(n, ast.arg)}
     helpers = {n: _kernel_of(n) for n in defs if n not in generated}
     module = Module(text, where, comments, full_line, helpers, _numpy_name(tree), taken)
+    classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
     for name in generated:
         _Patterns(module).visit(defs[name])
-        _check_constructs(defs[name], module)
+        _check_constructs(defs[name], module, classes)
     for name in generated:
         if name.startswith("_fwd_"):
             stacks.lower_forward_variant(defs[name], module)
@@ -206,13 +207,16 @@ class _Patterns(ast.NodeTransformer):
         return None
 
 
-def _check_constructs(fn: ast.FunctionDef, module: Module) -> None:
-    """Refuse, at the first one in text order, a construct the lowering cannot take."""
+def _check_constructs(fn: ast.FunctionDef, module: Module, classes: set[str]) -> None:
+    """Refuse, at the first one in text order, a construct the lowering cannot take
+    (`classes`: the classes the generated module defines, checkpoint schedules)."""
     blockers = []
     for node in ast.walk(fn):
         if node is fn:
             continue
         what = _REFUSED.get(type(node))
+        if isinstance(node, ast.Name) and node.id in classes:
+            what = f"the class {node.id} (a checkpoint schedule's bookkeeping)"
         if what is None and isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             name = node.func.id
             if name in module.helpers and module.helpers[name] is None and name != FINISH:

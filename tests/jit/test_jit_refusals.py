@@ -43,6 +43,12 @@ def fine(x):
 
 def elementwise(x):
     return np.sin(x) * 2.0
+
+
+def loop(x, steps):
+    for _ in range(steps):
+        x = x * 0.9 + np.sin(x)
+    return x
 """
 
 
@@ -154,3 +160,10 @@ def test_a_vjp_seed_of_another_shape_is_refused(m):
     np.testing.assert_allclose(pulled, tl.vjp(m.elementwise)(np.ones(3), np.ones(3)))
     with pytest.raises(CheckError, match="seed"):
         tl.vjp(m.elementwise, jit=True)(np.ones(3), np.ones(4))
+
+
+def test_checkpointed_loops_are_refused_at_grad(m):
+    pytest.importorskip("numba")
+    with pytest.raises(JitError, match="checkpoint") as info:
+        tl.grad(m.loop, jit=True, checkpoint=tl.Binomial(snapshots=2))
+    assert info.value.location.line == _line_of(m, "for _ in range(steps):")
