@@ -13,6 +13,8 @@ NumPy and numba only: a module written by `tangentlike grad --jit` carries this 
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 from numba import types
 from numba.extending import overload
@@ -97,6 +99,44 @@ def _shape(x):
     if _is_number(x):
         return lambda x: ()
     return None
+
+
+def truth(x):
+    """`bool(x)`, for a value that may be None (a saved flag or value restored before
+    its first assignment: False)."""
+    return x is not None and bool(x)
+
+
+@overload(truth)
+def _truth(x):
+    if isinstance(x, types.Optional) and _is_number(x.type):
+
+        def maybe(x):
+            if x is None:
+                return False
+            return x != 0
+
+        return maybe
+    if _is_number(x):
+        return lambda x: x != 0
+    return None
+
+
+@overload(operator.getitem)
+def _range_item(r, k):
+    """`range(...)[k]`, which numba lacks (a loop with break walks its range by index)."""
+    if not (isinstance(r, types.RangeType) and isinstance(k, types.Integer)):
+        return None
+
+    def impl(r, k):
+        n = len(r)
+        if k < 0:
+            k += n
+        if k < 0 or k >= n:
+            raise IndexError("range object index out of range")
+        return r.start + k * r.step
+
+    return impl
 
 
 # ---------------------------------------------------------------------------

@@ -207,6 +207,8 @@ def _statement(stmt: ast.stmt, low: _Lowering) -> list[ast.stmt]:
     if isinstance(stmt, (ast.For, ast.While, ast.If)):
         if isinstance(stmt, ast.For):
             stmt.iter = _descending(stmt.iter, stmt, module)
+        else:
+            stmt.test = _truth(stmt.test, low)
         stmt.body = _statements(stmt.body, low)
         stmt.orelse = _statements(stmt.orelse, low)
         _expressions(stmt, low, skip_bodies=True)
@@ -216,6 +218,18 @@ def _statement(stmt: ast.stmt, low: _Lowering) -> list[ast.stmt]:
         if isinstance(node, ast.Name) and node.id in {low.stack, low.push, low.pop} - {None}:
             raise module.refuse(stmt, "the stack used in a form the jit path does not know")
     return [stmt]
+
+
+def _truth(test: ast.expr, low: _Lowering) -> ast.expr:
+    """A condition on a variable that may hold None (`unbound`: restored before its first
+    assignment) as `truth(v)`, which numba can type (it has no bool of an optional)."""
+    if isinstance(test, ast.Name) and test.id in low.unbound:
+        return ast.Call(load(low.module.numpy_kernel("truth")), [test], [])
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return ast.UnaryOp(ast.Not(), _truth(test.operand, low))
+    if isinstance(test, ast.BoolOp):
+        return ast.BoolOp(test.op, [_truth(v, low) for v in test.values])
+    return test
 
 
 def _forward_call(stmt: ast.stmt, call: ast.Call, low: _Lowering) -> list[ast.stmt]:
