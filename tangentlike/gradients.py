@@ -111,7 +111,9 @@ def gradient(
     return wrapper
 
 
-def _wrapped(job: Job, live: Live, build_job: Callable[[Job], Built], disk) -> Callable:
+def _wrapped(
+    job: Job, live: Live, build_job: Callable[[Job], Built], disk: DiskCache | None
+) -> Callable:
     """The user's gradient around `live`: the Python build (specialised per call), or
     with `job.jit` the compiled one (jit/compiled.py), whose lowering is checked here so
     that `grad` itself refuses what cannot be compiled (jit="auto": a warning, and the

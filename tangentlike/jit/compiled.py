@@ -265,7 +265,7 @@ class JitGradient:
         warnings.warn(
             f"jit='auto': running the Python adjoint of {self.job.func.__qualname__}: {err}",
             JitWarning,
-            stacklevel=4,
+            stacklevel=6,  # the caller of the gradient (through wrapper.py's layers)
         )
 
     def current(self, scalars: tuple[str, ...]) -> Compiled:
