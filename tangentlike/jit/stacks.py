@@ -14,7 +14,7 @@ variant `_fwd_f` returns what it saved beside its result and `_bwd_f` takes it; 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .context import (
     Module,
@@ -95,7 +95,11 @@ def lower_body(fn: ast.FunctionDef, module: Module, entry: bool) -> None:
     stack, push, pop, rest = _stack_names(fn.body)
     lists: dict[tuple[str, ...], str] = {}
     unbound = _unbound_first(fn)
-    fn.body = _statements(rest, _Lowering(module, stack, push, pop, lists, entry, unbound))
+    low = _Lowering(module, stack, push, pop, lists, entry, unbound)
+    fn.body = _statements(rest, low)
+    unpaired = sorted(set(lists) - low.popped) or sorted(low.popped - set(lists))
+    if unpaired:  # each site's pops must restore what its own pushes saved
+        raise module.refuse(fn, f"a save of {', '.join(unpaired[0])} without its restore")
     made = [assign(name, ast.List([], ast.Load())) for name in lists.values()]
     made += [
         assign(name, ast.List([], ast.Load()))
@@ -155,9 +159,11 @@ class _Lowering:
     lists: dict[tuple[str, ...], str]
     entry: bool
     unbound: frozenset[str]
+    popped: set[tuple[str, ...]] = field(default_factory=set)  # sites with a restore
 
-    def stack_of(self, node: ast.expr, stmt: ast.stmt) -> str:
-        """The list holding the values of one save site (a variable or a tuple of them)."""
+    def stack_of(self, node: ast.expr, stmt: ast.stmt, restore: bool = False) -> str:
+        """The list holding the values of one save site (a variable or a tuple of them);
+        `restore`: for a pop (every site's list must have both)."""
         if isinstance(node, ast.Name):
             key = (node.id,)
         elif isinstance(node, ast.Tuple) and all(isinstance(e, ast.Name) for e in node.elts):
@@ -166,6 +172,8 @@ class _Lowering:
             raise self.module.refuse(stmt, "a value saved in a form the jit path does not know")
         if key not in self.lists:
             self.lists[key] = self.module.fresh("_s_" + "_".join(key).lstrip("_"))
+        if restore:
+            self.popped.add(key)
         return self.lists[key]
 
     def variant_stack(self, base: str, node: ast.AST) -> str:
@@ -195,7 +203,7 @@ def _statement(stmt: ast.stmt, low: _Lowering) -> list[ast.stmt]:
             return [ast.copy_location(ast.If(bound, [save], []), stmt)]
         return [save]
     if isinstance(stmt, ast.Assign) and is_call_of(call, low.pop, low.stack, "pop"):
-        target = low.stack_of(stmt.targets[0], stmt)
+        target = low.stack_of(stmt.targets[0], stmt, restore=True)
         stmt.value = method(target, "pop", [])
         restored = stmt.targets[0]
         if isinstance(restored, ast.Name) and restored.id in low.unbound:
