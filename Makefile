@@ -8,7 +8,7 @@ demo:
 	$(PYTHON) samples/mlp_digits.py
 
 install-test:
-	$(PYTHON) -m pip install -q -e ".[test,demo]"
+	$(PYTHON) -m pip install -q -e ".[test,demo,jit]"
 
 # The project's tests, then the public API contract in ../shared/contract when it is there;
 # then the whole suite again in debug mode, where every generated gradient checks its stack

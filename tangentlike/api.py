@@ -40,6 +40,7 @@ def grad(
     checkpoint: Schedule | None = None,
     stats: bool = False,
     checks: bool | None = None,
+    jit: bool | str = False,
 ) -> Callable:
     """The gradient of scalar-valued `f` with respect to the parameter(s) `wrt`.
 
@@ -52,9 +53,13 @@ def grad(
     default the environment variable TANGENTLIKE_CHECKS=1) builds the debug-mode
     gradient, which checks at run time that every push is popped by its own pop,
     the stack ends empty, and every adjoint has its value's shape and a real dtype.
+    `jit=True` runs the adjoint compiled by numba in nopython mode (`pip install
+    tangentlike[jit]`), compiled at the first call for the argument types and cached on
+    disk; what numba cannot compile raises a JitError at the first construct that
+    blocks it. `jit="auto"` runs the Python adjoint instead, with one JitWarning.
     """
     mode = Mode.VALUE_AND_GRAD if preserve_result else Mode.GRAD
-    options = dict(optimize=optimize, cache=cache, checkpoint=checkpoint, stats=stats)
+    options = dict(optimize=optimize, cache=cache, checkpoint=checkpoint, stats=stats, jit=jit)
     return gradient(f, wrt, mode, verbose, checks, **options)
 
 
@@ -68,9 +73,10 @@ def value_and_grad(
     checkpoint: Schedule | None = None,
     stats: bool = False,
     checks: bool | None = None,
+    jit: bool | str = False,
 ) -> Callable:
     """Like `grad`, returning `(f(*args), gradient)`."""
-    options = dict(optimize=optimize, cache=cache, checkpoint=checkpoint, stats=stats)
+    options = dict(optimize=optimize, cache=cache, checkpoint=checkpoint, stats=stats, jit=jit)
     return gradient(f, wrt, Mode.VALUE_AND_GRAD, verbose, checks, **options)
 
 
@@ -84,12 +90,13 @@ def vjp(
     checkpoint: Schedule | None = None,
     stats: bool = False,
     checks: bool | None = None,
+    jit: bool | str = False,
 ) -> Callable:
     """The vector-Jacobian product of `f`: `df(*args, seed)` for outputs of any shape.
 
     The seed has the output's structure (tuple, list, dict; None for a zero part)
     and each part the output's shape: anything else is refused, never broadcast."""
-    options = dict(optimize=optimize, cache=cache, checkpoint=checkpoint, stats=stats)
+    options = dict(optimize=optimize, cache=cache, checkpoint=checkpoint, stats=stats, jit=jit)
     return gradient(f, wrt, Mode.VJP, verbose, checks, **options)
 
 

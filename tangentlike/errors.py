@@ -124,3 +124,13 @@ class InternalError(TangentlikeError):
             "function being differentiated."
         )
         super().__init__(f"internal error: {message}", location, hint)
+
+
+class JitError(TangentlikeError):
+    """`jit=True` was asked for a gradient numba cannot compile in nopython mode (or numba
+    is not installed): the error names the first construct that blocks it."""
+
+
+class JitWarning(UserWarning):
+    """`jit="auto"` runs the Python adjoint: numba cannot compile the gradient (said once
+    per gradient, with the JitError's message)."""

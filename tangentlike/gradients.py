@@ -18,6 +18,7 @@ import functools
 import os
 import threading
 import types
+import warnings
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -26,7 +27,8 @@ from typing import Any
 from . import build as build_module
 from . import specialize
 from .compile.cache import DiskCache
-from .errors import SourceNotFoundError, UnknownClassError
+from .errors import JitError, JitWarning, SourceNotFoundError, UnknownClassError
+from .jit import compiled
 from .job import CacheOption, Job, Mode, Wrt, resolve_wrt
 from .live import Built, Live, show
 from .parse.source import function_for_rule, peel_bound, unwrap
@@ -52,7 +54,9 @@ def gradient(
     """The gradient wrapper of `f` for the Job these make (found in the memory cache, or
     built). `options`: the Job's fields beyond wrt and mode (optimize, cache, checkpoint,
     stats, param_types); `checks` None: TANGENTLIKE_CHECKS decides."""
-    checks = checks_from_environment() if checks is None else bool(checks)
+    if checks is None:  # a compiled gradient is built from the plain adjoint (job.Job.jit)
+        checks = False if options.get("jit") else checks_from_environment()
+    checks = bool(checks)
     if peel_bound(f) is not None:
         return specialize.bound(f, *resolve_wrt(f, wrt), _again(mode, verbose, checks, options))
     func = unwrap(f)
@@ -92,7 +96,7 @@ def gradient(
         live = None
     else:
         built = live.built
-        wrapper = wrap(job, live.caller(), built.source, _specialiser(job, build_job))
+        wrapper = _wrapped(job, live, build_job, disk)
         show(wrapper, built)
         wrapper.__tangentlike_live__ = live
         live.wrappers.append(wrapper)
@@ -105,6 +109,34 @@ def gradient(
     if verbose:
         print(wrapper.source)
     return wrapper
+
+
+def _wrapped(
+    job: Job, live: Live, build_job: Callable[[Job], Built], disk: DiskCache | None
+) -> Callable:
+    """The user's gradient around `live`: the Python build (specialised per call), or
+    with `job.jit` the compiled one (jit/compiled.py), whose lowering is checked here so
+    that `grad` itself refuses what cannot be compiled (jit="auto": a warning, and the
+    Python gradient)."""
+    built = live.built
+    if job.jit:
+        try:
+            compiled.check_lowering(built, job)
+        except JitError as err:
+            if job.jit != "auto":
+                raise
+            warnings.warn(
+                f"jit='auto': running the Python adjoint of {job.func.__qualname__}: {err}",
+                JitWarning,
+                stacklevel=4,
+            )
+        else:
+            runner = compiled.JitGradient(job, live, build_job, disk)
+            wrapper = wrap(job, runner.generic(), built.source, runner.specialised())
+            wrapper.jit_sources = runner.sources
+            return wrapper
+    python_job = dataclasses.replace(job, jit=False) if job.jit else job
+    return wrap(python_job, live.caller(), built.source, _specialiser(job, build_job))
 
 
 def _specialiser(job: Job, build_job: Callable[[Job], Built]) -> Callable | None:

@@ -67,6 +67,8 @@ class Job:
     scalars: the parameters passed a Python float or int at the call this build is
         specialised for (their shape is (): no unbroadcast, no saved shape where they
         meet other scalars); the wrapper dispatches on it (wrapper.scalar_signature);
+    jit: the gradient runs the build compiled by numba in nopython mode (jit/); "auto"
+        falls back to the Python build with one warning where numba cannot compile it;
     cache: where the disk cache lives (True: the default directory, False: none).
     """
 
@@ -80,6 +82,7 @@ class Job:
     checks: bool = False
     param_types: tuple[tuple[str, object], ...] = ()
     scalars: tuple[str, ...] = ()
+    jit: bool | str = False  # True: compiled by numba (jit/); "auto": that, else Python
     cache: CacheOption = True
 
     def __post_init__(self) -> None:
@@ -89,6 +92,13 @@ class Job:
             raise TypeError(
                 f"checkpoint= takes tl.Binomial(snapshots=k) or tl.FixedInterval(every=n), "
                 f"not {self.checkpoint!r}"
+            )
+        if not (self.jit is True or self.jit is False or self.jit == "auto"):
+            raise TypeError(f'jit= takes True, False or "auto", not {self.jit!r}')
+        if self.jit and (self.stats or self.checks):
+            raise ValueError(
+                "jit= compiles the plain adjoint: stats=True and checks=True measure and "
+                "check the Python adjoint; drop jit to use them"
             )
 
     @classmethod

@@ -23,6 +23,8 @@ def _command(args: argparse.Namespace, target: Target, names: tuple[str, ...]) -
         words += ["--checkpoint", args.checkpoint]
     if args.checks:
         words += ["--checks"]
+    if getattr(args, "jit", False):
+        words += ["--jit"]
     if args.command == "grad":
         words += ["-o", display_path(args.output)]
     return words
@@ -32,9 +34,17 @@ def _derivative(args: argparse.Namespace, target: Target) -> tuple[Callable, tup
     """The gradient `args` ask for, the names it is with respect to, and its module text."""
     names, single = parse_wrt(args.wrt, target.func, target.spec)
     checkpoint = parse_checkpoint(args.checkpoint)
+    jit = getattr(args, "jit", False)
+    if jit and (args.checks or args.mode in ("forward", "hvp")):
+        raise CliError(
+            "--jit compiles the plain reverse-mode module: leave out --checks and "
+            "use --mode grad, vjp or value_and_grad"
+        )
     df = output.generate(target, names, single, args.mode, checkpoint, args.checks)
     command = _command(args, target, names)
-    text = output.module_text(target, df, names, args.mode, command, args.checkpoint, args.checks)
+    text = output.module_text(
+        target, df, names, args.mode, command, args.checkpoint, args.checks, jit
+    )
     return df, names, text
 
 
@@ -80,6 +90,7 @@ examples:
   tangentlike grad model.py:loss --wrt W,b -o build/dloss.py # a tuple of two gradients
   tangentlike grad mypkg.model:loss --wrt 0 --mode vjp -o dloss.py
   tangentlike grad samples/rnn.py:loss --wrt W,U --checkpoint snapshots=10 -o drnn.py
+  tangentlike grad model.py:loss --jit -o dloss_jit.py        # compiled by numba
 
 The module imports NumPy (and what the original imports), carries the helpers
 it needs, and never imports tangentlike. Its header records the source file,
@@ -133,6 +144,14 @@ def _common(parser: argparse.ArgumentParser, with_mode: bool) -> None:
         help="debug mode: the generated code checks itself as it runs (every push popped "
         "by its own pop, the stack empty at the end, every adjoint shaped like its value)",
     )
+    if with_mode:
+        parser.add_argument(
+            "--jit",
+            action="store_true",
+            help="write the module compiled by numba in nopython mode (needs numba where it "
+            "runs; the first call compiles, numba caches beside the module); refuses, with "
+            "the line, a function numba cannot compile",
+        )
     parser.add_argument(
         "--debug",
         action="store_true",

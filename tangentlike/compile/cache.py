@@ -149,6 +149,16 @@ class DiskCache:
             return None
         return path
 
+    def subdirectory(self, name: str) -> pathlib.Path | None:
+        """The private directory `name` inside the cache (made 0700 if missing), for files
+        another tool reads by path (the compiled path's modules); None if it cannot be made."""
+        path = self.directory / name
+        try:
+            _make_private_directory(path)
+        except OSError:
+            return None
+        return path
+
     def clear(self) -> int:
         """Remove every entry and any leftover temporary file; return how many entries went.
 

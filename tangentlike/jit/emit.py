@@ -1,0 +1,174 @@
+"""The lowered module's text: the entry's return split into raw outputs (numba) and their
+shaping (Python), then every function written out with the generated text's comments.
+
+Assumes: functions lowered by stacks.py. Guarantees: each lowered statement keeps the
+origin comment of the statement it came from, and `Lowered.origins` maps each line of
+the text to the user's line it stands for (for numba's refusals).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from .context import FINISH, JOIN_KERNELS, Lowered, Module, is_name, load, names_in
+
+# ---------------------------------------------------------------------------
+# the entry's return: raw adjoints out of numba, shaped in Python
+
+
+def split_return(fn: ast.FunctionDef, finish: str, module: Module) -> ast.FunctionDef:
+    """Make `fn` return its raw outputs as a tuple; return the Python function
+    `finish(params..., _out)` computing what `fn` returned from them."""
+    returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
+    last = fn.body[-1]
+    if len(returns) != 1 or returns[0] is not last:
+        raise module.refuse(returns[-1] if returns else fn, "a return before the end")
+    params = {a.arg for a in fn.args.args}
+    outs: list[ast.expr] = []
+    out = module.fresh("_out")
+
+    def part(node: ast.expr) -> ast.expr:
+        if isinstance(node, ast.Tuple):
+            return ast.Tuple([part(e) for e in node.elts], ast.Load())
+        if isinstance(node, ast.Call) and is_name(node.func, FINISH):
+            b, x, *rest = node.args
+            if not (isinstance(x, ast.Name) and x.id in params):
+                raise module.refuse(last, "a gradient of something other than a parameter")
+            return ast.Call(node.func, [part(b), x, *rest], [])
+        outs.append(node)
+        index = ast.Constant(len(outs) - 1)
+        return ast.Subscript(load(out), index, ast.Load())
+
+    shaped = part(last.value)
+    last.value = ast.Tuple(outs, ast.Load())
+    names = [ast.arg(a.arg) for a in fn.args.args] + [ast.arg(out)]
+    args = ast.arguments([], names, None, [], [], None, [])
+    finish_def = ast.FunctionDef(finish, args, [ast.Return(shaped)], [], None, None)
+    return ast.fix_missing_locations(finish_def)
+
+
+# ---------------------------------------------------------------------------
+# emitting: the generated text's comments kept beside the lowered statements
+
+
+def emit(
+    tree: ast.Module,
+    generated: list[str],
+    defs: dict[str, ast.FunctionDef],
+    finish_def: ast.FunctionDef,
+    module: Module,
+    entry: str,
+    finish: str,
+    params: tuple[str, ...],
+    cache: bool,
+    standalone: bool = False,
+) -> Lowered:
+    lines: list[str] = []
+    origins: dict[int, tuple[str, int]] = {}
+    for line in module.text.splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line)
+    lines.append("# Compiled by numba in nopython mode (tangentlike's jit path).")
+    lines += ["", "", "import numba"]
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            lines.append(ast.unparse(node))
+    used = set().union(*(names_in(defs[name]) for name in generated))
+    kernels = sorted({(k, n) for n, k in module.helpers.items() if k is not None and n in used})
+    if standalone:
+        lines += ["", "# --- tangentlike numba kernels (tangentlike/jit/kernels*.py) ---"]
+        lines += kernel_text().splitlines()
+        lines += [f"{n} = {k}" for k, n in kernels if n != k]
+    for where in ("kernels", "kernels_join"):
+        mine = [(k, n) for k, n in kernels if (k in JOIN_KERNELS) == (where == "kernels_join")]
+        if mine and not standalone:
+            names = ", ".join(n if n == k else f"{k} as {n}" for k, n in mine)
+            lines.append(f"from tangentlike.jit.{where} import {names}")
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            lines.append(ast.unparse(node))
+    lines += ["", "# --- shaping the gradients like the arguments (Python, after the call) ---"]
+    for name, fn in defs.items():
+        if name == FINISH or (module.helpers.get(name, "") is None and _used(name, finish_def)):
+            lines += ["", "", *ast.unparse(fn).splitlines()]
+    lines += ["", "", *ast.unparse(finish_def).splitlines()]
+    compiled = module.fresh(f"_{entry}_nopython")
+    for name in generated:
+        lines += ["", "", f"@numba.njit(cache={cache})"]
+        fn = defs[name]
+        lines.append(f"def {compiled if name == entry else name}({ast.unparse(fn.args)}):")
+        _emit_body(fn.body, 1, lines, origins, module, [fn.lineno], set())
+    if standalone:  # the gradient under the entry's name: compiled, then shaped
+        args = ast.unparse(defs[entry].args)
+        passed = ", ".join(params)
+        lines += ["", "", f"def {entry}({args}):"]
+        lines.append(f"    return {finish}({passed}, {compiled}({passed}))")
+    return Lowered("\n".join(lines) + "\n", compiled, finish, params, origins)
+
+
+def kernel_text() -> str:
+    """The kernels' source to copy into a written module: kernels.py then kernels_join.py,
+    without their docstrings, `from __future__` lines and imports of each other."""
+    texts = []
+    for name in ("kernels.py", "kernels_join.py"):
+        text = Path(__file__).with_name(name).read_text()
+        docstring = ast.parse(text).body[0]
+        kept = text.splitlines()[docstring.end_lineno :]
+        texts += [
+            line
+            for line in kept
+            if not line.startswith(("from __future__", "from .kernels import"))
+        ]
+    return "\n".join(texts).strip("\n") + "\n"
+
+
+def _used(name: str, fn: ast.AST) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(fn))
+
+
+def _emit_body(
+    body: list[ast.stmt],
+    depth: int,
+    lines: list[str],
+    origins: dict[int, tuple[str, int]],
+    module: Module,
+    last: list[int],
+    commented: set[int],
+) -> None:
+    pad = "    " * depth
+    for stmt in body:
+        at = getattr(stmt, "lineno", None)
+        if at is not None and at > last[0]:
+            for line in range(last[0] + 1, at):
+                if line in module.full_line:
+                    lines.append(pad + module.comments[line])
+            last[0] = at
+        origin = module.origin(at) if at else None
+        comment = ""
+        if at is not None and at not in commented and at not in module.full_line:
+            comment = module.comments.get(at, "")
+            commented.add(at)
+        if isinstance(stmt, (ast.For, ast.While, ast.If)):
+            head = pad + _header(stmt)
+            lines.append(head.ljust(34) + f"  {comment}" if comment else head)
+            if origin:
+                origins[len(lines)] = origin
+            _emit_body(stmt.body, depth + 1, lines, origins, module, last, commented)
+            if stmt.orelse:
+                lines.append(pad + "else:")
+                _emit_body(stmt.orelse, depth + 1, lines, origins, module, last, commented)
+            continue
+        code = ast.unparse(stmt)
+        lines.append((pad + code).ljust(34) + f"  {comment}" if comment else pad + code)
+        if origin:
+            origins[len(lines)] = origin
+
+
+def _header(stmt: ast.stmt) -> str:
+    if isinstance(stmt, ast.For):
+        return f"for {ast.unparse(stmt.target)} in {ast.unparse(stmt.iter)}:"
+    if isinstance(stmt, ast.While):
+        return f"while {ast.unparse(stmt.test)}:"
+    return f"if {ast.unparse(stmt.test)}:"
