@@ -2,7 +2,7 @@
 
 Assumes: A-normal form. Guarantees: `structured(fn)` holds every local whose
 adjoint may be a container adjoint (a list or dict of per-element adjoints, None
-for zero): names bound to list, tuple or dict literals or to None, names read by subscript
+for zero): names bound to list, tuple or dict literals, names read by subscript
 (`x[k]` may pick from a list or dict), lists grown by `append`/`extend`, names
 passed to or returned from user functions, results of functions that return
 lists (np.split), names passed as a list to np.stack or sum, closed under plain copies `a = b`;
@@ -64,6 +64,7 @@ def structured(
     sequence_args: Callable[[gast.Call], list[str]] | None = None,
     makes_array: Callable[[gast.Call], bool] | None = None,
     shares_structure: Callable[[gast.Call], list[str]] | None = None,
+    none_is_structured: bool = False,
 ) -> frozenset[str]:
     """Locals whose adjoint may be a container adjoint (see the module docstring).
 
@@ -74,6 +75,8 @@ def structured(
     `makes_array(call)` whether it certainly returns a new array (a ufunc);
     `shares_structure(call)` the names whose structure its result has (`add(a, b)`):
     the result is a container where they are, and they are where it is.
+    `none_is_structured`: a name bound to None counts (in a gradient's differentiable
+    form, names prebound to None hold flags and saved values whose adjoints stay None).
     """
     floating = floating_names(fn, makes_array)
     bound: dict[str, list[gast.expr]] = {}
@@ -100,7 +103,7 @@ def structured(
         bound.setdefault(target.id, []).append(value)
         if isinstance(value, (gast.List, gast.Tuple, gast.Dict)):
             found.add(target.id)
-        elif isinstance(value, gast.Constant) and value.value is None:
+        elif none_is_structured and isinstance(value, gast.Constant) and value.value is None:
             found.add(target.id)  # its adjoint may stay None: accumulated with `add`, not `+`
         elif isinstance(value, gast.Name):
             copies.append((target.id, value.id))

@@ -33,6 +33,11 @@ def register_form(form_file: str, generated_file: str, lines: dict[int, int]) ->
     _forms[form_file] = (generated_file, dict(lines))
 
 
+def is_form(filename: str) -> bool:
+    """Whether `filename` is that of a gradient's differentiable form (higher/forms.py)."""
+    return filename in _forms
+
+
 def is_generated(filename: str) -> bool:
     return filename.startswith(GENERATED_PREFIX)
 

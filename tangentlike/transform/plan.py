@@ -18,6 +18,7 @@ from ..analyze import containers as container_analysis
 from ..analyze.activity import user_function
 from ..analyze.calls import bind_call
 from ..checkpoint import is_checkpointed
+from ..parse import origins
 from ..syntax import nodes
 from . import checkpoints, container_checks, containers
 from .context import Context
@@ -33,6 +34,7 @@ def plan(ctx: Context) -> None:
         lambda call: ctx.registry.makes_sequence(ctx.scope.resolve(call.func)),
         lambda call: containers.sequence_arguments(ctx, call),
         shares_structure=lambda call: containers.shared_structure(ctx, call),
+        none_is_structured=origins.is_form(ctx.parsed.filename),
     )
     container_checks.check(ctx)
     aliases = None
