@@ -59,8 +59,9 @@ class Methods(gast.NodeTransformer):
     watch: Callable[[object, str], None]
     # locals only ever assigned an instance of one user class (`t = Table()`)
     constructed: dict[str, type] = field(default_factory=dict)
-    # a bound method with a derivative rule of its own (`scipy.stats.norm.logpdf`) is
-    # called as it is, never peeled into its class's function and differentiated
+    # a bound method or callable object with a derivative rule of its own
+    # (`scipy.stats.norm.logpdf`), or listed non-differentiable (`np.random.default_rng`),
+    # is called as it is, never peeled into its class's function and differentiated
     has_rule: Callable[[object], bool] = lambda obj: False
 
     def visit_Call(self, node: gast.Call) -> gast.expr:
@@ -73,7 +74,12 @@ class Methods(gast.NodeTransformer):
             peeled = self.peel(func, obj)
         elif obj is MISSING and isinstance(func, gast.Attribute):
             peeled = self.super_method(func) or self.method_of_known(func)
-        elif obj is not MISSING and user_class(type(obj)) and not inspect.isfunction(obj):
+        elif (
+            obj is not MISSING
+            and user_class(type(obj))
+            and not inspect.isfunction(obj)
+            and not self.has_rule(obj)
+        ):
             cls = self.scope.note(obj, ("type", ""), type(obj))
             peeled = self.called_object(func, cls)  # a global `layer(x)`
         elif obj is MISSING and isinstance(func, gast.Name):

@@ -19,7 +19,7 @@ from ..analyze.activity import user_function
 from ..analyze.calls import bind_call
 from ..checkpoint import is_checkpointed
 from ..syntax import nodes
-from . import checkpoints, container_checks, containers
+from . import checkpoints, container_checks, container_writes, containers
 from .context import Context
 
 
@@ -33,6 +33,7 @@ def plan(ctx: Context) -> None:
         lambda call: ctx.registry.makes_sequence(ctx.scope.resolve(call.func)),
         lambda call: containers.sequence_arguments(ctx, call),
     )
+    ctx.container_writes = container_writes.find(ctx)
     container_checks.check(ctx)
     aliases = None
     if any(
@@ -50,7 +51,8 @@ def plan(ctx: Context) -> None:
     def visit(stmts: list[gast.stmt], in_loop: bool) -> None:
         for stmt in stmts:
             if nodes.is_item_write(stmt):
-                check_item_write(ctx, aliases, stmt)
+                if nodes.assigned_name(stmt) not in ctx.container_writes:
+                    check_item_write(ctx, aliases, stmt)  # into an array
             elif isinstance(stmt, gast.Assign):
                 if isinstance(stmt.value, gast.Call) and stmt.targets[0].id in ctx.active:
                     plan_call(ctx, stmt)

@@ -73,16 +73,16 @@ UNSUPPORTED = [
     ("set literal", ["s = {x}", "return x"], 3, "set"),
     ("append to an argument list", ["x.append(1.0)", "return x[0]"], 3, "caller's list"),
     (
-        "write into a dict by key",
-        ["d = {'a': x}", "d['b'] = x", "return d['b']"],
-        4,
-        "by index or key",
+        "write into a list held in another list",
+        ["rows = [[x, x], [x, x]]", "r = rows[0]", "r[1] = x * 2", "return rows[0][1]"],
+        5,
+        "made it itself",
     ),
     (
-        "write into a list by index",
-        ["ys = [x, x]", "ys[0] = x * 2", "return ys[0]"],
+        "write into a list after handing it on",
+        ["ys = [x, x]", "zs = ys", "ys[0] = x * 2", "return zs[0]"],
         4,
-        "by index or key",
+        "gets hold of it",
     ),
     (
         "append to a list inside a dict",
@@ -91,10 +91,10 @@ UNSUPPORTED = [
         "inside another list or dict",
     ),
     (
-        "write into a dict comprehension's dict",
-        ["d = {k: x for k in 'ab'}", "d['c'] = x", "return d['c']"],
+        "write into a slice of a list",
+        ["ys = [x, x, x]", "ys[0:2] = [x, x * 2]", "return ys[1]"],
         4,
-        "by index or key",
+        "slice",
     ),
     ("append to an element list", ["rows = [[]]", "rows[0].append(x)", "return x"], 4, "inside"),
     (
