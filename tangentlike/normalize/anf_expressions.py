@@ -297,7 +297,8 @@ class Expressions:
         pop only while no other name holds the list: transform/container_writes.py
         refuses the others, with their location."""
         base = node.func.value
-        if not isinstance(base, gast.Name) or node.keywords or len(node.args) > 1:
+        literal = isinstance(base, (gast.List, gast.Dict))  # a new list: named first
+        if not (isinstance(base, gast.Name) or literal) or node.keywords or len(node.args) > 1:
             raise self.unsupported(
                 node,
                 ".pop(...) of this form",
@@ -305,7 +306,11 @@ class Expressions:
                 "(for a default, test `k in d` first)",
             )
         pre, args = self.atoms(node.args, hint)
-        xs = base.id
+        if literal:
+            xs = self.namer.temp("xs")
+            pre = [*self.assign(xs, base), *pre]
+        else:
+            xs = base.id
         key, item, rest_name = self.namer.temp("k"), self.namer.temp(hint), self.namer.temp(xs)
         helper = {n: self.namespace.bind(n, getattr(runtime, n), self.namer) for n in _POP}
         index = nodes.call(nodes.name(helper["item_index"]), [nodes.name(xs), *args])

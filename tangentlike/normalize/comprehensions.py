@@ -160,7 +160,7 @@ class _Lowering:
             for v in node.values[1:]:
                 self.refuse_inside(v, "after `and`/`or`")
             return node
-        if isinstance(node, gast.Call) and self.scope.resolve(node.func) is builtins.dict:
+        if _names_dict(node) and self.scope.resolve(node.func) is builtins.dict:
             node = self.dict_call(node)
             if isinstance(node, gast.Dict):
                 node.values = self.expr(node.values, pre)
@@ -253,6 +253,14 @@ class _Lowering:
         if dict_comp:
             return nodes.call(self.helper("dict_of"), [nodes.name(keys), nodes.name(values)])
         return nodes.name(results[0])
+
+
+def _names_dict(node: gast.AST) -> bool:
+    """A call spelled `dict(...)` (resolved only then: resolving records what the build
+    relies on, and a bound method resolved twice is two objects)."""
+    return (
+        isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and node.func.id == "dict"
+    )
 
 
 def _rename(node: gast.AST, names: dict[str, str]) -> None:
