@@ -57,7 +57,7 @@ from .higher import (
     unmul_vjp,
     unsetitem_vjp,
 )
-from .indexing import selects, unsetitem, unshared, unsubscript
+from .indexing import numeric_item, selects, unsetitem, unshared, unsubscript
 from .numpy import (
     arange_vjp,
     cumprod_vjp,
@@ -209,6 +209,7 @@ __all__ = [
     "no_object_zero",
     "norm_jvp",
     "norm_vjp",
+    "numeric_item",
     "owns",
     "part",
     "partitioned_like",

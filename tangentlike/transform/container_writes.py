@@ -154,7 +154,8 @@ def _check_write(ctx: Any, stmt: gast.Assign) -> None:
 
 # -- other holders of a written container -----------------------------------------------
 
-_KEEPS_NOTHING = (len, isinstance)  # calls that read the container and keep no reference
+# calls that read the container and keep no reference
+_KEEPS_NOTHING = (len, isinstance, runtime.numeric_item, runtime.unshared)
 _RETURNS_ITS_ARGUMENT = (runtime.iterable, runtime.stop_gradient)
 
 

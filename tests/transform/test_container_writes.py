@@ -11,7 +11,7 @@ import pytest
 from reference import autograd_version, fd_gradient, load_module
 
 import tangentlike as tl
-from tangentlike.errors import UnsupportedSyntaxError
+from tangentlike.errors import CheckError, UnsupportedSyntaxError
 
 SOURCE = """
 import numpy as np
@@ -361,3 +361,25 @@ def test_writes_it_cannot_follow_are_refused_with_a_location(tmp_path, case, mod
     assert f"{module.__name__}.py:{line}:" in message, message
     assert words in message, message
     assert "What to do" in message and "^" in message, message
+
+
+@pytest.mark.parametrize("mode", ["grad", "jvp"])
+def test_an_augmented_write_into_an_array_item_is_refused_at_run_time(tmp_path, mode):
+    """`L[0] /= 2` divides the array L[0] holds in place (here the argument itself): the
+    lowered `L[0] = L[0] / 2` would be another program. Numbers there are fine."""
+    source = (
+        "import numpy as np\n\n\ndef f(y):\n    L = [y, y]\n    L[0] /= 2.0\n"
+        "    return np.mean(y)\n\n\ndef g(y):\n    d = {'a': y[0], 'b': y[1]}\n"
+        "    d['a'] *= y[2]\n    d['b'] += d['a']\n    return d['a'] * d['b']\n"
+    )
+    module = load_module(tmp_path, source)
+    with pytest.raises(CheckError) as err:
+        if mode == "grad":
+            tl.grad(module.f)(X)
+        else:
+            tl.jvp(module.f)(X, np.ones(3))
+    message = str(err.value)
+    assert f"{module.__name__}.py:6:" in message and "in place" in message, message
+    assert "What to do" in message, message
+    g = tl.grad(module.g)(X)
+    np.testing.assert_allclose(g, fd_gradient(module.g, [X], 0), rtol=1e-6, atol=1e-8)
