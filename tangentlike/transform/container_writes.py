@@ -112,7 +112,7 @@ def _value_kind(ctx: Any, value: gast.expr, bindings: dict, seen: frozenset[str]
         return _LIST
     if isinstance(value, gast.Dict):
         return _DICT
-    if isinstance(value, gast.Name) and _temporary(ctx, value.id):
+    if isinstance(value, gast.Name) and _temporary(ctx, value.id) and _read_once(ctx, value.id):
         return _kind(ctx, value.id, bindings, seen)  # a comprehension's list, handed over
     if isinstance(value, gast.BinOp) and isinstance(value.op, (gast.Add, gast.Mult)):
         kinds = [
@@ -139,6 +139,19 @@ def _temporary(ctx: Any, name: str) -> bool:
     for stmt in ctx.parsed.node.body:
         user |= nodes.names_stored(stmt)
     return name not in user
+
+
+def _read_once(ctx: Any, name: str) -> bool:
+    """Whether `name` is read in one place only, its own appends aside (a temporary
+    handed over, not shared)."""
+    reads = sum(
+        1
+        for stmt in statements(ctx.fn.body)
+        if mutation(stmt) is None and not isinstance(stmt, (gast.For, gast.While, gast.If))
+        for n in gast.walk(stmt)
+        if isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Load)
+    )
+    return reads == 1
 
 
 def _check_write(ctx: Any, stmt: gast.Assign) -> None:
