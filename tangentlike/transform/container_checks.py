@@ -98,7 +98,9 @@ def check(ctx: Any) -> None:
                     "when the function made it itself, and only there",
                     f"make {name!r} in this function ({name} = [0.0] * n, {name} = {{}}, "
                     f"list(...), dict(...)) and write into it by name; for a list held in "
-                    "another list or dict, build the inner list first and put it in once complete",
+                    "another list or dict, build the inner list first and put it in once "
+                    f"complete; if {name!r} is an array, make that visible where it is made "
+                    f"({name} = np.array(...), np.copy(...) or arithmetic with a float)",
                 )
             continue
         if target.id in grown and isinstance(value, gast.Subscript):
