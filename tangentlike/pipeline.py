@@ -249,7 +249,9 @@ class ModuleBuilder:
                 known,
                 self.note_type,
                 self.watch,
-                has_rule=lambda obj: self.registry.lookup(obj) is not None,
+                has_rule=lambda obj: (
+                    self.registry.lookup(obj) is not None or self.registry.is_nondifferentiable(obj)
+                ),
             )
             desugar.run(g, namer, scope)
             jumps.run(g, namer)

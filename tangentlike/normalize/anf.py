@@ -275,6 +275,7 @@ class Normalizer(Expressions):
         pre, atom = self.atom(value, base)
         idx_pre, index = self.index(target.slice, base)
         store = gast.Subscript(value=nodes.name(base), slice=index, ctx=gast.Store())
+        store.augmented = getattr(target, "augmented", False)  # normalize/desugar.py
         return [*pre, *idx_pre, nodes.assign(store, atom)]
 
     def lower_boolop(self, target: str, node: gast.BoolOp) -> list[gast.stmt]:

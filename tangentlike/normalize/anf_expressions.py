@@ -18,9 +18,11 @@ import numpy as np
 from .. import runtime
 from ..errors import UnsupportedSyntaxError
 from ..parse.resolve import MISSING
+from ..runtime.draws import RANDOM_METHODS
 from ..syntax import nodes
 
 Pre = list[gast.stmt]
+_POP = ("item_index", "without_item")  # runtime helpers of xs.pop(i)
 
 
 class Expressions:
@@ -168,6 +170,14 @@ class Expressions:
                 return [*pre, *more], nodes.call(nodes.attribute(base, func.attr), arg)
             if method is None and func.attr == "get" and 1 <= len(args) <= 2:
                 return self.dict_get(node, hint)
+            if method is None and func.attr == "pop":
+                return self.pop(node, hint)
+            if method is None and func.attr in RANDOM_METHODS:
+                # `rng.normal(...)` of a Generator passed in: a draw, constant (checked there)
+                draw = self.namespace.bind("random_draw", runtime.random_draw, self.namer)
+                args = [func.value, nodes.const(func.attr), *args]
+                node = gast.Call(func=nodes.name(draw), args=args, keywords=node.keywords)
+                return self.call(node, hint)
             if method is None:
                 raise self.unsupported(
                     node,
@@ -280,6 +290,39 @@ class Expressions:
         )
         tmp = self.namer.temp(hint)
         return [*pre, *more, *self.assign(tmp, value)], nodes.name(tmp)
+
+    def pop(self, node: gast.Call, hint: str) -> tuple[Pre, gast.expr]:
+        """`xs.pop(i)` of a list (or `d.pop(k)` of a dict) as `_k = item_index(xs, i)`,
+        `t = xs[_k]`, `_rest = without_item(xs, _k)`, `xs = _rest`: a read differentiated like any
+        subscript, and the rest, a new list (dict), bound to the same name. That is the
+        pop only while no other name holds the list: transform/container_writes.py
+        refuses the others, with their location."""
+        base = node.func.value
+        literal = isinstance(base, (gast.List, gast.Dict))  # a new list: named first
+        if not (isinstance(base, gast.Name) or literal) or node.keywords or len(node.args) > 1:
+            raise self.unsupported(
+                node,
+                ".pop(...) of this form",
+                "write name.pop() or name.pop(i) on a list or dict the function made "
+                "(for a default, test `k in d` first)",
+            )
+        pre, args = self.atoms(node.args, hint)
+        if literal:
+            xs = self.namer.temp("xs")
+            pre = [*self.assign(xs, base), *pre]
+        else:
+            xs = base.id
+        key, item, rest_name = self.namer.temp("k"), self.namer.temp(hint), self.namer.temp(xs)
+        helper = {n: self.namespace.bind(n, getattr(runtime, n), self.namer) for n in _POP}
+        index = nodes.call(nodes.name(helper["item_index"]), [nodes.name(xs), *args])
+        rest = nodes.call(nodes.name(helper["without_item"]), [nodes.name(xs), nodes.name(key)])
+        return [
+            *pre,
+            nodes.assign(key, index),
+            nodes.assign(item, nodes.subscript(nodes.name(xs), nodes.name(key))),
+            nodes.assign(rest_name, rest),
+            nodes.assign(xs, nodes.name(rest_name)),
+        ], nodes.name(item)
 
     def unsupported(self, node: gast.AST, what: str, hint: str) -> UnsupportedSyntaxError:
         return self.parsed.error(node, f"{what} is not supported yet", hint)

@@ -19,7 +19,10 @@ than a call (range, enumerate, a comprehension's list...) iterates
 that reads `d[key]`.
 
 Outside a `for`, `d.keys()`, `d.values()` and `d.items()` become the lists
-`[k for k in d]`, `[d[k] for k in d]`, `[(k, d[k]) for k in d]`.
+`[k for k in d]`, `[d[k] for k in d]`, `[(k, d[k]) for k in d]`. `dict(a=x, b=y)` becomes
+the literal `{'a': x, 'b': y}`, `dict(zip(ks, vs))` (or of enumerate(...), d.items(), a
+literal list of pairs) the comprehension `{k: v for k, v in zip(ks, vs)}`; other forms of
+dict(...) are refused with their location.
 
 The comprehension runs before the rest of its statement (which is the same for
 the side-effect-free code that is differentiated). A comprehension that would
@@ -157,6 +160,11 @@ class _Lowering:
             for v in node.values[1:]:
                 self.refuse_inside(v, "after `and`/`or`")
             return node
+        if _names_dict(node) and self.scope.resolve(node.func) is builtins.dict:
+            node = self.dict_call(node)
+            if isinstance(node, gast.Dict):
+                node.values = self.expr(node.values, pre)
+                return node
         if isinstance(node, COMPREHENSIONS):
             return self.comprehension(node, pre)
         view = _dict_view(node)
@@ -167,6 +175,34 @@ class _Lowering:
             if isinstance(child, (gast.AST, list)) and not isinstance(child, gast.expr_context):
                 setattr(node, field, self.expr(child, pre))
         return node
+
+    def dict_call(self, node: gast.Call) -> gast.Dict | gast.DictComp:
+        """`dict(a=x, b=y)` as `{'a': x, 'b': y}`; `dict(pairs)` of zip(...), enumerate(...),
+        `d.items()` or a literal list of pairs as `{k: v for k, v in pairs}`."""
+        named = [k for k in node.keywords if k.arg is not None]
+        if not node.args and len(named) == len(node.keywords):
+            keys = [gast.Constant(value=k.arg, kind=None) for k in named]
+            return nodes.located(gast.Dict(keys=keys, values=[k.value for k in named]), node)
+        pairs = node.args[0] if len(node.args) == 1 and not node.keywords else None
+        if not (
+            isinstance(pairs, (gast.List, gast.Tuple))
+            or _dict_view(pairs) is not None
+            or (
+                isinstance(pairs, gast.Call)
+                and self.scope.resolve(pairs.func) in (builtins.zip, builtins.enumerate)
+            )
+        ):
+            raise self.parsed.error(
+                node,
+                "dict(...) of this form (a mapping to copy, or pairs of unknown origin)",
+                "write the dict out: {**d} to copy a dict, {k: v for k, v in pairs} for "
+                "pairs, dict(a=x, b=y) or dict(zip(keys, values))",
+            )
+        key, value = "key", "value"  # renamed to fresh temporaries with the comprehension
+        target = nodes.tuple_([nodes.name(key, store=True), nodes.name(value, store=True)], True)
+        generator = gast.comprehension(target=target, iter=pairs, ifs=[], is_async=0)
+        comp = gast.DictComp(key=nodes.name(key), value=nodes.name(value), generators=[generator])
+        return nodes.located(comp, node)
 
     def comprehension(self, node: gast.expr, pre: list[gast.stmt]) -> gast.expr:
         dict_comp = isinstance(node, gast.DictComp)
@@ -217,6 +253,14 @@ class _Lowering:
         if dict_comp:
             return nodes.call(self.helper("dict_of"), [nodes.name(keys), nodes.name(values)])
         return nodes.name(results[0])
+
+
+def _names_dict(node: gast.AST) -> bool:
+    """A call spelled `dict(...)` (resolved only then: resolving records what the build
+    relies on, and a bound method resolved twice is two objects)."""
+    return (
+        isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and node.func.id == "dict"
+    )
 
 
 def _rename(node: gast.AST, names: dict[str, str]) -> None:

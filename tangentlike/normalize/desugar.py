@@ -138,6 +138,9 @@ def _stmt(stmt: gast.stmt, namer: Namer) -> list[gast.stmt]:
     if isinstance(stmt, gast.AugAssign) and not isinstance(stmt.target, gast.Name):
         load = nodes.deepcopy(stmt.target)
         load.ctx = gast.Load()
+        # `L[k] op= v` updates a mutable item of a list or dict in place: transform/in_place
+        # checks at run time that the item is a number there
+        stmt.target.augmented = True
         return _assign(stmt.target, nodes.binop(load, stmt.op, stmt.value), namer)
     if isinstance(stmt, gast.Assign):
         *outer, last = stmt.targets

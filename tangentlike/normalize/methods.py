@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import gast
 import numpy as np
 
+from .. import runtime
 from ..errors import UnknownClassError
 from ..parse.resolve import MISSING, Scope, object_classes, primal_of, user_class
 from ..parse.source import ParsedFunction
@@ -59,9 +60,12 @@ class Methods(gast.NodeTransformer):
     watch: Callable[[object, str], None]
     # locals only ever assigned an instance of one user class (`t = Table()`)
     constructed: dict[str, type] = field(default_factory=dict)
-    # a bound method with a derivative rule of its own (`scipy.stats.norm.logpdf`) is
-    # called as it is, never peeled into its class's function and differentiated
+    # a bound method or callable object with a derivative rule of its own
+    # (`scipy.stats.norm.logpdf`), or listed non-differentiable (`np.random.default_rng`),
+    # is called as it is, never peeled into its class's function and differentiated
     has_rule: Callable[[object], bool] = lambda obj: False
+    # loop variables over sequences whose items have no one known class -> the sequence
+    items_of: dict[str, str] = field(default_factory=dict)
 
     def visit_Call(self, node: gast.Call) -> gast.expr:
         self.generic_visit(node)
@@ -73,7 +77,12 @@ class Methods(gast.NodeTransformer):
             peeled = self.peel(func, obj)
         elif obj is MISSING and isinstance(func, gast.Attribute):
             peeled = self.super_method(func) or self.method_of_known(func)
-        elif obj is not MISSING and user_class(type(obj)) and not inspect.isfunction(obj):
+        elif (
+            obj is not MISSING
+            and user_class(type(obj))
+            and not inspect.isfunction(obj)
+            and not self.has_rule(obj)
+        ):
             cls = self.scope.note(obj, ("type", ""), type(obj))
             peeled = self.called_object(func, cls)  # a global `layer(x)`
         elif obj is MISSING and isinstance(func, gast.Name):
@@ -88,6 +97,50 @@ class Methods(gast.NodeTransformer):
         new = gast.Call(func=ref, args=[*args, *node.args], keywords=[*kept, *node.keywords])
         self.note(new)
         return nodes.located(new, node)
+
+    def visit_For(self, node: gast.For) -> gast.For:
+        """`for layer in self.layers` (or a global list) of objects of one known class:
+        `layer` has that class in the body (its calls resolve), when the loop is the only
+        place that binds it."""
+        it = node.iter
+        if (
+            isinstance(it, gast.Call)
+            and len(it.args) == 1
+            and self.scope.resolve(it.func) is runtime.iterable
+        ):
+            it = it.args[0]
+        target = node.target.id if isinstance(node.target, gast.Name) else None
+        stored = [s for s in gast.walk(self.parsed.node) if isinstance(s, gast.Name)]
+        once = (
+            target is not None
+            and sum(1 for n in stored if n.id == target and isinstance(n.ctx, gast.Store)) <= 1
+        )
+        if once and target not in self.known:
+            found = self.item_classes(it)
+            for p, cls in found:
+                self.known[target + p[2:]] = cls
+            if not found:
+                self.items_of[target] = dotted(it) or "the sequence looped over"
+        self.generic_visit(node)
+        return node
+
+    def item_classes(self, seq: gast.expr) -> list[tuple[str, object]]:
+        """("[]...", class) for the items of a list of objects of one class (and their
+        attributes): from the known classes of `self.layers`, or a global list now."""
+        path = dotted(seq)
+        if path is not None and path + "[]" in self.known:
+            return [
+                ("[]" + p[len(path) + 2 :], t)
+                for p, t in self.known.items()
+                if p == path + "[]" or p.startswith(path + "[].")
+            ]
+        obj = self.scope.resolve(seq)
+        if not isinstance(obj, (list, tuple)):
+            return []
+        found = object_classes("", obj)
+        if found:
+            self.watch(obj, "classes")  # rebuilt when the items change class
+        return found
 
     def visit_Attribute(self, node: gast.Attribute) -> gast.expr:
         """`self.T` of a known user object is its attribute, not an array's transpose:
@@ -140,6 +193,11 @@ class Methods(gast.NodeTransformer):
             seq = self.scope.resolve(a.value) if isinstance(a, gast.Starred) else MISSING
             if isinstance(seq, tuple):  # a list may change length: left to run time
                 args += [self.literal(v, a.value, i) for i, v in enumerate(seq)]
+            elif isinstance(a, gast.Starred) and isinstance(a.value, (gast.Tuple, gast.List)):
+                args += a.value.elts  # g(*(x, y)): g(x, y)
+            elif isinstance(a, gast.Starred) and self.fixed_length(a.value) is not None:
+                n = self.fixed_length(a.value)  # args = (x, y); g(*args): g(args[0], args[1])
+                args += [nodes.subscript(nodes.deepcopy(a.value), nodes.const(i)) for i in range(n)]
             else:
                 args.append(a)
         keywords = []
@@ -154,6 +212,32 @@ class Methods(gast.NodeTransformer):
             else:
                 keywords.append(k)
         node.args, node.keywords = args, keywords
+
+    def fixed_length(self, seq: gast.expr) -> int | None:
+        """The length of a local bound once, to a tuple or list literal without starred
+        items, and never changed (no item write, method call or augmented assignment)."""
+        if not isinstance(seq, gast.Name):
+            return None
+        name, stores, values = seq.id, 0, []
+        for node in gast.walk(self.parsed.node):
+            if (
+                isinstance(node, gast.Name)
+                and node.id == name
+                and not isinstance(node.ctx, gast.Load)
+            ):
+                stores += 1  # bound (or deleted) here
+            if isinstance(node, gast.Assign) and [_plain(t) for t in node.targets] == [name]:
+                values.append(node.value)
+            written = isinstance(node, gast.Subscript) and not isinstance(node.ctx, gast.Load)
+            called = isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute)
+            base = node.value if written else node.func.value if called else None
+            if base is not None and _plain(base) == name:
+                return None  # args[0] = v, args.append(v): its items may change
+        if stores != 1 or len(values) != 1 or not isinstance(values[0], (gast.Tuple, gast.List)):
+            return None
+        if any(isinstance(e, gast.Starred) for e in values[0].elts):
+            return None
+        return len(values[0].elts)
 
     def literal(self, value: object, container: gast.expr, key: object) -> gast.expr:
         if nodes.is_literal(value) and not isinstance(value, tuple):
@@ -207,6 +291,15 @@ class Methods(gast.NodeTransformer):
             if not isinstance(known, type):  # a function passed in (np.tanh, a helper)
                 return self.function_ref(known, None, preferred=func.id), [], {}
             return self.called_object(func, known) if user_class(known) else None
+        if func.id in self.items_of:
+            raise self.parsed.error(
+                func,
+                f"cannot tell what calling {func.id!r} runs: it is an item of "
+                f"{self.items_of[func.id]}, whose items are not all objects of one class "
+                "(holding the same functions) when the gradient is built",
+                "give the items one class, and their functions as methods (def __call__) "
+                "rather than as attributes set per object; or call each by name",
+            )
         if func.id in nodes.all_param_names(self.parsed.node):
             raise UnknownClassError(
                 f"cannot tell what calling {func.id!r} runs: its class is not known "
@@ -261,7 +354,8 @@ class Methods(gast.NodeTransformer):
         class; `self.layer(x)` where the attribute holds an object of known class."""
         whole = dotted(func)
         if whole in self.known and not isinstance(self.known[whole], type):
-            return None  # a function value has no methods we resolve
+            # `self.act(h)` with `self.act = np.tanh`: the function the gradient was built for
+            return self.function_ref(self.known[whole], None, preferred=func.attr), [], {}
         if whole in self.known and user_class(self.known[whole]):
             return self.called_object(func, self.known[whole])
         recv = func.value
@@ -380,6 +474,10 @@ def known_classes(fn: gast.FunctionDef, given: dict[str, type]) -> dict[str, typ
     parameters the function rebinds."""
     stored = set().union(*(nodes.names_stored(s) for s in fn.body)) if fn.body else set()
     return {p: t for p, t in given.items() if p.split(".")[0] not in stored}
+
+
+def _plain(node: gast.AST) -> str | None:
+    return node.id if isinstance(node, gast.Name) else None
 
 
 def dotted(node: gast.expr) -> str | None:

@@ -116,12 +116,15 @@ class Recorder:
         found = object_classes(path, value)
         by_path: dict[str, object] = {path: value}
         for p, cls in found:
+            if "[]" in p:
+                continue  # items of a list: classes_of (a watch) or the build's key holds them
             obj = by_path.get(p)
             if obj is None:
                 parent, _, attr = p.rpartition(".")
                 obj = self.resolved(by_path[parent], ("attr", attr), getattr(by_path[parent], attr))
                 by_path[p] = obj
-            self.resolved(obj, ("type", ""), cls)
+            if obj is not cls:  # a function held in an attribute: the attribute step says it
+                self.resolved(obj, ("type", ""), cls)
         return found
 
 
@@ -172,7 +175,10 @@ def literals_of(p: object) -> object:
 
 def classes_of(obj: object) -> object:
     """The classes of a user object and of its attributes (they decide which methods run)."""
-    return tuple((p, f"{c.__module__}.{c.__qualname__}") for p, c in object_classes("", obj))
+    return tuple(
+        (p, f"{c.__module__}.{getattr(c, '__qualname__', c.__name__)}")
+        for p, c in object_classes("", obj)
+    )
 
 
 class _Build:

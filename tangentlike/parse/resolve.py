@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import gast
+import numpy as np
 
 from ..higher import forms
 from .generated import runtime_helper
@@ -132,14 +133,31 @@ def user_class(cls: type) -> bool:
     )
 
 
-def object_classes(path: str, value: object, depth: int = 3) -> list[tuple[str, type]]:
+def object_classes(path: str, value: object, depth: int = 3) -> list[tuple[str, object]]:
     """(`path`, class) for a user object and, recursively, the user objects among its
-    attributes (`self.encoder.dense`): what decides which methods its code calls."""
+    attributes (`self.encoder.dense`): what decides which methods its code calls. A
+    list or tuple of user objects of one class (with attributes of the same classes) is
+    `path[]` (`self.layers[]`: what `for layer in self.layers` holds); a function held
+    in an attribute (`self.act = np.tanh`) is (`path`, that function): what
+    `self.act(h)` runs."""
+    if isinstance(value, (list, tuple)):
+        if not value or depth <= 0:
+            return []
+        items = [object_classes(f"{path}[]", v, depth - 1) for v in value]
+        return items[0] if all(i == items[0] for i in items) else []
     cls = type(value)
     if not user_class(cls):
         return []
-    found = [(path, cls)]
+    found: list[tuple[str, object]] = [(path, cls)]
     if depth > 0:
         for attr, inner in sorted(getattr(value, "__dict__", {}).items()):
-            found += object_classes(f"{path}.{attr}", inner, depth - 1)
+            if held_function(inner):
+                found.append((f"{path}.{attr}", inner))
+            else:
+                found += object_classes(f"{path}.{attr}", inner, depth - 1)
     return found
+
+
+def held_function(value: object) -> bool:
+    """A plain function, builtin or NumPy ufunc (what an attribute may hold to be called)."""
+    return isinstance(value, (types.FunctionType, types.BuiltinFunctionType, np.ufunc))

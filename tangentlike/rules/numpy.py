@@ -163,13 +163,22 @@ NONDIFFERENTIABLE = {
 
 # Random draws: registered once the program has imported numpy.random (importing it
 # here would cost every gradient ~10 ms).
-RANDOM_DRAWS = ("rand", "randn", "randint", "random", "random_sample", "standard_normal", "seed")
+RANDOM_DRAWS = (
+    "rand",
+    "randn",
+    "randint",
+    "random",
+    "random_sample",
+    "standard_normal",
+    "seed",
+    "default_rng",
+)
 
 
 def _random_draws(registry: Registry) -> None:
     import numpy.random as random
 
-    draws = "a random draw: its arguments are shapes, integer bounds or a seed"
+    draws = "a random draw or generator: its arguments are shapes, integer bounds or a seed"
     registry.nondifferentiable({getattr(random, n): draws for n in RANDOM_DRAWS})
 
 

@@ -108,7 +108,8 @@ def register(registry: Registry) -> None:
             runtime.iterable: ("x",),
         }
     )
-    registry.sequence_makers([builtins.list, builtins.tuple, builtins.divmod])
+    registry.sequence_makers([builtins.list, builtins.tuple, builtins.divmod, runtime.without_item])
+    registry.nondifferentiable({runtime.item_index: "an index or key (of xs.pop(i))"})
 
     _bespoke(registry)
 
@@ -150,6 +151,15 @@ def _bespoke(registry: Registry) -> None:
     @linear(registry, runtime.dict_of, "values")
     def dict_of(result, keys, values):
         d[values] = runtime.undict_of(d[result], keys)
+
+    # xs.pop(i) leaves without_item(xs, k) (normalize/anf_expressions.py)
+    @adjoint(runtime.without_item, constant=("key",))
+    def without_item(result, xs, key):
+        d[xs] = runtime.with_zero_item(d[result], key)
+
+    @tangent(runtime.without_item)
+    def without_item_tangent(result, xs, key):
+        d[result] = runtime.without_item(d[xs], key)
 
     # (x // y, x % y): the quotient is locally constant, the remainder is x % y
     @adjoint(builtins.divmod, unbroadcast=True)

@@ -117,6 +117,13 @@ def register(registry: Registry) -> None:
         "differentiate the original function (tl.hvp, tl.hessian, tl.grad of f) in a form "
         "that avoids this operation, or register a rule for it with @tangentlike.adjoint",
     )
+    registry.refuse(
+        [runtime.random_draw],
+        "(a random draw from a Generator) does not differentiate the parameters of its "
+        "distribution",
+        "draw standard noise and transform it: mu + sigma * rng.standard_normal(size) "
+        "(reparameterisation), or wrap a constant parameter in tl.stop_gradient",
+    )
 
 
 # Helpers of generated gradients whose source is plain NumPy calls with rules of their own

@@ -15,6 +15,7 @@ what one computes is a versioned event: copies live in users' repositories.
     boundary      values crossing into and out of generated code (checked)
     schedule      checkpoint schedules and the measuring stack
     gradient      stop_gradient
+    draws         random draws from a Generator passed in (constants)
     scalars       rule maths of rules/builtins.py and rules/math.py (Python floats)
 """
 
@@ -25,9 +26,14 @@ from .broadcast import sum_to, unbroadcast
 from .containers import (
     add,
     add_item,
+    copied,
     dict_of,
+    item_index,
     iterable,
     part,
+    restore_item,
+    saved_item,
+    take_item,
     unadd,
     unappend,
     undict_of,
@@ -35,8 +41,11 @@ from .containers import (
     unmul,
     unsequence,
     unsum,
+    with_zero_item,
+    without_item,
     zeros_of,
 )
+from .draws import random_draw
 from .gradient import stop_gradient
 from .higher import (
     add_part,
@@ -50,7 +59,7 @@ from .higher import (
     unsequence_vjp,
     unsetitem_vjp,
 )
-from .indexing import selects, unsetitem, unshared, unsubscript
+from .indexing import numeric_item, selects, unsetitem, unshared, unsubscript
 from .numpy import (
     arange_vjp,
     cumprod_vjp,
@@ -182,6 +191,7 @@ __all__ = [
     "cholesky_jvp",
     "cholesky_vjp",
     "convolve_vjp",
+    "copied",
     "cross_vjp",
     "cumprod_jvp",
     "cumprod_vjp",
@@ -202,6 +212,7 @@ __all__ = [
     "inner",
     "inner_vjp",
     "interp_vjp",
+    "item_index",
     "item_part",
     "iterable",
     "iterable_tangent",
@@ -224,6 +235,7 @@ __all__ = [
     "no_object_zero",
     "norm_jvp",
     "norm_vjp",
+    "numeric_item",
     "owns",
     "part",
     "partitioned_like",
@@ -235,8 +247,11 @@ __all__ = [
     "qr_jvp",
     "qr_vjp",
     "quotient_remainder_tangent",
+    "random_draw",
     "real_root",
+    "restore_item",
     "rule_contribution",
+    "saved_item",
     "seed_like",
     "select_vjp",
     "selects",
@@ -249,6 +264,7 @@ __all__ = [
     "sum_to",
     "svd_jvp",
     "svd_vjp",
+    "take_item",
     "tensordot_vjp",
     "trapezoid_vjp",
     "unadd",
@@ -288,6 +304,8 @@ __all__ = [
     "untile",
     "unweights",
     "weights_like",
+    "with_zero_item",
+    "without_item",
     "zero_if_real",
     "zeros_of",
 ]

@@ -110,6 +110,79 @@ def unextend(b, n):
     return b, tail
 
 
+def saved_item(y, key):
+    """What `y[key] = v` overwrites in the list or dict `y`: (True, the old item), or
+    (False, None) when the key is new to the dict (the item itself is not copied: the
+    write rebinds the slot, it does not change the old item)."""
+    if isinstance(y, dict):
+        return (key in y, y.get(key))
+    return (True, y[key])
+
+
+def restore_item(y, key, saved):
+    """Undo `y[key] = v` given `saved_item(y, key)` from before it: the old item back, or
+    the key deleted when the write added it."""
+    present, old = saved
+    if present:
+        y[key] = old
+    else:
+        del y[key]
+
+
+def take_item(b, key, value):
+    """The adjoint of `y[key] = value` for a list or dict `y`: (b without the adjoint at
+    key, that adjoint, zeros like `value` when it is zero). Changes `b` in place (the old
+    item at key was overwritten: its adjoint is zero)."""
+    if isinstance(b, (np.ndarray, tuple)):  # a stacked adjoint (np.array of the list): rows
+        b = list(b)
+    g = None
+    if isinstance(b, dict):
+        g = b.pop(key, None)
+    elif b is not None:
+        g = b[key]
+        b[key] = None
+    if g is None and not (isinstance(value, (list, tuple, dict, str, bytes)) or value is None):
+        dtype = np.result_type(value)
+        if not np.issubdtype(dtype, np.inexact):
+            dtype = np.float64
+        g = np.zeros(np.shape(value), dtype=dtype)
+    return b, g
+
+
+def item_index(xs, key=-1):
+    """The item `xs.pop(key)` removes: a list's index made non-negative (IndexError as
+    the pop raises it), a dict's key as it is."""
+    if isinstance(xs, dict):
+        if key not in xs:
+            raise KeyError(key)
+        return key
+    return range(len(xs))[key]
+
+
+def without_item(xs, key):
+    """What `xs.pop(key)` leaves (key from item_index): a new list or dict."""
+    if isinstance(xs, dict):
+        return {k: v for k, v in xs.items() if k != key}
+    if xs is None:  # a zero tangent
+        return None
+    return list(xs[:key]) + list(xs[key + 1 :])
+
+
+def with_zero_item(g, key):
+    """The adjoint of `xs` in `without_item(xs, key)`: g with a zero (None) put back at
+    key for a list; a dict's adjoint has no entry for the popped key (zero)."""
+    if g is None or isinstance(g, dict):
+        return None if g is None else {k: v for k, v in g.items() if k != key}
+    g = list(g)
+    g.insert(key, None)
+    return g
+
+
+def copied(x):
+    """A shallow copy of a list or dict (a checkpointed loop's state written by key)."""
+    return dict(x) if isinstance(x, dict) else list(x)
+
+
 def unsum(g, iterable, start=0):
     """The adjoint of the builtin `sum(iterable, start)`: for an array, an array of its
     shape (each row's part: g undone of broadcasting against the row); for a list or

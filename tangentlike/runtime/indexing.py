@@ -70,6 +70,21 @@ def selects(x, what):
         )
 
 
+def numeric_item(y, key, what):
+    """Raise ValueError when `y[key] op= v` (`what`) would update a mutable item of the
+    list or dict `y` in place (an array, a list: other names may hold it); fine for a
+    number there, and for an array `y` (its item write is what it says)."""
+    if isinstance(y, (list, dict)):
+        item = y[key]
+        if not isinstance(item, (int, float, complex, np.generic)):
+            raise ValueError(
+                f"tangentlike: {what}: it holds a {type(item).__name__}, which Python's "
+                "augmented assignment changes in place (any other name holding it changes "
+                "too), and the gradient does not follow that\nWhat to do: write the new "
+                "value explicitly, y[k] = y[k] + v (a new array), or copy the item first"
+            )
+
+
 def unshared(value, others, what):
     """Raise ValueError when an array `value` holds (itself, or inside a list, tuple, dict
     or object) may share memory with one of `others` (or whatever they hold): an update

@@ -16,6 +16,7 @@ from ..analyze import tbr
 from ..runtime import schedule
 from ..syntax import nodes
 from . import checkpoints, checks, container_checks, signature, sweep, sweep_check
+from .adjoints import index_expr
 from .context import Context
 from .defined import Defined
 from .reverse import Backward
@@ -42,8 +43,14 @@ class Forward:
         if nodes.is_item_write(stmt):
             if id(stmt) in ctx.pushed:
                 target = stmt.targets[0]
-                region = nodes.subscript(nodes.name(target.value.id), nodes.deepcopy(target.slice))
-                copy = nodes.call(ctx.np("copy"), [region])
+                y = target.value.id
+                if y in ctx.container_writes:  # a list or dict: the old item, or no key
+                    copy = nodes.call(
+                        ctx.helper("saved_item"), [nodes.name(y), index_expr(target.slice)]
+                    )
+                else:
+                    region = nodes.subscript(nodes.name(y), nodes.deepcopy(target.slice))
+                    copy = nodes.call(ctx.np("copy"), [region])
                 out.append(nodes.expr_stmt(nodes.call(nodes.name(ctx.push), [copy])))
             out.append(stmt)
             return out

@@ -177,6 +177,8 @@ def _copied(ctx: Context, state: LoopState, name: str) -> gast.expr:
     if name in state.lists:
         list_ = ctx.namespace.bind("list", builtins.list, ctx.namer)
         return nodes.call(nodes.name(list_), [nodes.name(name)])
+    if name in state.copies and name in ctx.container_writes:
+        return nodes.call(ctx.helper("copied"), [nodes.name(name)])
     if name in state.copies:
         return nodes.call(ctx.np("copy"), [nodes.name(name)])
     return nodes.name(name)

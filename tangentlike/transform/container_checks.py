@@ -88,12 +88,19 @@ def check(ctx: Any) -> None:
             name = target.value.id
             if name in params:
                 continue  # reverse.check_item_write: writing into an argument
-            if name in grown or name in literals or may_hold_container(ctx, target.value):
+            if name in ctx.container_writes:
+                continue  # a list or dict the function made (transform/container_writes.py)
+            held = name in grown or name in literals or may_hold_container(ctx, target.value)
+            if held or _item_of(name, literals | set(grown) | ctx.container_writes, ctx):
                 raise ctx.error(
                     target,
-                    f"writing into the list or dict {name!r} by index or key is not supported",
-                    "build a new container instead: append to a list, or use a dict "
-                    "comprehension / literal",
+                    f"writing into the list or dict {name!r} by index or key is supported only "
+                    "when the function made it itself, and only there",
+                    f"make {name!r} in this function ({name} = [0.0] * n, {name} = {{}}, "
+                    f"list(...), dict(...)) and write into it by name; for a list held in "
+                    "another list or dict, build the inner list first and put it in once "
+                    f"complete; if {name!r} is an array, make that visible where it is made "
+                    f"({name} = np.array(...), np.copy(...) or arithmetic with a float)",
                 )
             continue
         if target.id in grown and isinstance(value, gast.Subscript):
@@ -121,6 +128,18 @@ def check(ctx: Any) -> None:
                 f"{target.id!r} refers to the list {value.id!r}, which is appended to",
                 f"take a copy where it is needed, or append to {value.id!r} only",
             )
+
+
+def _item_of(name: str, containers: set[str], ctx: Any) -> bool:
+    """Whether `name` may be bound to an item of one of `containers` (`r = rows[0]`)."""
+    return any(
+        isinstance(a.targets[0], gast.Name)
+        and a.targets[0].id == name
+        and isinstance(a.value, gast.Subscript)
+        and isinstance(a.value.value, gast.Name)
+        and a.value.value.id in containers
+        for a in assignments(ctx.fn.body)
+    )
 
 
 def _handed_over(ctx: Any, value: gast.expr) -> bool:

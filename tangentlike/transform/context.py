@@ -76,6 +76,8 @@ class Context:
     counters: dict[int, tuple[str, bool]] = field(default_factory=dict)
     pushed: frozenset[int] = frozenset()  # id() of the sites that push
     structured: frozenset[str] = frozenset()  # adjoint may be a list/dict (transform.containers)
+    # lists and dicts the function makes and writes into by index or key (container_writes)
+    container_writes: frozenset[str] = frozenset()
     shapes: Shapes = field(default_factory=Shapes)  # which operands have the result's shape
     checkpointed: dict[int, CheckpointedLoop] = field(default_factory=dict)  # id(loop) ->
     stats: bool = False  # the stack is a measuring schedule.Tape

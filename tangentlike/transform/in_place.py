@@ -42,6 +42,7 @@ from ..rules.registry import Registry
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
+from .adjoints import index_expr
 
 EffectsOf = Callable[[object], Effects | None]
 
@@ -98,7 +99,7 @@ class _Lowering:
             elif nodes.is_item_write(stmt):  # refused where it is compiled; callers know
                 for param in self.aliases.params_of(stmt, nodes.assigned_name(stmt)):
                     self.mutated.setdefault(param, self.mutation(stmt))
-                lowered = [stmt]
+                lowered = [*self.numeric_item(stmt), stmt]
             elif isinstance(stmt, (gast.Assign, gast.Expr)) and isinstance(stmt.value, gast.Call):
                 lowered = [*self.call(stmt), stmt]
             else:
@@ -148,6 +149,28 @@ class _Lowering:
             nodes.assign(write, nodes.name(tmp)),
             nodes.assign(z, again),
         ]
+
+    def numeric_item(self, stmt: gast.Assign) -> list[gast.stmt]:
+        """`L[k] op= v` (normalize/desugar.py marks it) into what may be a list or dict:
+        Python updates the item in place when it is an array or a list, which other names
+        may hold; the lowered `L[k] = L[k] op v` is right only for a number there, which
+        runtime.numeric_item checks."""
+        target = stmt.targets[0]
+        y = target.value.id
+        if not getattr(target, "augmented", False) or y in self.before_arrays(stmt):
+            return []
+        helper = nodes.name(self.namespace.bind("numeric_item", runtime.numeric_item, self.namer))
+        what = (
+            f"{messages.place(self.parsed, stmt)}: `{messages.text(self.parsed, stmt)}` updates "
+            f"the item of {y!r} in place"
+        )
+        key = index_expr(target.slice)
+        return [nodes.expr_stmt(nodes.call(helper, [nodes.name(y), key, nodes.const(what)]))]
+
+    def before_arrays(self, stmt: gast.stmt) -> frozenset[str]:
+        """Names certainly not a list or dict when stmt runs."""
+        memory = self.aliases.before.get(id(stmt))
+        return memory.arrays if memory is not None else frozenset()
 
     # -- calls of helpers that change an argument --------------------------------------
     def call(self, stmt: gast.Assign | gast.Expr) -> list[gast.stmt]:

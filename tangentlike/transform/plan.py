@@ -20,7 +20,7 @@ from ..analyze.calls import bind_call
 from ..checkpoint import is_checkpointed
 from ..parse import origins
 from ..syntax import nodes
-from . import checkpoints, container_checks, containers
+from . import checkpoints, container_checks, container_writes, containers
 from .context import Context
 
 
@@ -36,6 +36,7 @@ def plan(ctx: Context) -> None:
         shares_structure=lambda call: containers.shared_structure(ctx, call),
         none_is_structured=origins.is_form(ctx.parsed.filename),
     )
+    ctx.container_writes = container_writes.find(ctx)
     container_checks.check(ctx)
     aliases = None
     if any(
@@ -53,7 +54,8 @@ def plan(ctx: Context) -> None:
     def visit(stmts: list[gast.stmt], in_loop: bool) -> None:
         for stmt in stmts:
             if nodes.is_item_write(stmt):
-                check_item_write(ctx, aliases, stmt)
+                if nodes.assigned_name(stmt) not in ctx.container_writes:
+                    check_item_write(ctx, aliases, stmt)  # into an array
             elif isinstance(stmt, gast.Assign):
                 if isinstance(stmt.value, gast.Call) and stmt.targets[0].id in ctx.active:
                     plan_call(ctx, stmt)

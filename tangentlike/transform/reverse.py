@@ -96,6 +96,8 @@ class Backward(Adjoints):
         target = stmt.targets[0]
         y, value = target.value.id, stmt.value
         index = index_expr(target.slice)
+        if y in ctx.container_writes:
+            return self.container_write(stmt, defined)
         code: list[gast.stmt] = []
         by = ctx.adjoint.get(y)
         if by is not None and by in defined:
@@ -114,6 +116,33 @@ class Backward(Adjoints):
             value=nodes.name(y), slice=nodes.deepcopy(target.slice), ctx=gast.Store()
         )
         code.append(pop_marker(stmt, nodes.assign(restore, nodes.call(nodes.name(ctx.pop), []))))
+        return code, defined
+
+    def container_write(self, stmt: gast.Assign, defined: Defined):
+        """`out[key] = v` into a list or dict the function made (transform/container_writes.py):
+        v gets the adjoint held at key, which is zero before the write; then the old item
+        (or the key's absence) is put back."""
+        ctx = self.ctx
+        target = stmt.targets[0]
+        y, value, key = target.value.id, stmt.value, index_expr(target.slice)
+        code: list[gast.stmt] = []
+        by = ctx.adjoint.get(y)
+        receives = isinstance(value, gast.Name) and value.id in ctx.active
+        if by is not None and by in defined:
+            piece = ctx.namer.temp("b" + value.id.lstrip("_")) if receives else "_"
+            pair = nodes.tuple_([nodes.name(by, store=True), nodes.name(piece, store=True)], True)
+            taken = nodes.call(
+                ctx.helper("take_item"), [nodes.name(by), key, nodes.deepcopy(value)]
+            )
+            code.append(nodes.assign(pair, taken))
+            if receives:
+                more, defined = self.accumulate(value.id, nodes.name(piece), defined)
+                code.extend(more)
+        restore = nodes.call(
+            ctx.helper("restore_item"),
+            [nodes.name(y), index_expr(target.slice), nodes.call(nodes.name(ctx.pop), [])],
+        )
+        code.append(pop_marker(stmt, nodes.expr_stmt(restore)))
         return code, defined
 
     def loop(self, stmt: gast.For | gast.While, defined: Defined):

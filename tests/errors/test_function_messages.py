@@ -52,26 +52,29 @@ CASES = [
         8,
         "position is unknown",
     ),
-    (
+    (  # a tuple bound once is spelled out; a list that grows is not
         "a differentiated value inside *seq",
         "def g(a, b):\n    return a * b\n\n"
-        "def f(x):\n    pair = (x, x)\n    return np.sum(g(*pair))\n",
+        "def f(x):\n    pair = [x]\n    pair.append(x)\n    return np.sum(g(*pair))\n",
         "f",
         0,
         lambda: (np.ones(3),),
-        9,
+        10,
         "star-unpacking",
     ),
-    (
-        "a method stored on the instance",
-        "class M:\n    def __init__(self):\n        self.act = np.tanh\n\n"
-        "    def loss(self, x):\n        return np.sum(self.act(x))\n\n"
+    (  # a function stored on the instance is called (the gradient is built for it)
+        "objects of different classes in a list",
+        "class Up:\n    def __call__(self, x):\n        return x * 2.0\n\n"
+        "class Down:\n    def __call__(self, x):\n        return x * 3.0\n\n"
+        "class M:\n    def __init__(self):\n        self.layers = [Up(), Down()]\n\n"
+        "    def loss(self, x):\n        h = x\n        for layer in self.layers:\n"
+        "            h = layer(h)\n        return np.sum(h)\n\n"
         "def f(m, x):\n    return m.loss(x)\n",
         "f",
         1,
         lambda: (None, np.ones(3)),
-        9,
-        "cannot tell which method",
+        19,
+        "cannot tell what calling",
     ),
     (
         "a method of a builtin object",

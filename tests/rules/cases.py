@@ -660,6 +660,9 @@ CASES: list[Case] = [
     Case("sum(x ** 2) + x[0]", {"x": V}),
     Case("sum(x * y, 1.5) * 2", {"x": M, "y": V}),
     Case("np.stack([{i: v * (i + 1.0) for i in range(3)}[2] for v in x])", {"x": M}),
+    # xs.pop(i): the item read, and what is left of the list (runtime.without_item)
+    Case("[x, x * y, y].pop(1) * sum([x, x * y, y, x].pop(-2))", {"x": V, "y": V}),
+    Case("{'a': x, 'b': y * x}.pop('b')", {"x": M, "y": M}),
 ]
 
 # The SciPy rule files' cases live in their own file (owned with those rules).

@@ -142,6 +142,12 @@ class Evaluator:
             raise Unsupported("*args or **kwargs")
         keywords = {k.arg: k.value for k in node.keywords}
         func = node.func
+        if isinstance(func, gast.Attribute) and func.attr == "pop":
+            # as normalize lowers xs.pop(i): the item read, and without_item(xs, k) left
+            xs = self.run(func.value)[0]
+            key = runtime.item_index(xs, *[self.run(a)[0] for a in node.args])
+            self.apply(runtime.without_item, [func.value, nodes.const(key)], {})
+            return self.run(nodes.subscript(func.value, nodes.const(key)))
         if isinstance(func, gast.Attribute) and not self.constant(func.value):
             method = self.registry.method_for(func.attr)
             if method is None:

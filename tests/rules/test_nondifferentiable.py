@@ -137,6 +137,9 @@ def _calls() -> dict[object, list[Call]]:
         random.random_sample: [Call(random.random_sample, (3,), ())],
         random.standard_normal: [Call(random.standard_normal, (3,), ())],
         random.seed: [Call(random.seed, (0,), ())],
+        random.default_rng: [Call(random.default_rng, (0,), ())],
+        # the index xs.pop(i) removes (normalize/anf_expressions.py): an integer or a key
+        runtime.item_index: [Call(runtime.item_index, ([1.5, 2.5, 3.5], -1), ())],
         # math
         math.floor: [Call(math.floor, (2.6,))],
         math.ceil: [Call(math.ceil, (2.6,))],

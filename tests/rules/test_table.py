@@ -147,6 +147,8 @@ def _called(case: Case) -> set[object]:
             target = _resolve(node)
             if target is not None:
                 found.add(target)
+            elif node.attr == "pop":  # normalize/anf_expressions: xs.pop(i)
+                found.add(runtime.without_item)
             elif registry.method_for(node.attr):
                 dotted = registry.method_for(node.attr).dotted
                 found.add(getattr(np, dotted.split(".")[-1]))
