@@ -200,6 +200,7 @@ class ModuleBuilder:
             push=push,
             pop=pop,
             shapes=shape_analysis.analyze(fn, scope, self.registry, scalars, dims),
+            array_params=frozenset(dims or ()),
             checkpointed=checkpointed,
             stats=self.stats,
             checks=self.checks,

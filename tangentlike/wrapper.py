@@ -104,7 +104,9 @@ def wrap(
     def chosen(args: tuple) -> Callable:
         if specialised is None:
             return generated
-        key = tuple([v.shape if type(v) is np.ndarray else type(v) for v in args[:count]])
+        key = tuple(
+            [(v.dtype.kind, v.shape) if type(v) is np.ndarray else type(v) for v in args[:count]]
+        )
         found = builds.get(key)
         if found is None:
             if len(builds) >= _MAX_SIGNATURES:  # calls of ever new shapes: start again
@@ -171,7 +173,7 @@ def signature(names: tuple[str, ...], args: tuple) -> Signature:
     for n, v in zip(names, args, strict=False):  # args past the parameters: a seed, *args
         if type(v) is float or type(v) is int:
             known.append((n, None))
-        elif type(v) is np.ndarray:
+        elif type(v) is np.ndarray and v.dtype.kind in "biufc":  # not arrays of objects
             known.append((n, "".join("1" if d == 1 else "N" for d in v.shape)))
     return tuple(known)
 

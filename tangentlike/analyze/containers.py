@@ -63,6 +63,7 @@ def structured(
     sequence_call: Callable[[gast.Call], bool] | None = None,
     sequence_args: Callable[[gast.Call], list[str]] | None = None,
     makes_array: Callable[[gast.Call], bool] | None = None,
+    arrays_given: frozenset[str] = frozenset(),
 ) -> frozenset[str]:
     """Locals whose adjoint may be a container adjoint (see the module docstring).
 
@@ -70,9 +71,10 @@ def structured(
     through its source), whose arguments and results may be containers;
     `sequence_call(call)` whether it returns a list of arrays (np.split);
     `sequence_args(call)` the names it takes as lists whose adjoint is a list (np.stack);
-    `makes_array(call)` whether it certainly returns a new array (a ufunc).
+    `makes_array(call)` whether it certainly returns a new array (a ufunc);
+    `arrays_given`: parameters known to be passed an ndarray (a build specialised to it).
     """
-    floating = floating_names(fn, makes_array)
+    floating = floating_names(fn, makes_array, arrays_given)
     bound: dict[str, list[gast.expr]] = {}
     as_lists: set[str] = set()  # taken whole as a list by a rule: kept whatever they hold
     found: set[str] = set()
@@ -134,7 +136,14 @@ def structured(
         if all(numeric(v, floating, makes_array) for v in values) and n not in as_lists
     }
     params = set(nodes.param_names(fn))
-    return frozenset(((found - arrays - params) | (found & params) | as_lists) & _locals(fn))
+    given = {  # parameters passed arrays that stay arrays
+        p
+        for p in params & arrays_given
+        if all(numeric(v, floating, makes_array) for v in bound.get(p, [])) and p not in as_lists
+    }
+    return frozenset(
+        ((found - arrays - params) | (found & (params - given)) | as_lists) & _locals(fn)
+    )
 
 
 def _locals(fn: gast.FunctionDef) -> set[str]:

@@ -127,7 +127,7 @@ def analyze(
         if any(callee is f for f in (*_REDUCTIONS, *_PRODUCTS)):
             return True
         rule = registry.lookup(callee)
-        return rule is not None and rule.elementwise
+        return rule is not None and rule.elementwise and not registry.makes_sequence(callee)
 
     def block(stmts: list[gast.stmt], env: Env) -> Env:
         for stmt in stmts:

@@ -77,6 +77,7 @@ class Context:
     pushed: frozenset[int] = frozenset()  # id() of the sites that push
     structured: frozenset[str] = frozenset()  # adjoint may be a list/dict (transform.containers)
     shapes: Shapes = field(default_factory=Shapes)  # which operands have the result's shape
+    array_params: frozenset[str] = frozenset()  # passed ndarrays (a specialised build)
     checkpointed: dict[int, CheckpointedLoop] = field(default_factory=dict)  # id(loop) ->
     stats: bool = False  # the stack is a measuring schedule.Tape
     checks: bool = False  # debug mode: the code checks itself at run time (transform.checks)

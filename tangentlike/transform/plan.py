@@ -32,6 +32,7 @@ def plan(ctx: Context) -> None:
         lambda call: user_function(ctx.scope.resolve(call.func), ctx.registry),
         lambda call: ctx.registry.makes_sequence(ctx.scope.resolve(call.func)),
         lambda call: containers.sequence_arguments(ctx, call),
+        arrays_given=ctx.array_params,
     )
     container_checks.check(ctx)
     aliases = None
