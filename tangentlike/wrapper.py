@@ -37,7 +37,7 @@ class Stats:
     snapshots; peak_bytes: the most of both together; recomputed_steps: loop
     steps the backward sweep ran again (checkpointed loops); snapshots: the
     most loop states one checkpointed loop kept at once. Bytes count array
-    data (8 per Python number).
+    data (8 per Python number), each array once however often the stack holds it.
     """
 
     pushes: int
