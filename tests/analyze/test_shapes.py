@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import numpy as np
+from reference import check_against_fd, load_module
 from stages import annotated, code, prepare
 
+import tangentlike as tl
 from tangentlike.analyze import shapes
 
 SOURCE = """
@@ -155,3 +158,27 @@ def test_dimension_patterns_of_a_specialised_build(tmp_path):
         return f
         """
     )
+
+
+LOOP = """
+import numpy as np
+
+
+def f(x, y):
+    t = x
+    for i in range(2):
+        s = t * x
+        t = s + y
+    return np.sum(t)
+"""
+
+
+def test_a_loops_later_pass_forgets_what_its_first_pass_found(tmp_path):
+    # on the loop's first pass t has x's shape, so s would; on the fixpoint t is unknown
+    # (y broadcasts it to (3, 3)): s's shape must be unknown, and x's adjoint summed
+    # (it was refused as a tangentlike bug: "the gradient of x has shape (3, 3)")
+    m = load_module(tmp_path, LOOP)
+    x, y = np.array([0.5, -1.0, 2.0]), np.array([[1.0], [2.0], [3.0]])
+    df = tl.grad(m.f, wrt=0, cache=False)
+    check_against_fd(m.f, df(x, y), (x, y), 0)
+    check_against_fd(m.f, df.__wrapped__(x, y), (x, y), 0)  # the generic build too
