@@ -33,7 +33,7 @@ from .job import CacheOption, Job, Mode, Wrt, resolve_wrt
 from .live import Built, Live, show
 from .parse.source import function_for_rule, peel_bound, unwrap
 from .rules.registry import default_registry
-from .wrapper import wrap
+from .wrapper import Signature, signature_label, wrap
 
 
 @dataclass
@@ -140,20 +140,26 @@ def _wrapped(
 
 
 def _specialiser(job: Job, build_job: Callable[[Job], Built]) -> Callable | None:
-    """For the wrapper: the generated function of `job` specialised to the parameters
-    a call passes Python numbers (Job.scalars), built on first use by `build_job` (disk
-    cache first) and kept current like the generic one; each is `df.specialised[scalars]`'s
-    source. None where specialising does not apply: stats (the measuring stack is the
-    generic build's), debug mode (it checks the generic code; a specialised build is a
-    speed feature) and jobs specialised already."""
-    if job.stats or job.checks or job.scalars:
+    """For the wrapper: the generated function of `job` specialised to a signature of the
+    arguments (wrapper.signature: the parameters passed Python numbers, Job.scalars, and
+    the dimension patterns of those passed arrays, Job.arrays), built on first use by
+    `build_job` (disk cache first) and kept current like the generic one; each is
+    `df.specialised[label]`'s source (wrapper.signature_label). None where specialising
+    does not apply: stats (the measuring stack is the generic build's), debug mode (it
+    checks the generic code; a specialised build is a speed feature) and jobs
+    specialised already."""
+    if job.stats or job.checks or job.scalars or job.arrays:
         return None
     sources = _Sources()
 
-    def specialised(scalars: tuple[str, ...]) -> Callable:
-        build = functools.partial(build_job, dataclasses.replace(job, scalars=scalars))
+    def specialised(known: Signature) -> Callable:
+        scalars = tuple(n for n, p in known if p is None)
+        arrays = tuple((n, p) for n, p in known if p is not None)
+        build = functools.partial(
+            build_job, dataclasses.replace(job, scalars=scalars, arrays=arrays)
+        )
         live = Live(build(), build)
-        sources.lives[scalars] = live
+        sources.lives[signature_label(known)] = live
         return live.caller()
 
     specialised.sources = sources
@@ -161,14 +167,15 @@ def _specialiser(job: Job, build_job: Callable[[Job], Built]) -> Callable | None
 
 
 class _Sources(Mapping):
-    """`df.specialised`: parameters passed Python numbers -> the current source of the
-    build specialised to them (as last refreshed)."""
+    """`df.specialised`: the label of a signature (wrapper.signature_label: `x` for a
+    Python number, `x[N1]` for an array) -> the current source of the build specialised
+    to it (as last refreshed)."""
 
     def __init__(self) -> None:
         self.lives: dict[tuple[str, ...], Live] = {}
 
-    def __getitem__(self, scalars: tuple[str, ...]) -> str:
-        return self.lives[scalars].built.source
+    def __getitem__(self, label: tuple[str, ...]) -> str:
+        return self.lives[label].built.source
 
     def __iter__(self):
         return iter(self.lives)

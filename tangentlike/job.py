@@ -66,7 +66,10 @@ class Job:
     param_types: (parameter, class or function) pairs the build is specialised for;
     scalars: the parameters passed a Python float or int at the call this build is
         specialised for (their shape is (): no unbroadcast, no saved shape where they
-        meet other scalars); the wrapper dispatches on it (wrapper.scalar_signature);
+        meet other scalars); the wrapper dispatches on it (wrapper.signature);
+    arrays: (parameter, pattern) for the parameters passed an ndarray at that call, the
+        pattern saying which of its dimensions are 1 ("N1": two dimensions, the second
+        1; analyze/shapes.py), so that shapes are known to agree;
     jit: the gradient runs the build compiled by numba in nopython mode (jit/); "auto"
         falls back to the Python build with one warning where numba cannot compile it;
     cache: where the disk cache lives (True: the default directory, False: none).
@@ -83,6 +86,7 @@ class Job:
     param_types: tuple[tuple[str, object], ...] = ()
     scalars: tuple[str, ...] = ()
     jit: bool | str = False  # True: compiled by numba (jit/); "auto": that, else Python
+    arrays: tuple[tuple[str, str], ...] = ()
     cache: CacheOption = True
 
     def __post_init__(self) -> None:

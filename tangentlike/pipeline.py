@@ -117,7 +117,11 @@ class ModuleBuilder:
         name = self.reserve("d" + parsed.node.name)
         start = len(self.variants.queue)
         ctx, ret = self._prepare(
-            parsed, wrt, default_schedule=self.checkpoint, scalars=frozenset(job.scalars)
+            parsed,
+            wrt,
+            default_schedule=self.checkpoint,
+            scalars=frozenset(job.scalars),
+            dims=dict(job.arrays),
         )
         seed = ctx.adjoint.get(ret) or ctx.namer.exact("b" + ret)
         returned = f"{parsed.basename}:{parsed.node.body[-1].lineno}"
@@ -169,6 +173,7 @@ class ModuleBuilder:
         wrt: tuple[str, ...],
         default_schedule: Schedule | None = None,
         scalars: frozenset[str] = frozenset(),
+        dims: dict[str, str] | None = None,
     ):
         fn, namer, scope, checkpointed, (stack, push, pop), _ = self._normalize(
             parsed, default_schedule
@@ -194,7 +199,8 @@ class ModuleBuilder:
             stack=stack,
             push=push,
             pop=pop,
-            shapes=shape_analysis.analyze(fn, scope, self.registry, scalars),
+            shapes=shape_analysis.analyze(fn, scope, self.registry, scalars, dims),
+            array_params=frozenset(dims or ()),
             checkpointed=checkpointed,
             stats=self.stats,
             checks=self.checks,

@@ -39,7 +39,7 @@ class Stats:
     snapshots; peak_bytes: the most of both together; recomputed_steps: loop
     steps the backward sweep ran again (checkpointed loops); snapshots: the
     most loop states one checkpointed loop kept at once. Bytes count array
-    data (8 per Python number).
+    data (8 per Python number), each array once however often the stack holds it.
     """
 
     pushes: int
@@ -71,10 +71,12 @@ def wrap(
     run-time checks raising tangentlike errors. The generated code itself returns each
     gradient in its argument's structure, shape and float dtype.
 
-    `specialised(scalars)`: the generated function of the same job built for calls whose
-    parameters `scalars` are passed Python numbers (job.Job.scalars); each call with such
-    arguments runs it, chosen by `scalar_signature`, so a build specialised to one
-    signature never sees another."""
+    `specialised(known)`: the generated function of the same job built for calls whose
+    arguments have the signature `known` (`signature`: which parameters are passed
+    Python numbers, job.Job.scalars, and which arrays of which dimension pattern,
+    job.Job.arrays); each call runs the one of its arguments' signature (looked up by
+    their types and shapes), so a build specialised to one signature never sees
+    another."""
     func = job.func
     sig = inspect.signature(func)
     params = list(sig.parameters.values())
@@ -98,17 +100,21 @@ def wrap(
             value = args[i] if i < len(args) else kwargs.get(n, dflt)
             _check_differentiable(value, n, func)
 
-    builds: dict[tuple[str, ...], Callable] = {}
+    builds: dict[tuple, Callable] = {}  # the types and shapes of a call's arguments ->
+    count = len(names)
 
     def chosen(args: tuple) -> Callable:
         if specialised is None:
             return generated
-        scalars = scalar_signature(names, args)
-        if not scalars:
-            return generated
-        found = builds.get(scalars)
+        key = tuple(
+            [(v.dtype.kind, v.shape) if type(v) is np.ndarray else type(v) for v in args[:count]]
+        )
+        found = builds.get(key)
         if found is None:
-            found = builds[scalars] = specialised(scalars)
+            if len(builds) >= _MAX_SIGNATURES:  # calls of ever new shapes: start again
+                builds.clear()
+            known = signature(names, args)
+            found = builds[key] = specialised(known) if known else generated
         return found
 
     def run(args: tuple, kwargs: dict) -> Any:
@@ -154,6 +160,29 @@ def wrap(
     df.wrt = wrt
     df.stats = None
     return df
+
+
+_MAX_SIGNATURES = 64
+Signature = tuple[tuple[str, "str | None"], ...]
+
+
+def signature(names: tuple[str, ...], args: tuple) -> Signature:
+    """(parameter, pattern) for the positional parameters (of `names`) that `args` passes
+    a Python float or int (pattern None) or an ndarray (the pattern of its dimensions:
+    "1" where one is 1, "N" where not, analyze/shapes.py). Arguments passed by name or
+    left to their defaults, and other values (NumPy scalars, containers) are unknown."""
+    known = []
+    for n, v in zip(names, args, strict=False):  # args past the parameters: a seed, *args
+        if type(v) is float or type(v) is int:
+            known.append((n, None))
+        elif type(v) is np.ndarray and v.dtype.kind in "biufc":  # not arrays of objects
+            known.append((n, "".join("1" if d == 1 else "N" for d in v.shape)))
+    return tuple(known)
+
+
+def signature_label(known: Signature) -> tuple[str, ...]:
+    """How `df.specialised` names a signature: `x` for a number, `x[N1]` for an array."""
+    return tuple(n if p is None else f"{n}[{p}]" for n, p in known)
 
 
 def scalar_signature(names: tuple[str, ...], args: tuple) -> tuple[str, ...]:

@@ -65,6 +65,7 @@ def structured(
     makes_array: Callable[[gast.Call], bool] | None = None,
     shares_structure: Callable[[gast.Call], list[str]] | None = None,
     none_is_structured: bool = False,
+    arrays_given: frozenset[str] = frozenset(),
 ) -> frozenset[str]:
     """Locals whose adjoint may be a container adjoint (see the module docstring).
 
@@ -77,8 +78,9 @@ def structured(
     the result is a container where they are, and they are where it is.
     `none_is_structured`: a name bound to None counts (in a gradient's differentiable
     form, names prebound to None hold flags and saved values whose adjoints stay None).
+    `arrays_given`: parameters known to be passed an ndarray (a build specialised to it).
     """
-    floating = floating_names(fn, makes_array)
+    floating = floating_names(fn, makes_array, arrays_given)
     bound: dict[str, list[gast.expr]] = {}
     as_lists: set[str] = set()  # taken whole as a list by a rule: kept whatever they hold
     found: set[str] = set()
@@ -144,7 +146,14 @@ def structured(
         if all(numeric(v, floating, makes_array) for v in values) and n not in as_lists
     }
     params = set(nodes.param_names(fn))
-    return frozenset(((found - arrays - params) | (found & params) | as_lists) & _locals(fn))
+    given = {  # parameters passed arrays that stay arrays
+        p
+        for p in params & arrays_given
+        if all(numeric(v, floating, makes_array) for v in bound.get(p, [])) and p not in as_lists
+    }
+    return frozenset(
+        ((found - arrays - params) | (found & (params - given)) | as_lists) & _locals(fn)
+    )
 
 
 def _locals(fn: gast.FunctionDef) -> set[str]:

@@ -9,7 +9,7 @@ or an array makes a new float or array: `u0 * 1.0`, `u + k * lap`, `a / b`,
 `-u`, `a ** 2.0`, `a @ b`, a ufunc's or allocating function's result, an element or
 slice of an array. `floating_names(fn)` is the greatest fixpoint over the
 function's bindings (a name is floating when every value bound to it is), with
-parameters unknown.
+parameters unknown unless known to be passed arrays.
 """
 
 from __future__ import annotations
@@ -81,9 +81,12 @@ def _maybe_text(operand: gast.expr) -> bool:
 
 
 def floating_names(
-    fn: gast.FunctionDef, makes_array: Callable[[gast.Call], bool] | None = None
+    fn: gast.FunctionDef,
+    makes_array: Callable[[gast.Call], bool] | None = None,
+    arrays: frozenset[str] = frozenset(),
 ) -> frozenset[str]:
-    """Locals every binding of which is floating (given the others), parameters never."""
+    """Locals every binding of which is floating (given the others); parameters only
+    those of `arrays`, known to be passed an ndarray (a build specialised to it)."""
     bindings: dict[str, list[gast.expr]] = {}
     for node in gast.walk(fn):
         if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
@@ -96,10 +99,10 @@ def floating_names(
             for name in nodes.names_stored(node.target):
                 bindings.setdefault(name, []).append(gast.Constant(value="?", kind=None))
     params = set(nodes.all_param_names(fn))
-    known = frozenset(n for n in bindings if n not in params)
+    known = frozenset(n for n in bindings if n not in params) | (arrays & params)
     while True:
         kept = frozenset(
-            n for n in known if all(floating(v, known, makes_array) for v in bindings[n])
+            n for n in known if all(floating(v, known, makes_array) for v in bindings.get(n, []))
         )
         if kept == known:
             return known

@@ -1,13 +1,26 @@
-"""Which values certainly have the shape of which parameter, on A-normal form.
+"""Which values certainly have the same shape as which others, on A-normal form.
 
 Assumes: A-normal form. Guarantees: `Shapes.before[id(stmt)][name]` and
-`Shapes.result[id(stmt)]` are a shape class -- `SCALAR`, or `("param", p)`
-for "the shape parameter p has when the call starts" -- only when that holds
-on every path; unknown shapes are absent. Elementwise operations (operators
-and rules marked elementwise) of operands of one class, or of that class and
-scalars, have that class. The transform uses it to drop `unbroadcast` where
-an operand already has the result's shape, so the backward sweep does not
-read (and the forward sweep need not save) that operand.
+`Shapes.result[id(stmt)]` are a shape class only when it holds on every path;
+unknown shapes are absent. Two values of one class have one shape. The classes:
+
+- `("dims", pattern)`: an array (or number) of `len(pattern)` dimensions, `pattern[k]`
+  "1" where dimension k is 1 and "N" where it is not; `SCALAR` is `("dims", "")`.
+  Parameters get one in a build specialised to the call's signature (`dims`, see
+  job.Job.arrays and job.Job.scalars); literals, full reductions (`np.sum(x)`) and
+  `len` are scalars. Broadcasting two dimensions that are not 1 requires them equal,
+  so an operand whose pattern is the result's has the result's shape.
+- `("param", p)`: the shape parameter p has when the call starts (generic builds).
+- `("at", name, id)`: the shape of the array one run of an assignment made (a matrix
+  product, an elementwise rule's or a reduction's result, never a list). A loop's
+  entry joins what holds before the loop, where no assignment of its body has run,
+  so a class never mixes the values of two runs of its statement.
+
+Elementwise operations (operators and rules marked elementwise) of operands of one
+class, or of that class and scalars, have that class; of `dims` operands, their
+broadcast. The transform uses it to drop `unbroadcast` where an operand already has
+the result's shape, so the backward sweep does not read (and the forward sweep need
+not save) that operand.
 """
 
 from __future__ import annotations
@@ -16,17 +29,23 @@ import builtins
 from dataclasses import dataclass, field
 
 import gast
+import numpy as np
 
 from ..parse.resolve import Scope
 from ..rules.registry import Registry
 from ..syntax import nodes
 
-SCALAR = ("scalar",)
-Shape = tuple[str, ...]
+SCALAR = ("dims", "")
+Shape = tuple
 Env = dict[str, Shape]
+_INT = ("int",)  # a Python int (a scalar): an index that drops a dimension
+_RANGE = ("range",)  # a range object: a loop over it binds ints
 
 _ELEMENTWISE_OPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.Mod, gast.FloorDiv)
+_INT_OPS = (gast.Add, gast.Sub, gast.Mult, gast.FloorDiv, gast.Mod)
 _SCALAR_MAKERS = (builtins.float, builtins.int, builtins.len, builtins.bool)
+_REDUCTIONS = (np.sum, np.mean, np.max, np.min, np.amax, np.amin, np.prod, np.std, np.var)
+_PRODUCTS = (np.matmul, np.dot)
 
 
 @dataclass
@@ -37,33 +56,78 @@ class Shapes:
     def same(self, stmt: gast.stmt, name: str) -> bool:
         """Whether `name`, when `stmt` runs, has the shape of the value `stmt` assigns."""
         known = self.result.get(id(stmt))
-        return known is not None and self.before.get(id(stmt), {}).get(name) == known
+        return known is not None and _shape(self.before.get(id(stmt), {}).get(name)) == known
 
 
 def analyze(
-    fn: gast.FunctionDef, scope: Scope, registry: Registry, scalars: frozenset[str] = frozenset()
+    fn: gast.FunctionDef,
+    scope: Scope,
+    registry: Registry,
+    scalars: frozenset[str] = frozenset(),
+    dims: dict[str, str] | None = None,
 ) -> Shapes:
-    """The shapes of `fn`'s values; `scalars`: parameters known to hold a Python number
-    when the call starts (a build specialised to its arguments, job.Job.scalars)."""
+    """The shapes of `fn`'s values. `scalars`: parameters known to hold a Python number
+    when the call starts; `dims`: parameters known to hold an array, with the pattern of
+    its dimensions ("N1": two, the second 1) -- a build specialised to its arguments."""
     shapes = Shapes()
+    dims = dims or {}
+
+    def is_int(node: gast.expr, env: Env) -> bool:
+        if isinstance(node, gast.Constant):
+            return type(node.value) is int
+        if isinstance(node, gast.Name):
+            return env.get(node.id) == _INT
+        if isinstance(node, gast.BinOp) and isinstance(node.op, _INT_OPS):
+            return is_int(node.left, env) and is_int(node.right, env)
+        if isinstance(node, gast.Call) and not node.keywords and len(node.args) == 1:
+            return scope.resolve(node.func) is builtins.len
+        return False
 
     def of(node: gast.expr, env: Env) -> Shape | None:
         if isinstance(node, gast.Constant):
             return SCALAR if isinstance(node.value, (bool, int, float, complex)) else None
         if isinstance(node, gast.Name):
-            return env.get(node.id)
+            return _shape(env.get(node.id))
         if isinstance(node, gast.BinOp) and isinstance(node.op, _ELEMENTWISE_OPS):
             return _combine([of(node.left, env), of(node.right, env)])
+        if isinstance(node, gast.BinOp) and isinstance(node.op, gast.MatMult):
+            return _product(of(node.left, env), of(node.right, env))
         if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)):
             return of(node.operand, env)
-        if isinstance(node, gast.Call) and not node.keywords:
-            callee = scope.resolve(node.func)
-            if any(callee is f for f in _SCALAR_MAKERS):
-                return SCALAR
-            rule = registry.lookup(callee)
-            if rule is not None and rule.elementwise and node.args:
-                return _combine([of(a, env) for a in node.args])
+        if isinstance(node, gast.Subscript):
+            return _item(of(node.value, env), node.slice, lambda i: is_int(i, env))
+        if isinstance(node, gast.Call):
+            return call(node, env)
         return None
+
+    def call(node: gast.Call, env: Env) -> Shape | None:
+        callee = scope.resolve(node.func)
+        keywords = {k.arg: k.value for k in node.keywords}
+        if any(callee is f for f in _REDUCTIONS) and len(node.args) == 1:
+            return _reduced(of(node.args[0], env), keywords)
+        if node.keywords:
+            return None
+        if any(callee is f for f in _SCALAR_MAKERS):
+            return SCALAR
+        if any(callee is f for f in _PRODUCTS) and len(node.args) == 2:
+            return _product(*(of(a, env) for a in node.args), dot=callee is np.dot)
+        rule = registry.lookup(callee)
+        if rule is not None and rule.elementwise and node.args:
+            return _combine([of(a, env) for a in node.args])
+        return None
+
+    def array(value: gast.expr) -> bool:
+        """Certainly an array or NumPy number (never a list or tuple, which `+` and `*`
+        concatenate): a matrix product, an elementwise rule's result, a reduction."""
+        if isinstance(value, gast.BinOp):
+            return isinstance(value.op, gast.MatMult)
+        if not isinstance(value, gast.Call):
+            return False
+        callee = scope.resolve(value.func)
+        if any(callee is f for f in (*_REDUCTIONS, *_PRODUCTS)):
+            return True
+        rule = registry.lookup(callee)
+        return rule is not None and rule.elementwise and not registry.makes_sequence(callee)
 
     def block(stmts: list[gast.stmt], env: Env) -> Env:
         for stmt in stmts:
@@ -71,18 +135,28 @@ def analyze(
             if isinstance(stmt, gast.Assign):
                 if nodes.is_item_write(stmt):
                     continue  # writing into y keeps y's shape
-                shape = of(stmt.value, env)
                 name = stmt.targets[0].id
+                value = stmt.value
                 env = {k: v for k, v in env.items() if k != name}
+                if is_int(value, env):
+                    shape: Shape = _INT
+                elif isinstance(value, gast.Call) and scope.resolve(value.func) is builtins.range:
+                    shape = _RANGE
+                else:
+                    shape = of(value, env) or (("at", name, id(stmt)) if array(value) else None)
+                shapes.result.pop(id(stmt), None)  # a loop's body is analysed again
                 if shape is not None:
-                    shapes.result[id(stmt)] = shape
                     env[name] = shape
+                    if shape != _RANGE:
+                        shapes.result[id(stmt)] = _shape(shape)
             elif isinstance(stmt, gast.If):
                 env = _join(block(stmt.body, env), block(stmt.orelse, env))
             elif isinstance(stmt, (gast.For, gast.While)):
                 entry = env
                 if isinstance(stmt, gast.For):
-                    entry = {k: v for k, v in entry.items() if k != stmt.target.id}
+                    entry = _drop(entry, nodes.names_stored(stmt.target))
+                    if isinstance(stmt.target, gast.Name) and _ranges(stmt.iter, env, scope):
+                        entry[stmt.target.id] = _INT
                 while True:  # each name can only lose its shape: this ends
                     end = block(stmt.body, entry)
                     joined = _join(entry, end)
@@ -91,22 +165,101 @@ def analyze(
                     entry = joined
                 env = _join(env, entry)
                 if isinstance(stmt, gast.For):
-                    env.pop(stmt.target.id, None)
+                    env = _drop(env, nodes.names_stored(stmt.target))
+            else:  # any other statement binding names: they lose their shapes
+                env = _drop(env, nodes.names_stored(stmt))
         return env
 
     params = nodes.param_names(fn)
-    block(fn.body, {p: SCALAR if p in scalars else ("param", p) for p in params})
+    start = {p: SCALAR for p in params if p in scalars}
+    start.update({p: ("dims", dims[p]) for p in params if p in dims and p not in scalars})
+    start.update({p: ("param", p) for p in params if p not in start})
+    block(fn.body, start)
     return shapes
 
 
+def _shape(known: Shape | None) -> Shape | None:
+    """The shape class of an environment entry (an int is a scalar, a range has none)."""
+    if known == _INT:
+        return SCALAR
+    return None if known == _RANGE else known
+
+
+def _ranges(iterable: gast.expr, env: Env, scope: Scope) -> bool:
+    """Whether a for loop over `iterable` binds Python ints."""
+    if isinstance(iterable, gast.Name):
+        return env.get(iterable.id) == _RANGE
+    return isinstance(iterable, gast.Call) and scope.resolve(iterable.func) is builtins.range
+
+
 def _combine(parts: list[Shape | None]) -> Shape | None:
+    """The class of an elementwise operation's result."""
     if any(p is None for p in parts):
         return None
+    if all(p[0] == "dims" for p in parts):
+        return ("dims", _broadcast([p[1] for p in parts]))
     arrays = {p for p in parts if p != SCALAR}
-    if not arrays:
-        return SCALAR
     return arrays.pop() if len(arrays) == 1 else None
 
 
+def _broadcast(patterns: list[str]) -> str:
+    """The dimension pattern of the broadcast of arrays of these patterns."""
+    ndim = max(len(p) for p in patterns)
+    padded = ["1" * (ndim - len(p)) + p for p in patterns]
+    return "".join("N" if any(p[k] == "N" for p in padded) else "1" for k in range(ndim))
+
+
+def _product(a: Shape | None, b: Shape | None, dot: bool = False) -> Shape | None:
+    """`a @ b` (or np.dot) of arrays of known patterns, for one and two dimensions."""
+    if a is None or b is None or a[0] != "dims" or b[0] != "dims":
+        return None
+    pa, pb = a[1], b[1]
+    if not (1 <= len(pa) <= 2 and 1 <= len(pb) <= 2):
+        return None  # scalars (np.dot multiplies) and stacks of matrices: unknown
+    return ("dims", pa[:-1] + pb[1:] if len(pb) == 2 else pa[:-1])
+
+
+def _item(base: Shape | None, index: gast.expr, is_int) -> Shape | None:
+    """`x[i]` or `x[i, j]` with Python int indices: x's pattern without those dimensions."""
+    if base is None or base[0] != "dims":
+        return None
+    parts = index.elts if isinstance(index, gast.Tuple) else [index]
+    if not all(is_int(p) for p in parts) or len(parts) > len(base[1]):
+        return None
+    return ("dims", base[1][len(parts) :])
+
+
+def _reduced(base: Shape | None, keywords: dict[str, gast.expr]) -> Shape | None:
+    """A reduction of a value of class `base`: a scalar over all elements; over one
+    constant axis, the pattern without it (with keepdims=True, that dimension 1)."""
+    if not keywords:
+        return SCALAR
+    if base is None or base[0] != "dims" or set(keywords) - {"axis", "keepdims"}:
+        return None
+    axis, keep = keywords.get("axis"), keywords.get("keepdims")
+    if not (isinstance(axis, gast.Constant) and type(axis.value) is int):
+        return None
+    if keep is not None and not (isinstance(keep, gast.Constant) and type(keep.value) is bool):
+        return None
+    pattern, k = base[1], axis.value
+    if not -len(pattern) <= k < len(pattern):
+        return None
+    k %= len(pattern)
+    kept = "1" if keep is not None and keep.value else ""
+    return ("dims", pattern[:k] + kept + pattern[k + 1 :])
+
+
+def _drop(env: Env, names: set[str]) -> Env:
+    return {k: v for k, v in env.items() if k not in names}
+
+
 def _join(a: Env, b: Env) -> Env:
-    return {k: v for k, v in a.items() if b.get(k) == v}
+    """What holds on both paths (an int on one and another scalar on the other: a scalar)."""
+    joined = {}
+    for k, v in a.items():
+        w = b.get(k)
+        if w == v:
+            joined[k] = v
+        elif w is not None and _shape(v) == SCALAR and _shape(w) == SCALAR:
+            joined[k] = SCALAR
+    return joined

@@ -41,6 +41,16 @@ def add_item(b, x, index, g):
     created on first use and updated in place (each read costs O(1)); for an array
     `x`, a new array (repeated integer indices accumulate).
     """
+    if (
+        type(b) is np.ndarray
+        and type(x) is np.ndarray
+        and (type(index) is int or type(index) is slice)
+        and b.dtype == np.float64
+        and b.shape == x.shape
+    ):  # the common case first: one copy, one indexed add
+        out = b.copy()
+        out[index] += g
+        return out
     if isinstance(x, dict):
         b = {} if b is None else b
         b[index] = add(b.get(index), g)
@@ -61,6 +71,8 @@ def add_item(b, x, index, g):
 def zeros_of(x):
     """The zero adjoint of `x`: None for a list, tuple or dict (or a str, range, None: keys
     and labels carry no gradient), float zeros otherwise."""
+    if type(x) is np.ndarray and x.dtype.kind == "f":
+        return np.zeros(x.shape, x.dtype)  # the common case first
     if isinstance(x, (list, tuple, dict, str, bytes, range)) or x is None:
         return None
     dtype = np.result_type(x)

@@ -351,10 +351,34 @@ def uncast(g, x, result):
     return np.asarray(g, dtype=dtype)
 
 
+def unconcatenate(g, arrays, axis):
+    """The adjoint of `np.concatenate(arrays, axis)`: g cut along the axis into pieces
+    of the arrays' lengths (views of g, as np.split gives)."""
+    g = np.asarray(g)
+    pieces = []
+    start = 0
+    index = [slice(None)] * g.ndim
+    for x in arrays:
+        size = np.shape(x)[axis]
+        index[axis] = slice(start, start + size)
+        pieces.append(g[tuple(index)])
+        start += size
+    return pieces
+
+
 def undiff(g, a, n, axis):
     """The adjoint of `np.diff(a, n, axis)`: n transposed first differences."""
     g = np.asarray(g)
     ndim = g.ndim
+    if n == 1 and np.ndim(a) == ndim and np.shape(a)[axis] == g.shape[axis] + 1:
+        # the common case first: out[k] = g[k - 1] - g[k], without padding
+        out = np.zeros(np.shape(a), dtype=g.dtype)
+        later = [slice(None)] * ndim
+        earlier = [slice(None)] * ndim
+        later[axis], earlier[axis] = slice(1, None), slice(None, -1)
+        out[tuple(later)] += g
+        out[tuple(earlier)] -= g
+        return out
     widths = [(0, 0)] * ndim
     widths[axis % ndim] = (1, 1)
     for _ in range(n):

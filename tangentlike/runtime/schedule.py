@@ -168,12 +168,18 @@ class IntervalPlan(Plan):
 
 
 class Tape(list):
-    """The stack of a gradient built with stats=True: a list that counts what it holds."""
+    """The stack of a gradient built with stats=True: a list that counts what it holds.
+
+    Bytes count what the stack retains: an array (or other object) pushed again while
+    the stack still holds it is stored once (a loop pushing the same parameter array at
+    every step holds one array), counted when its first copy is pushed and uncounted
+    when its last is popped."""
 
     def __init__(self):
         super().__init__()
         self.pushes = 0
         self.bytes = 0
+        self.held = {}  # id(array held) -> [the array, how many times the stack holds it]
         self.peak_stack_bytes = 0
         self.snapshot_bytes = 0
         self.peak_snapshot_bytes = 0
@@ -197,15 +203,34 @@ class Tape(list):
         self.peak_snapshot_bytes = max(self.peak_snapshot_bytes, self.snapshot_bytes)
         self.peak_bytes = max(self.peak_bytes, self.bytes + self.snapshot_bytes)
 
+    def retained(self, value, step):
+        """The change in bytes retained when the stack holds `value` once more (step 1)
+        or once less (step -1): an array's buffer only for its first copy held."""
+        if getattr(value, "nbytes", None) is not None:
+            held = self.held.get(id(value))
+            if step > 0 and held is None:
+                self.held[id(value)] = [value, 1]
+                return self.size(value)
+            if held is None:  # not counted when pushed (a list changed while held)
+                return 0
+            held[1] += step
+            if held[1] > 0:
+                return 0
+            del self.held[id(value)]
+            return -self.size(value)
+        if isinstance(value, (tuple, list)):
+            return sum(self.retained(v, step) for v in value)
+        return step * self.size(value)
+
     def append(self, value):
         self.pushes += 1
-        self.bytes += self.size(value)
+        self.bytes += self.retained(value, 1)
         self._note()
         super().append(value)
 
     def pop(self, index=-1):
         value = super().pop(index)
-        self.bytes -= self.size(value)
+        self.bytes += self.retained(value, -1)
         return value
 
     def hold(self, state):

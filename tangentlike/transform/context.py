@@ -79,6 +79,7 @@ class Context:
     # lists and dicts the function makes and writes into by index or key (container_writes)
     container_writes: frozenset[str] = frozenset()
     shapes: Shapes = field(default_factory=Shapes)  # which operands have the result's shape
+    array_params: frozenset[str] = frozenset()  # passed ndarrays (a specialised build)
     checkpointed: dict[int, CheckpointedLoop] = field(default_factory=dict)  # id(loop) ->
     stats: bool = False  # the stack is a measuring schedule.Tape
     checks: bool = False  # debug mode: the code checks itself at run time (transform.checks)

@@ -35,6 +35,7 @@ def plan(ctx: Context) -> None:
         lambda call: containers.sequence_arguments(ctx, call),
         shares_structure=lambda call: containers.shared_structure(ctx, call),
         none_is_structured=origins.is_form(ctx.parsed.filename),
+        arrays_given=ctx.array_params,
     )
     ctx.container_writes = container_writes.find(ctx)
     container_checks.check(ctx)

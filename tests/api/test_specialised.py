@@ -1,5 +1,6 @@
-"""Gradients specialised to the arguments: a call passing Python numbers runs a build
-in which those parameters are known scalars (no unbroadcast, no shape saved), built once
+"""Gradients specialised to the arguments: a call passing Python numbers or arrays runs
+a build in which those parameters are known scalars, or arrays of known dimensions
+(which are 1), so no unbroadcast and no shape is saved where shapes agree; built once
 per signature; other calls run the generic build. Each signature's gradient is checked
 against autograd and central differences, in any order of calls."""
 
@@ -10,7 +11,7 @@ import pytest
 from reference import autograd_grad, check_against_fd, load_module
 
 import tangentlike as tl
-from tangentlike.wrapper import scalar_signature
+from tangentlike.wrapper import scalar_signature, signature
 
 SOURCE = """
 import numpy as np
@@ -19,6 +20,11 @@ def iterate(x, a, steps):
     for _ in range(steps):
         x = x * a + np.sin(x) * 0.1
     return np.sum(x)
+
+def layer(x, W, b):
+    z = x @ W + b
+    return np.sum(np.tanh(z) * z)
+
 
 def mixed(x, w, scale=2.0):
     y = x * scale + w
@@ -90,3 +96,33 @@ def test_the_signature():
     assert scalar_signature(names, (1.0, 3, True, np.float64(2.0))) == ("x", "n")
     assert scalar_signature(names, (np.ones(2),)) == ()
     assert scalar_signature(names, (1.0, 2, 3.0, 4.0, 5.0)) == ("x", "n", "flag", "v")
+    given = (np.ones((3, 1)), 2, np.ones(4, dtype=object), np.ones(()))
+    assert signature(names, given) == (("x", "N1"), ("n", None), ("v", ""))
+
+
+LAYER_SHAPES = [
+    ((4, 3), (3, 5), (5,)),
+    ((6, 3), (3, 5), (5,)),  # the same pattern: the same build
+    ((4, 3), (3, 5), (1, 5)),
+    ((4, 3), (3, 5), (1,)),
+    ((1, 3), (3, 5), (5,)),
+    ((4, 1), (1, 5), (5,)),
+    ((3,), (3, 5), (5,)),
+]
+
+
+def test_builds_specialised_to_which_dimensions_are_1(m):
+    df = tl.grad(m.layer, wrt=(0, 1, 2), checks=False)  # debug mode runs the generic build
+    rng = np.random.default_rng(0)
+    for shapes in LAYER_SHAPES:
+        args = [rng.standard_normal(s) for s in shapes]
+        grads = df(*args)
+        for i in range(3):
+            check_against_fd(m.layer, grads[i], args, i, rtol=1e-4)
+            assert np.shape(grads[i]) == np.shape(args[i])
+    assert len(df.specialised) == len(LAYER_SHAPES) - 1
+    text = df.specialised[("x[NN]", "W[NN]", "b[N]")]
+    assert "arrays=(('x', 'NN'), ('W', 'NN'), ('b', 'N'))" in text
+    body = text.split("def dlayer")[1]
+    assert body.count("unbroadcast(") == 1  # b's: summed over the rows of x @ W
+    assert df.source.split("def dlayer")[1].count("unbroadcast(") > 1

@@ -26,8 +26,7 @@ def dloss(W1, W2, X, y, bloss=1.0):
     _loss1 = W1 * W1                    # mlp_loss.py:10  return data + 0.01 * (np.sum(W1 * W1) + np.sum(W2 * W2))
     _loss2 = np.sum(_loss1)             # mlp_loss.py:10
     _loss3 = W2 * W2                    # mlp_loss.py:10
-    _loss4 = np.sum(_loss3)             # mlp_loss.py:10
-    _loss6 = 0.01 * (_loss2 + _loss4)   # mlp_loss.py:10
+    _loss6 = 0.01 * (_loss2 + np.sum(_loss3))  # mlp_loss.py:10
     loss = data + _loss6                # mlp_loss.py:10
     if np.ndim(loss):
         raise ValueError('mlp_loss.py:10: grad needs a scalar output; use vjp')
@@ -35,8 +34,8 @@ def dloss(W1, W2, X, y, bloss=1.0):
     # grad of mlp_loss.py:10  return data + 0.01 * (np.sum(W1 * W1) + np.sum(W2 * W2))
     bdata = unbroadcast(bloss, data)
     b_loss5 = unbroadcast(bloss, _loss6) * 0.01
-    b_loss2 = unbroadcast(b_loss5, _loss2)
-    b_loss3 = np.broadcast_to(unbroadcast(b_loss5, _loss4), np.shape(_loss3))
+    b_loss2 = b_loss5
+    b_loss3 = np.broadcast_to(b_loss5, np.shape(_loss3))
     bW2 = b_loss3 * W2
     bW2 = bW2 + b_loss3 * W2
     b_loss1 = np.broadcast_to(b_loss2, np.shape(_loss1))

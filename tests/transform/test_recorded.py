@@ -6,6 +6,7 @@ import numpy as np
 from reference import fd_gradient
 
 import tangentlike as tl
+from tangentlike.runtime.schedule import Tape
 
 
 def _r(seed):
@@ -58,3 +59,40 @@ def test_stats_with_keyword_only_parameters():
     df = tl.grad(_keyword_only, stats=True)
     np.testing.assert_allclose(df(np.ones(3), k=3.0), 3.0 * np.ones(3))
     assert df.stats.pushes == 0
+
+
+def _reads_a_parameter_per_step(P, h, xs):
+    total = 0.0
+    for t in range(len(xs)):
+        h = np.tanh(h @ P["W"] + xs[t])
+        total = total + np.sum(h)
+    return total
+
+
+def test_stats_count_an_array_pushed_again_once():
+    # P["W"] is pushed at every step (the backward sweep reads it): the stack holds one
+    # array, not one per step
+    df = tl.grad(_reads_a_parameter_per_step, stats=True)
+    P, h, xs = {"W": np.eye(30)}, np.zeros((2, 30)), np.full((40, 2, 30), 0.1)
+    df(P, h, xs)
+    steps = len(xs)
+    assert df.stats.pushes >= 2 * steps
+    per_step = h.nbytes + xs[0].nbytes  # h and the step's input (a view of xs)
+    assert df.stats.peak_stack_bytes <= P["W"].nbytes + steps * per_step
+    assert df.stats.peak_stack_bytes < steps * P["W"].nbytes
+
+
+def test_stats_count_each_holding_of_a_number():
+    tape = Tape()
+    a = np.ones(10)
+    tape.append(a)
+    tape.append(2.0)
+    tape.append(a)
+    tape.append([a, 3.0])
+    assert tape.peak_stack_bytes == a.nbytes + 16
+    tape.pop()
+    tape.pop()
+    assert tape.bytes == a.nbytes + 8
+    tape.pop()
+    tape.pop()
+    assert tape.bytes == 0 and not tape.held

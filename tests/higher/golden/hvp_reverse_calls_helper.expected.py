@@ -68,6 +68,16 @@ def add_item(b, x, index, g):
     created on first use and updated in place (each read costs O(1)); for an array
     `x`, a new array (repeated integer indices accumulate).
     """
+    if (
+        type(b) is np.ndarray
+        and type(x) is np.ndarray
+        and (type(index) is int or type(index) is slice)
+        and b.dtype == np.float64
+        and b.shape == x.shape
+    ):  # the common case first: one copy, one indexed add
+        out = b.copy()
+        out[index] += g
+        return out
     if isinstance(x, dict):
         b = {} if b is None else b
         b[index] = add(b.get(index), g)
@@ -288,7 +298,10 @@ def sum_to(g, shape):
 
 def unbroadcast(g, x):
     """Sum the adjoint `g` down to the shape of `x`, undoing NumPy broadcasting."""
-    return sum_to(g, np.shape(x))
+    shape = x.shape if type(x) is np.ndarray else () if type(x) is float else np.shape(x)
+    if (type(g) is np.ndarray and g.shape == shape) or (type(g) is float and shape == ()):
+        return g  # the common cases first: nothing to undo
+    return sum_to(g, shape)
 
 
 def _get(g, key):
