@@ -250,6 +250,12 @@ def check_grads(fun, argnum=0, modes=None, order=2):
     def run(*args, **kwargs):
         if modes is not None and "rev" not in modes:
             return
+        if os.environ.get("TL_AUTOGRAD_ORDER") == "2" and order < 2:
+            # autograd itself checks this call at order 1 only (a kink: abs at 0)
+            record = {"outcome": "out of scope", "why": "the test checks order 1 here"}
+            record["function"] = getattr(fun, "__name__", repr(fun))
+            _results.setdefault(_current[0], []).append(record)
+            return
         try:
             record = _check(fun, argnum, args, kwargs)
         except Exception as e:  # the harness itself failed on this call
