@@ -129,7 +129,9 @@ def register(registry: Registry) -> None:
 # Helpers of generated gradients whose source is plain NumPy calls with rules of their own
 # (no isinstance dispatch on differentiated values, no raise): their second derivative is
 # that of their source, read and differentiated like a user's function.
-THROUGH_SOURCE = frozenset({runtime.prod_others, runtime.norm_vjp})
+THROUGH_SOURCE = frozenset(
+    {runtime.prod_others, runtime.norm_vjp, runtime.power_slope_dx, runtime.power_slope_dy}
+)
 
 
 def _checks(adjoint: Callable, tangent: Callable) -> None:
@@ -354,6 +356,15 @@ def _own_helpers(adjoint: Callable, tangent: Callable) -> None:
     @tangent(runtime.unadd_vjp)
     def unadd_vjp_tangent(result, h, g, x, y):
         d[result] = runtime.unadd_vjp(d[h], g, x, y)
+
+    @adjoint(runtime.power_slope)
+    def power_slope(result, x, y):
+        d[x] = d[result] * runtime.power_slope_dx(x, y)
+        d[y] = d[result] * runtime.power_slope_dy(x, y)
+
+    @tangent(runtime.power_slope)
+    def power_slope_tangent(result, x, y):
+        d[result] = d[x] * runtime.power_slope_dx(x, y) + d[y] * runtime.power_slope_dy(x, y)
 
     @adjoint(runtime.unsequence_vjp, constant=("g", "x"))
     def unsequence_vjp(result, h, g, x):

@@ -22,6 +22,20 @@ def power_slope(x, y):
     return y * x**e
 
 
+def power_slope_dx(x, y):
+    """d(power_slope(x, y))/dx = y (y - 1) x ** (y - 2): y * power_slope(x, y - 1), and 0
+    where y == 0 (power_slope is 0 there for every x, also x = 0)."""
+    if np.ndim(y) == 0:
+        return 0.0 * x if y == 0 else y * power_slope(x, y - 1)
+    return np.where(y == 0, 0.0, y * power_slope(x, np.where(y == 0, 2, y - 1)))
+
+
+def power_slope_dy(x, y):
+    """d(power_slope(x, y))/dy = x ** (y - 1) (1 + y log x), log read at 1 where x == 0 as
+    the exponent rule of `x ** y` reads it (nan for a negative x, as there)."""
+    return x ** (y - 1.0) * (1.0 + y * np.log(np.where(x == 0, 1, x)))
+
+
 def extremum_index(items, result):
     """The position of `result` (a max or min) in `items`: the last of tied positions,
     as np.maximum(x, y) sends ties to y; a NaN result, the first NaN."""

@@ -112,6 +112,18 @@ def unadd_vjp(h0, h1, g, x, y):
     return np.sum(runtime.unadd_vjp((h0, h1), g, x, y) * W23)
 
 
+def power_slope(x, y):
+    return np.sum(runtime.power_slope(x, y) * W3)
+
+
+def power_slope_dx(x, y):
+    return np.sum(runtime.power_slope_dx(x, y) * W3)
+
+
+def power_slope_dy(x, y):
+    return np.sum(runtime.power_slope_dy(x, y) * W3)
+
+
 def unsetitem_vjp(h0, h1, g):
     return np.sum(runtime.unsetitem_vjp((h0, h1), g, slice(1, 3)) * W4)
 """
@@ -148,6 +160,9 @@ CASES = [
     ("item_part", (r(4), r(4)), (0,)),
     ("unadd_vjp", (r(2, 3), r(3), r(2, 3), r(2, 3), r(3)), (0, 1)),
     ("unsetitem_vjp", (r(4), r(2), r(4)), (0, 1)),
+    ("power_slope", (np.abs(r(3)) + 0.5, r(3) * 2.0), (0, 1)),
+    ("power_slope_dx", (np.abs(r(3)) + 0.5, r(3) * 2.0), (0, 1)),
+    ("power_slope_dy", (np.abs(r(3)) + 0.5, r(3) * 2.0), (0, 1)),
 ]
 PARAMS = [(name, args, i) for name, args, positions in CASES for i in positions]
 

@@ -218,3 +218,22 @@ def test_second_order_through_helpers_read_from_their_source(tmp_path):
     expected = autograd.hessian(autograd_version(m.norms))(x)
     for method in ("forward", "reverse"):
         assert np.allclose(tl.hessian(m.norms, method=method)(x), expected)
+
+
+def test_second_order_of_a_power_with_a_variable_exponent(tmp_path):
+    """x ** y differentiated twice in x and y (power_slope's rules): against autograd, and
+    at y == 0 against the exact mixed derivative 3 / x, where autograd's Hessian is not
+    even symmetric (1.8 for 5.0 at x = 0.6)."""
+    m = load_module(tmp_path, "def g(x, y):\n    return x ** y * 3.0\n")
+    ga = autograd_version(m.g)
+    for x, y in [(1.3, 2.0), (2.0, 1.0), (1.7, -0.5), (0.8, 3.5)]:
+        blocks = tl.hessian(m.g, wrt=(0, 1))(x, y)
+        for i in range(2):
+            for j in range(2):
+                expected = autograd.grad(autograd.grad(ga, i), j)(x, y)
+                assert float(blocks[i][j]) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+        third = tl.grad(tl.grad(tl.grad(m.g)))(x, y)
+        assert third == pytest.approx(autograd.grad(autograd.grad(autograd.grad(ga)))(x, y))
+    blocks = tl.hessian(m.g, wrt=(0, 1))(0.6, 0.0)
+    assert float(blocks[0][1]) == pytest.approx(3.0 / 0.6)
+    assert float(blocks[1][0]) == pytest.approx(3.0 / 0.6)
