@@ -23,6 +23,7 @@ OUTPUT = ROOT / "docs" / "supported.md"
 NAMESPACES = [
     ("numpy.linalg", "np.linalg"),
     ("numpy.random", "np.random"),
+    ("numpy.fft", "np.fft"),
     ("numpy", "np"),
     ("scipy.special", "scipy.special"),
     ("scipy.stats", "scipy.stats"),
@@ -117,21 +118,25 @@ def forms(registry, rule) -> str:
 
 def render(registry) -> str:
     """The Markdown page for `registry`'s built-in rules."""
+    from tangentlike import runtime
+
     sections: dict[str, list[tuple[list[str], str, str]]] = {}
     for rule in registry.rules():
-        if rule.origin != "builtin":
-            continue
+        if rule.origin != "builtin" or runtime.owns(rule.primal):
+            continue  # tangentlike's own helpers (generated code calls them): not user API
         section, names = spellings(rule.primal)
         sections.setdefault(section, []).append((names, forms(registry, rule), rule.restriction))
     nondiff: dict[str, dict[str, list[str]]] = {}
     for primal in registry.nondifferentiable_primals():
+        if runtime.owns(primal):
+            continue
         section, names = spellings(primal)
         why = registry.nondifferentiable_reason(primal)
         nondiff.setdefault(section, {}).setdefault(why, []).extend(names)
 
     from tangentlike.rules.numpy import ATTRIBUTES, METHODS, PACKED_METHODS
 
-    order = ["Python operators", "Python builtins", "np", "np.linalg", "np.random"]
+    order = ["Python operators", "Python builtins", "np", "np.linalg", "np.random", "np.fft"]
     order += ["scipy.special", "scipy.stats", "scipy.linalg", "scipy.signal", "scipy.integrate"]
     order += ["math", "other"]
     count = sum(len(v) for v in sections.values())
@@ -212,19 +217,28 @@ def render(registry) -> str:
         "",
     ]
     refused: dict[str, list[str]] = {}
+    helpers = 0
     for primal, refusal in registry.refused_primals().items():
+        if runtime.owns(primal):
+            helpers += 1  # a helper of generated gradients: said once, below
+            continue
         refused.setdefault(refusal.what, []).extend(spellings(primal)[1])
     for what, names in sorted(refused.items()):
         lines.append(f"- {', '.join(f'`{n}`' for n in sorted(names))}: {what}")
+    lines.append(
+        f"- the second derivative (grad of grad, hvp, hessian) through the bespoke adjoints of "
+        f"some functions above ({helpers} helpers of generated gradients with no second-order "
+        "rule yet, e.g. those of np.median, np.cumprod, the matrix decompositions): refused at "
+        "the user's line; docs/higher.md"
+    )
     lines.append("- f-strings and `%`-formatting of a differentiated value: they make text")
     lines.append("")
     return "\n".join(lines)
 
 
 def _title(section: str) -> str:
-    return {"np": "numpy", "np.linalg": "numpy.linalg", "np.random": "numpy.random"}.get(
-        section, section
-    )
+    titles = {"np": "numpy", "np.linalg": "numpy.linalg", "np.random": "numpy.random"}
+    return {**titles, "np.fft": "numpy.fft"}.get(section, section)
 
 
 def _exists(dotted: str) -> bool:

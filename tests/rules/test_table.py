@@ -203,3 +203,13 @@ def test_supported_md_lists_every_builtin_rule():
     fresh = {r.primal for r in script.builtin_registry().rules() if r.origin == "builtin"}
     used = {r.primal for r in default_registry().rules() if r.origin == "builtin"}
     assert fresh == used
+
+
+def test_supported_md_names_no_internal_helper():
+    """The page lists what users call: tangentlike's own runtime helpers (the adjoints
+    generated code calls, `dict_of`, `iterable`, ...) are never spelled on it."""
+    from tangentlike import runtime
+
+    text = _supported_script().OUTPUT.read_text()
+    for name in runtime.__all__:
+        assert f"`{name}`" not in text, name
