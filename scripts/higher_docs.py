@@ -136,10 +136,11 @@ back to `bw_2`, which is H v.
   `np.cumprod`'s `cumprod_vjp`).
 - A gradient built with `stats=True` or with checkpoints uses its stack in ways the
   differentiable form does not cover: refused, located.
-- Third and fourth derivatives (a gradient of a second-order gradient) work through
-  loops, branches, `while`, lists and helpers, tested against autograd
-  (tests/higher/test_third_order.py), wherever the rules' own helpers have rules; where
-  one has none the derivative is refused with its line.
+- Third derivatives (a gradient of a second-order gradient) work through loops,
+  branches, `while`, lists and helpers, tested against autograd
+  (tests/higher/test_third_order.py); fourth derivatives where the third-order code's
+  helpers have rules (`unmul_vjp` has none yet: a branch or nested loop at fourth order
+  is refused with its line).
 """
 
 
