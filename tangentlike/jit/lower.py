@@ -145,7 +145,7 @@ class _Patterns(ast.NodeTransformer):
     `np.ndim`, `np.shape` (numbers too), `np.sum(x, axis=None, keepdims=True)`,
     `np.concatenate` of a tuple (lists of numbers
     too), and the concatenation adjoint's `np.split(g, np.cumsum([np.shape(p)[0] for p in
-    parts])[:-1], axis)` as `split_like(g, parts, axis)`."""
+    parts])[:-1], axis)` or `unconcatenate(g, parts, axis)` as `split_like(g, parts, axis)`."""
 
     def __init__(self, module: Module) -> None:
         self.module = module
@@ -161,6 +161,8 @@ class _Patterns(ast.NodeTransformer):
         elif attr == "concatenate" and len(node.args) == 1 and not node.keywords:
             if isinstance(node.args[0], ast.Tuple):
                 node.func = load(self.module.numpy_kernel("concatenate"))
+        elif is_name(node.func, "unconcatenate") and len(node.args) == 3 and not node.keywords:
+            node.func = load(self.module.numpy_kernel("split_like"))  # the same pieces
         elif attr == "split" and len(node.args) == 3 and not node.keywords:
             parts = self.cut_parts(node.args[1])
             if parts is not None:
