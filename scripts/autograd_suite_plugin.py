@@ -117,14 +117,20 @@ def _wrapper(fun, args: tuple, positions: tuple[int, ...], kwargs: dict):
     ]
     extra = "".join(f", {k}={v!r}" for k, v in kwargs.items())
     source = f"def call({params}):\n    return fun({', '.join(passed)}{extra})\n"
-    path = Path(tempfile.mkdtemp(prefix="tl-ag-")) / f"tl_ag_wrap_{next(_wrappers)}.py"
+    return _module_function("tl_ag_wrap", source, "call", fun=fun)
+
+
+def _module_function(stem: str, source: str, name: str, **names):
+    """Function `name` of `source` written as a module on disk (its source readable by
+    tangentlike), with `names` bound in it."""
+    path = Path(tempfile.mkdtemp(prefix="tl-ag-")) / f"{stem}_{next(_wrappers)}.py"
     path.write_text(source)
     spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
-    module.fun = fun
+    vars(module).update(names)
     spec.loader.exec_module(module)
     sys.modules[path.stem] = module
-    return module.call
+    return getattr(module, name)
 
 
 def _literal(value) -> bool:
@@ -163,30 +169,42 @@ def _check(fun, argnum, args: tuple, kwargs: dict) -> dict:
     if numpy.iscomplexobj(y) or not isinstance(y, (float, int, numpy.ndarray, numpy.generic)):
         return {"outcome": "out of scope", "why": f"output of type {type(y).__name__}"}
     seed = _randn_like(y, rng)
+    wrt = positions if len(positions) > 1 else positions[0]
     try:
-        df = tl.vjp(plain, wrt=positions if len(positions) > 1 else positions[0])
+        df = tl.vjp(plain, wrt=wrt)
         grads = df(*args, seed)
-    except tl.TangentlikeError as e:
-        first = str(e).splitlines()[0] if str(e) else ""
-        return {"outcome": "refused", "why": f"{type(e).__name__}: {first}"}
     except Exception as e:
-        return {"outcome": "crash", "why": f"{type(e).__name__}: {e}"}
+        return _failure(e, "")
     grads = grads if len(positions) > 1 else (grads,)
     directions = [_randn_like(args[i], rng) for i in positions]
     exact = sum(_inner(g, u) for g, u in zip(grads, directions, strict=True))
-
-    def moved(t):
-        out = list(args)
-        for i, u in zip(positions, directions, strict=True):
-            out[i] = args[i] + t * u
-        return plain(*out)
-
-    numeric = _inner((numpy.asarray(moved(EPS / 2)) - numpy.asarray(moved(-EPS / 2))) / EPS, seed)
+    numeric = _inner(_difference(plain, args, positions, directions, ()), seed)
     if not _close(exact, numeric):
         return {"outcome": "wrong", "why": f"vjp {exact!r} vs differences {numeric!r}"}
     if os.environ.get("TL_AUTOGRAD_ORDER") == "2":
         return _check_second(df, args, positions, seed, directions, rng)
     return {"outcome": "ok"}
+
+
+def _failure(error: Exception, prefix: str) -> dict:
+    """The outcome of an exception from tangentlike or the code it generated: refused
+    (a tangentlike error, its first line) or crash (anything else)."""
+    if isinstance(error, tl.TangentlikeError):
+        first = str(error).splitlines()[0] if str(error) else ""
+        return {"outcome": "refused", "why": f"{prefix}{type(error).__name__}: {first}"}
+    return {"outcome": "crash", "why": f"{prefix}{type(error).__name__}: {error}"}
+
+
+def _difference(f, args: tuple, positions, moves, extra: tuple):
+    """Central difference of f(*args, *extra) along `moves` at the `positions`."""
+
+    def at(t):
+        out = list(args)
+        for i, w in zip(positions, moves, strict=True):
+            out[i] = args[i] + t * w
+        return numpy.asarray(f(*out, *extra))
+
+    return (at(EPS / 2) - at(-EPS / 2)) / EPS
 
 
 def _close(exact: float, numeric: float, tol: float = TOL) -> bool:
@@ -201,22 +219,12 @@ def _check_second(df, args: tuple, positions: tuple[int, ...], seed, directions,
     try:
         second = tl.grad(phi, wrt=positions if len(positions) > 1 else positions[0])
         grads = second(*args, *extra)
-    except tl.TangentlikeError as e:
-        first = str(e).splitlines()[0] if str(e) else ""
-        return {"outcome": "refused", "why": f"order 2: {type(e).__name__}: {first}"}
     except Exception as e:
-        return {"outcome": "crash", "why": f"order 2: {type(e).__name__}: {e}"}
+        return _failure(e, "order 2: ")
     grads = grads if len(positions) > 1 else (grads,)
     moves = [_randn_like(args[i], rng) for i in positions]
     exact = sum(_inner(g, w) for g, w in zip(grads, moves, strict=True))
-
-    def at(t):
-        out = list(args)
-        for i, w in zip(positions, moves, strict=True):
-            out[i] = args[i] + t * w
-        return phi(*out, *extra)
-
-    numeric = (at(EPS / 2) - at(-EPS / 2)) / EPS
+    numeric = float(_difference(phi, args, positions, moves, extra))
     if not _close(exact, numeric, 1e-5):  # differences of a gradient: one order less exact
         return {"outcome": "wrong", "why": f"order 2: {exact!r} vs differences {numeric!r}"}
     return {"outcome": "ok"}
@@ -236,14 +244,7 @@ def _projection(df, n: int, positions: tuple[int, ...]):
         f"    {grads} = df({', '.join(params)}, seed)\n"
         f"    return {terms}\n"
     )
-    path = Path(tempfile.mkdtemp(prefix="tl-ag2-")) / f"tl_ag_phi_{next(_wrappers)}.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    module.df = df
-    spec.loader.exec_module(module)
-    sys.modules[path.stem] = module
-    return module.phi
+    return _module_function("tl_ag_phi", source, "phi", df=df)
 
 
 def check_grads(fun, argnum=0, modes=None, order=2):
