@@ -112,6 +112,14 @@ def unadd_vjp(h0, h1, g, x, y):
     return np.sum(runtime.unadd_vjp((h0, h1), g, x, y) * W23)
 
 
+def unsequence(g, x):
+    return np.sum(runtime.unsequence([g[0], g[1]], x) * W23)
+
+
+def unsequence_vjp(h, g, x):
+    return np.sum(np.stack(runtime.unsequence_vjp(h, [g[0], g[1]], x)) * W23)
+
+
 def power_slope(x, y):
     return np.sum(runtime.power_slope(x, y) * W3)
 
@@ -160,6 +168,8 @@ CASES = [
     ("item_part", (r(4), r(4)), (0,)),
     ("unadd_vjp", (r(2, 3), r(3), r(2, 3), r(2, 3), r(3)), (0, 1)),
     ("unsetitem_vjp", (r(4), r(2), r(4)), (0, 1)),
+    ("unsequence", (r(2, 3), r(2, 3)), (0,)),
+    ("unsequence_vjp", (r(2, 3), r(2, 3), r(2, 3)), (0,)),
     ("power_slope", (np.abs(r(3)) + 0.5, r(3) * 2.0), (0, 1)),
     ("power_slope_dx", (np.abs(r(3)) + 0.5, r(3) * 2.0), (0, 1)),
     ("power_slope_dy", (np.abs(r(3)) + 0.5, r(3) * 2.0), (0, 1)),
