@@ -22,12 +22,13 @@ def zero_tangent(x, k=None):
     """The zero tangent of `x`: 0.0 for a Python number, float zeros of x's shape for
     an array (with a leading axis of length k in vector mode), the same container of
     zero tangents for a list, tuple or dict, None for what carries no tangent (text,
-    None, other objects)."""
+    None, other objects). A bool is a number (`(x < 0 or 2 * x) * x` multiplies by it):
+    its tangent is 0.0."""
     if isinstance(x, dict):
         return {key: zero_tangent(v, k) for key, v in x.items()}
     if type(x) in (list, tuple):
         return type(x)(zero_tangent(v, k) for v in x)
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.ndarray, np.generic)):
+    if not isinstance(x, (int, float, np.ndarray, np.generic)):
         return None
     dtype = np.result_type(x)
     if dtype.kind != "f":

@@ -101,3 +101,16 @@ def test_tangents_share_memory_as_their_values_do(tmp_path, name):
     eps = 1e-6
     fd = (f(x + eps * t) - f(x - eps * t)) / (2 * eps)
     assert np.allclose(tangent, fd, atol=1e-7)
+
+
+def test_a_bool_used_as_a_number_has_a_zero_tangent(tmp_path):
+    """`(x < 0 or 2 * x) * x` multiplies by True on one path: the tangent of the bool is
+    0.0, not None (which crashed inside the generated code)."""
+    f = load_module(
+        tmp_path, "def f(x, y):\n    return (x < 0 or x * y) * x + (x > y) * y\n", "bools"
+    ).f
+    for x in (-0.4, 0.7):
+        value, tangent = tl.jvp(f, wrt=(0, 1))(x, 2.0, (1.0, 0.5))
+        assert value == f(x, 2.0)
+        expected = 1.0 if x < 0 else 4.0 * x + 0.5 * x * x
+        np.testing.assert_allclose(tangent, expected, rtol=1e-12)
