@@ -25,9 +25,11 @@ literal list of pairs) the comprehension `{k: v for k, v in zip(ks, vs)}`; other
 dict(...) are refused with their location.
 
 The comprehension runs before the rest of its statement (which is the same for
-the side-effect-free code that is differentiated). A comprehension that would
-not run exactly once per statement (in a `while` condition, in a branch of
-`a if c else b`, after `and`/`or`) is refused with its location.
+the side-effect-free code that is differentiated). Where Python may not run it, or
+runs it more than once, the expression around it becomes statements first: a
+branch of `a if c else b` an `if` that assigns `_cond`, an operand after `and`/`or`
+an `if` on the value so far, a `while` test a `while True:` whose body starts with
+the test and `break` (refused in a loop with `else:`).
 Invalidates: every analysis.
 """
 
@@ -71,8 +73,9 @@ class _Lowering:
 
     def stmt(self, stmt: gast.stmt) -> list[gast.stmt]:
         if isinstance(stmt, gast.While):
-            self.refuse_inside(stmt.test, "in a `while` condition")
             stmt.body = self.block(stmt.body)
+            if _has_comprehension(stmt.test):
+                self.test_each_step(stmt)  # after the body: its statements are lowered
             stmt.orelse = self.block(stmt.orelse)
             return [stmt]
         pre: list[gast.stmt] = []
@@ -86,6 +89,19 @@ class _Lowering:
             if isinstance(getattr(stmt, field, None), list):
                 setattr(stmt, field, self.block(getattr(stmt, field)))
         return [*pre, stmt]
+
+    def test_each_step(self, stmt: gast.While) -> None:
+        """`while <test with a comprehension>:` as `while True:` whose body computes the
+        test first and leaves by `break` when it is false (the comprehension runs once
+        per test, as Python runs it). A loop with an `else:` is refused (a `break` of
+        the loop's own would skip it, the test's would not)."""
+        if stmt.orelse:
+            self.refuse_inside(stmt.test, "in the condition of a `while` with an `else:`")
+        pre: list[gast.stmt] = []
+        test = self.expr(stmt.test, pre)
+        leave = nodes.if_(gast.UnaryOp(op=gast.Not(), operand=test), [gast.Break()])
+        stmt.body = [*pre, nodes.located(leave, stmt), *stmt.body]
+        stmt.test = nodes.located(nodes.const(True), stmt.test)
 
     def loop_over(self, stmt: gast.For) -> tuple[list[gast.stmt], gast.For]:
         """Loops over dicts visit keys; `.keys()`, `.values()`, `.items()` read d[key]."""
@@ -152,14 +168,14 @@ class _Lowering:
             return [self.expr(n, pre) for n in node]
         if isinstance(node, gast.IfExp):
             node.test = self.expr(node.test, pre)
-            self.refuse_inside(node.body, "in a branch of `a if c else b`")
-            self.refuse_inside(node.orelse, "in a branch of `a if c else b`")
-            return node
+            if not (_has_comprehension(node.body) or _has_comprehension(node.orelse)):
+                return node
+            return self.conditional(node, pre)
         if isinstance(node, gast.BoolOp):
             node.values[0] = self.expr(node.values[0], pre)
-            for v in node.values[1:]:
-                self.refuse_inside(v, "after `and`/`or`")
-            return node
+            if not any(_has_comprehension(v) for v in node.values[1:]):
+                return node
+            return self.short_circuit(node, pre)
         if _names_dict(node) and self.scope.resolve(node.func) is builtins.dict:
             node = self.dict_call(node)
             if isinstance(node, gast.Dict):
@@ -175,6 +191,36 @@ class _Lowering:
             if isinstance(child, (gast.AST, list)) and not isinstance(child, gast.expr_context):
                 setattr(node, field, self.expr(child, pre))
         return node
+
+    def conditional(self, node: gast.IfExp, pre: list[gast.stmt]) -> gast.Name:
+        """`a if c else [...]` as a statement, so each branch's comprehension runs only on
+        its branch: `if c: (pre of a) _cond = a` / `else: (pre of b) _cond = b`."""
+        result = self.namer.temp("cond")
+        branches = []
+        for value in (node.body, node.orelse):
+            inner: list[gast.stmt] = []
+            value = self.expr(value, inner)
+            branches.append([*inner, nodes.located(nodes.assign(result, value), node)])
+        branch = gast.If(test=node.test, body=branches[0], orelse=branches[1])
+        pre.append(nodes.located(branch, node))
+        return nodes.name(result)
+
+    def short_circuit(self, node: gast.BoolOp, pre: list[gast.stmt]) -> gast.Name:
+        """`a and [...]` (or `or`) as statements that evaluate each operand only when
+        Python would, once: `_cond = a` / `if _cond: (pre of b) _cond = b` (`if not
+        _cond` for `or`), nested for more operands; the value is the one Python returns."""
+        result = self.namer.temp("cond")
+        body: list[gast.stmt] = []
+        for value in reversed(node.values[1:]):
+            inner: list[gast.stmt] = []
+            value = self.expr(value, inner)
+            test: gast.expr = nodes.name(result)
+            if isinstance(node.op, gast.Or):
+                test = gast.UnaryOp(op=gast.Not(), operand=test)
+            then = [*inner, nodes.located(nodes.assign(result, value), node), *body]
+            body = [nodes.located(nodes.if_(test, then), node)]
+        pre.extend([nodes.located(nodes.assign(result, node.values[0]), node), *body])
+        return nodes.name(result)
 
     def dict_call(self, node: gast.Call) -> gast.Dict | gast.DictComp:
         """`dict(a=x, b=y)` as `{'a': x, 'b': y}`; `dict(pairs)` of zip(...), enumerate(...),
@@ -253,6 +299,12 @@ class _Lowering:
         if dict_comp:
             return nodes.call(self.helper("dict_of"), [nodes.name(keys), nodes.name(values)])
         return nodes.name(results[0])
+
+
+def _has_comprehension(node: gast.AST) -> bool:
+    return any(isinstance(n, COMPREHENSIONS) for n in gast.walk(node)) or any(
+        _dict_view(n) is not None for n in gast.walk(node)
+    )
 
 
 def _names_dict(node: gast.AST) -> bool:

@@ -138,7 +138,12 @@ class _Lowering:
         not_stopped = gast.UnaryOp(op=gast.Not(), operand=nodes.name(ctx.stop))
         start = [nodes.assign(ctx.stop, nodes.const(False))]
         if isinstance(stmt, gast.While):
-            stmt.test = gast.BoolOp(op=gast.And(), values=[not_stopped, stmt.test])
+            forever = isinstance(stmt.test, gast.Constant) and stmt.test.value is True
+            stmt.test = (
+                not_stopped
+                if forever  # `while True:` left by `break`
+                else gast.BoolOp(op=gast.And(), values=[not_stopped, stmt.test])
+            )
             stmt.body = body
             return [*start, stmt], ctx.stop
         seq, k = self.namer.temp("seq"), self.namer.temp("k")

@@ -89,19 +89,59 @@ def test_a_tuple_loop_over_items_reads_each_key(tmp_path):
     )
 
 
-@pytest.mark.parametrize(
-    ("body", "where", "line"),
-    [
-        ("while sum([v for v in x]) < 3.0:\n        x = x * 2.0", "`while` condition", 7),
-        ("y = [v for v in x] if x[0] > 0 else x", "branch of `a if c else b`", 7),
-        ("y = x[0] > 0 and [v for v in x]", "after `and`/`or`", 7),
-    ],
-)
-def test_a_comprehension_evaluated_conditionally_is_refused_at_its_line(
-    tmp_path, body, where, line
-):
-    with pytest.raises(UnsupportedSyntaxError, match=where) as err:
+def test_a_comprehension_in_a_branch_runs_only_on_its_branch(tmp_path):
+    source = "def f(x):\n    y = x[0] if x[0] > 0 else sum([v for v in x])\n    return y\n"
+    assert lowered(tmp_path, source) == code(
+        """
+        if x[0] > 0:
+            _cond1 = x[0]
+        else:
+            _comp1 = []
+            for _v1 in iterable(x):
+                _comp1.append(_v1)
+            _cond1 = sum(_comp1)
+        y = _cond1
+        return y
+        """
+    )
+
+
+def test_a_comprehension_after_and_or_runs_only_when_python_evaluates_it(tmp_path):
+    source = "def f(x):\n    y = x[0] > 0 and x[1] > 0 or [v for v in x]\n    return y\n"
+    assert lowered(tmp_path, source) == code(
+        """
+        _cond1 = x[0] > 0 and x[1] > 0
+        if not _cond1:
+            _comp1 = []
+            for _v1 in iterable(x):
+                _comp1.append(_v1)
+            _cond1 = _comp1
+        y = _cond1
+        return y
+        """
+    )
+
+
+def test_a_comprehension_in_a_while_test_runs_before_each_test(tmp_path):
+    source = "def f(x):\n    while sum([v for v in x]) < 3.0:\n        x = x * 2.0\n    return x\n"
+    assert lowered(tmp_path, source) == code(
+        """
+        while True:
+            _comp1 = []
+            for _v1 in iterable(x):
+                _comp1.append(_v1)
+            if not sum(_comp1) < 3.0:
+                break
+            x = x * 2.0
+        return x
+        """
+    )
+
+
+def test_a_comprehension_in_the_test_of_a_while_with_else_is_refused_at_its_line(tmp_path):
+    body = "while sum([v for v in x]) < 3.0:\n        x = x * 2.0\n    else:\n        x = x + 1.0"
+    with pytest.raises(UnsupportedSyntaxError, match="`while` with an `else:`") as err:
         lowered(tmp_path, f"def f(x):\n    {body}\n    return x\n")
     where_ = err.value.location
-    assert where_.line == line and where_.col == where_.text.index("[v for")  # the caret
+    assert where_.line == 7 and where_.col == where_.text.index("[v for")  # the caret
     assert "in its own statement" in err.value.hint
