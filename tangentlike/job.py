@@ -178,7 +178,9 @@ def resolve_wrt(func: Callable, wrt: Wrt, name: str | None = None) -> tuple[tupl
 
     `wrt` is a position or a name (one gradient), or a tuple or list of them (a tuple
     of gradients, also for one item). Positions count the positional parameters,
-    negative ones from the end. `name` is how errors name the function (default: its
+    negative ones from the end. The name of a `*args` parameter asks for the gradient
+    of the tuple it collects (a tuple of gradients); a position in it is refused (its
+    length is known only at a call). `name` is how errors name the function (default: its
     qualified name; the command line passes FILE:FUNC). Raises WrtError for an empty
     `wrt`, an item that is neither an int nor a str, a position out of range, a name
     that is not a positional parameter, and a parameter asked for twice (`("x", 0)`
@@ -194,8 +196,9 @@ def resolve_wrt(func: Callable, wrt: Wrt, name: str | None = None) -> tuple[tupl
         for p in signature.parameters.values()
         if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
     ]
-    listing = ", ".join(params)
-    if not params:
+    packed = [p.name for p in signature.parameters.values() if p.kind is p.VAR_POSITIONAL]
+    listing = ", ".join([*params, *(f"*{p}" for p in packed)])
+    if not params and not packed:
         raise WrtError(f"{name} has no positional parameter to differentiate with respect to")
     single = isinstance(wrt, (int, str)) and not isinstance(wrt, bool)
     if not single and not isinstance(wrt, (tuple, list)):
@@ -208,13 +211,20 @@ def resolve_wrt(func: Callable, wrt: Wrt, name: str | None = None) -> tuple[tupl
         if isinstance(item, bool) or not isinstance(item, (int, str)):
             raise WrtError(f"wrt must hold parameter positions or names, not {item!r}")
         if isinstance(item, int):
+            if packed and item >= len(params):
+                raise WrtError(
+                    f"wrt: position {item} falls in {name}'s *{packed[0]}, whose length is "
+                    f"known only at a call",
+                    hint=f"What to do: differentiate with respect to {packed[0]!r} (by "
+                    "name): the gradient is a tuple, one item per argument it collects.",
+                )
             if not -len(params) <= item < len(params):
                 raise WrtError(
                     f"wrt: position {item} is out of range: {name} has {len(params)} "
                     f"parameters ({listing})"
                 )
             names.append(params[item])
-        elif item in params:
+        elif item in params or item in packed:  # *args: a tuple of gradients
             names.append(item)
         else:
             raise WrtError(

@@ -5,7 +5,8 @@ adjoint may be a container adjoint (a list or dict of per-element adjoints, None
 for zero): names bound to list, tuple or dict literals, names read by subscript
 (`x[k]` may pick from a list or dict), lists grown by `append`/`extend`, names
 passed to or returned from user functions, results of functions that return
-lists (np.split), names passed as a list to np.stack or sum, closed under plain copies `a = b`;
+lists (np.split), names passed as a list to np.stack or sum, a `*args` tuple and a
+`**kwargs` dict, closed under plain copies `a = b`;
 but never a name every binding of which is certainly an array or a number (analyze.numeric:
 `u = u0 * 1.0`, `u = u + k * lap`, `b = a * a`), whatever it is indexed or passed to.
 Every other variable's adjoint is an array or a float. `mutations(stmts)` lists
@@ -151,13 +152,15 @@ def structured(
         for p in params & arrays_given
         if all(numeric(v, floating, makes_array) for v in bound.get(p, [])) and p not in as_lists
     }
+    packed = {p.id for p in (fn.args.vararg, fn.args.kwarg) if p is not None}  # tuple, dict
     return frozenset(
-        ((found - arrays - params) | (found & (params - given)) | as_lists) & _locals(fn)
+        ((found - arrays - params) | (found & (params - given)) | as_lists | packed)
+        & _locals(fn)
     )
 
 
 def _locals(fn: gast.FunctionDef) -> set[str]:
-    names = set(nodes.param_names(fn))
+    names = set(nodes.all_param_names(fn))
     for stmt in fn.body:
         names |= nodes.names_stored(stmt)
     return names

@@ -1,0 +1,110 @@
+"""`wrt` naming a `*args` parameter (`def f(a, *xs)`, `tl.grad(f, wrt="xs")`): the
+gradient is a tuple with one gradient per collected argument (ragged shapes, floats),
+in every mode, against autograd and central differences; a position inside `*xs` is
+refused with what to do."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from reference import autograd_version, directional_fd, load_module
+
+import tangentlike as tl
+from tangentlike.errors import WrtError
+
+SOURCE = """
+import numpy as np
+
+
+def scaled(a, *xs):
+    return a * np.sum(xs[0]) * np.sum(xs[1] ** 2)
+
+
+def total(*xs):
+    s = 0.0
+    for x in xs:
+        s = s + np.sum(np.sin(x) * x)
+    return s
+
+
+def looped(*xs):
+    return sum(np.sum(x ** 2) for x in xs) * len(xs)
+
+
+def vector_out(a, *xs):
+    return np.tanh(a * xs[0]) + xs[1][:2] ** 2
+"""
+ARGS = {
+    "scaled": (1.5, np.array([0.3, -0.7]), np.array([0.5, 1.1, -0.2])),
+    "total": (np.array([0.3, -0.7]), 0.9, np.array([[0.5, 1.1], [0.2, -1.3]])),
+    "looped": (np.array([0.3, -0.7]), 0.9),
+}
+
+
+@pytest.fixture(scope="module")
+def m(tmp_path_factory):
+    return load_module(tmp_path_factory.mktemp("varargs"), SOURCE, "varargs_wrt")
+
+
+def _autograd_star(f, args, k):
+    """autograd's gradient with respect to the k-th argument."""
+    import autograd
+
+    return autograd.grad(autograd_version(f), k)(*args)
+
+
+@pytest.mark.parametrize("name", sorted(ARGS))
+def test_gradient_of_the_collected_tuple_against_autograd_and_differences(m, name):
+    f, args = getattr(m, name), ARGS[name]
+    start = 1 if name == "scaled" else 0
+    g = tl.grad(f, wrt="xs")(*args)
+    assert type(g) is tuple and len(g) == len(args) - start
+    rng = np.random.default_rng(0)
+    for k, (gk, arg) in enumerate(zip(g, args[start:], strict=True)):
+        assert np.shape(gk) == np.shape(arg) and type(gk) is type(arg)
+        np.testing.assert_allclose(gk, _autograd_star(f, args, start + k), rtol=1e-12)
+        u = rng.standard_normal(np.shape(arg)) if np.ndim(arg) else 1.0
+        expected = directional_fd(f, list(args), start + k, u)
+        np.testing.assert_allclose(np.sum(gk * u), expected, rtol=1e-6)
+
+
+def test_named_and_collected_parameters_together_in_every_mode(m):
+    f, args = m.scaled, ARGS["scaled"]
+    value, (ga, gxs) = tl.value_and_grad(f, wrt=("a", "xs"))(*args)
+    assert value == f(*args)
+    np.testing.assert_allclose(ga, _autograd_star(f, args, 0), rtol=1e-12)
+    seed = 2.0
+    va, vxs = tl.vjp(f, wrt=("a", "xs"))(*args, seed)
+    np.testing.assert_allclose(va, seed * ga, rtol=1e-12)
+    for v, g in zip(vxs, gxs, strict=True):
+        np.testing.assert_allclose(v, seed * g, rtol=1e-12)
+    t = (np.array([1.0, -0.5]), np.array([0.2, 0.4, -1.0]))
+    value, tangent = tl.jvp(f, wrt="xs")(*args, t)
+    expected = sum(np.sum(g * d) for g, d in zip(gxs, t, strict=True))
+    np.testing.assert_allclose(tangent, expected, rtol=1e-12)
+    hv = tl.hvp(f, wrt="xs")(*args, t)
+    eps = 1e-6
+    plus = tl.grad(f, wrt="xs")(args[0], *(x + eps * d for x, d in zip(args[1:], t, strict=True)))
+    minus = tl.grad(f, wrt="xs")(args[0], *(x - eps * d for x, d in zip(args[1:], t, strict=True)))
+    for h, p, q in zip(hv, plus, minus, strict=True):
+        np.testing.assert_allclose(h, (p - q) / (2 * eps), rtol=1e-6, atol=1e-8)
+
+
+def test_a_vector_output_through_vjp(m):
+    f, args = m.vector_out, ARGS["scaled"]
+    seed = np.array([0.5, -1.0])
+    _, gxs = tl.vjp(f, wrt=("a", "xs"))(*args, seed)
+
+    def scalar(*a):
+        return np.sum(f(*a) * seed)
+
+    for k, gk in enumerate(gxs):
+        u = np.linspace(-1.0, 1.0, np.size(args[1 + k])).reshape(np.shape(args[1 + k]))
+        np.testing.assert_allclose(np.sum(gk * u), directional_fd(scalar, list(args), 1 + k, u))
+
+
+@pytest.mark.parametrize(("name", "wrt"), [("total", 0), ("scaled", 1), ("scaled", (0, 2))])
+def test_a_position_inside_star_args_says_to_name_it(m, name, wrt):
+    with pytest.raises(WrtError, match=rf"position \d falls in {name}'s \*xs") as err:
+        tl.grad(getattr(m, name), wrt=wrt)
+    assert "differentiate with respect to 'xs' (by name)" in str(err.value)
