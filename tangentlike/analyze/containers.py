@@ -154,8 +154,7 @@ def structured(
     }
     packed = {p.id for p in (fn.args.vararg, fn.args.kwarg) if p is not None}  # tuple, dict
     return frozenset(
-        ((found - arrays - params) | (found & (params - given)) | as_lists | packed)
-        & _locals(fn)
+        ((found - arrays - params) | (found & (params - given)) | as_lists | packed) & _locals(fn)
     )
 
 
