@@ -48,6 +48,19 @@ def bind_call(callee: Callable, call: gast.Call) -> inspect.BoundArguments:
     return signature.bind_partial(*known, **keywords)
 
 
+def active_parameters(bound: inspect.BoundArguments, active: set[str]) -> tuple[str, ...]:
+    """The callee's parameters a call passes a differentiated name to: named ones, and a
+    `*args` parameter one of whose collected arguments is differentiated (its adjoint is
+    a tuple, one item per collected argument)."""
+
+    def differentiated(value: object) -> bool:
+        if isinstance(value, tuple):  # collected by *args
+            return any(differentiated(v) for v in value)
+        return isinstance(value, gast.Name) and value.id in active
+
+    return tuple(p for p, v in bound.arguments.items() if differentiated(v))
+
+
 def check(
     parsed: ParsedFunction,
     fn: gast.FunctionDef,
@@ -98,8 +111,8 @@ def check(
         params = inspect.signature(callee).parameters
         for name, value in bound.arguments.items():
             kind = params[name].kind
-            if kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
-                continue
+            if kind is not inspect.Parameter.VAR_KEYWORD:
+                continue  # *args: a differentiated parameter holding a tuple
             values = value.values() if isinstance(value, dict) else value
             if any(nodes.names_read(v) & active for v in values):
                 raise parsed.error(

@@ -148,20 +148,30 @@ def call_variant(adj: Adjoints, stmt: gast.Assign, defined: Defined):
     variant, arguments = ctx.calls[id(stmt)]
     bt = ctx.adjoint[stmt.targets[0].id]
     call = nodes.call(nodes.name(variant.bwd), [nodes.name(ctx.stack), nodes.name(bt)])
-    names = [arguments[p].id for p in variant.active]
+    passed = [arguments[p] for p in variant.active]  # a Name, or *args' tuple of them
     code: list[gast.stmt] = []
     if id(stmt) in ctx.recomputed:
         code.append(checkpoints.recompute_call(ctx, stmt, variant.fwd))
-    if len(names) == 1:
-        more, defined = adj.accumulate(names[0], call, defined)
+    if len(passed) == 1 and isinstance(passed[0], gast.Name):
+        more, defined = adj.accumulate(passed[0].id, call, defined)
         return code + more, defined
-    temps = [ctx.namer.temp("g" + n.lstrip("_")) for n in names]
-    code.append(
-        nodes.assign(nodes.tuple_([nodes.name(t, store=True) for t in temps], store=True), call)
-    )
-    for n, t in zip(names, temps, strict=True):
-        more, defined = adj.accumulate(n, nodes.name(t), defined)
-        code.extend(more)
+    temps = [
+        ctx.namer.temp("g" + (v.id.lstrip("_") if isinstance(v, gast.Name) else p))
+        for p, v in zip(variant.active, passed, strict=True)
+    ]
+    targets = [nodes.name(t, store=True) for t in temps]
+    target = targets[0] if len(targets) == 1 else nodes.tuple_(targets, True)  # one: bare
+    code.append(nodes.assign(target, call))
+    for value, t in zip(passed, temps, strict=True):
+        if isinstance(value, gast.Name):
+            more, defined = adj.accumulate(value.id, nodes.name(t), defined)
+            code.extend(more)
+            continue
+        for k, item in enumerate(value):  # *args: item k of the tuple's adjoint
+            if isinstance(item, gast.Name) and item.id in ctx.active:
+                piece = nodes.call(ctx.helper("part"), [nodes.name(t), nodes.const(k), item])
+                more, defined = adj.accumulate(item.id, piece, defined)
+                code.extend(more)
     return code, defined
 
 

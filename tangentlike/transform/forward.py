@@ -25,7 +25,7 @@ import gast
 from .. import runtime
 from ..analyze import containers as container_analysis
 from ..analyze.activity import Activity, data_operands, user_function
-from ..analyze.calls import bind_call
+from ..analyze.calls import active_parameters, bind_call
 from ..errors import UnknownFunctionError, UnsupportedSyntaxError
 from ..parse.resolve import Scope
 from ..parse.source import ParsedFunction
@@ -356,9 +356,7 @@ def _call_variant(ctx: ForwardContext, stmt: gast.Assign, callee: object):
             f"this call to {callee.__qualname__} does not match its signature: {err}",
             "fix the arguments",
         ) from None
-    active = tuple(
-        p for p, v in bound.arguments.items() if isinstance(v, gast.Name) and v.id in ctx.active
-    )
+    active = active_parameters(bound, ctx.active)
     for p, v in bound.arguments.items():
         parts = list(v.values()) if isinstance(v, dict) else v if isinstance(v, tuple) else [v]
         if p not in active and any(nodes.names_read(e) & ctx.active for e in parts):
@@ -378,7 +376,7 @@ def _call_variant(ctx: ForwardContext, stmt: gast.Assign, callee: object):
         args=[nodes.deepcopy(a) for a in call.args],
         keywords=[nodes.deepcopy(k) for k in call.keywords]
         + [
-            gast.keyword(arg=keywords[p], value=nodes.name(ctx.tangent[bound.arguments[p].id]))
+            gast.keyword(arg=keywords[p], value=_tangent_of(ctx, bound.arguments[p]))
             for p in active
         ],
     )
@@ -388,6 +386,20 @@ def _call_variant(ctx: ForwardContext, stmt: gast.Assign, callee: object):
     if target in ctx.owned:
         code.append(nodes.assign(dt, nodes.call(ctx.helper(fw.fresh_tangent), [nodes.name(dt)])))
     return primal, code
+
+
+def _tangent_of(ctx: ForwardContext, passed: gast.expr | tuple) -> gast.expr:
+    """The tangent of an argument: its name's tangent, or for what `*args` collected the
+    tuple of the items' tangents (zeros for an item that is not differentiated)."""
+    if not isinstance(passed, tuple):
+        return nodes.name(ctx.tangent[passed.id])
+    items = [
+        nodes.name(ctx.tangent[v.id])
+        if isinstance(v, gast.Name) and v.id in ctx.active
+        else zero_of(ctx, nodes.deepcopy(v))
+        for v in passed
+    ]
+    return nodes.tuple_(items)
 
 
 def index_expr(index: gast.expr) -> gast.expr:

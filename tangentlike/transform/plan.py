@@ -16,7 +16,7 @@ from ..analyze import alias_messages
 from ..analyze import aliases as alias_analysis
 from ..analyze import containers as container_analysis
 from ..analyze.activity import user_function
-from ..analyze.calls import bind_call
+from ..analyze.calls import active_parameters, bind_call
 from ..checkpoint import is_checkpointed
 from ..parse import origins
 from ..syntax import nodes
@@ -88,9 +88,7 @@ def plan_call(ctx: Context, stmt: gast.Assign) -> None:
             f"this call to {callee.__qualname__} does not match its signature: {err}",
             "fix the arguments",
         ) from None
-    active = tuple(
-        p for p, v in bound.arguments.items() if isinstance(v, gast.Name) and v.id in ctx.active
-    )
+    active = active_parameters(bound, ctx.active)
     if active:
         ctx.calls[id(stmt)] = (ctx.variants.request(callee, active), dict(bound.arguments))
         if is_checkpointed(callee):

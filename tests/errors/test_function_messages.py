@@ -34,13 +34,13 @@ CASES = [
         "in place",
     ),
     (
-        "a differentiated value caught by a callee's *args",
-        "def g(*vs):\n    return vs[0] * vs[1]\n\ndef f(x):\n    return np.sum(g(x, 2.0))\n",
+        "a differentiated value caught by a callee's **kwargs",
+        "def g(**vs):\n    return vs['a'] * 2.0\n\ndef f(x):\n    return np.sum(g(a=x))\n",
         "f",
         0,
         lambda: (np.ones(3),),
         8,
-        "*vs",
+        "**vs",
     ),
     (
         "a differentiated value after *seq",

@@ -1,8 +1,8 @@
 """`g(*args)` with differentiated values (normalize/methods.py spell_out): a tuple or list
 literal, or a local bound once to one and never changed, is spelled out item by item;
-gradients against central differences and autograd, forward mode too. A list that may
-change length, and values passed into a callee's own `*xs`, stay refused with their
-location."""
+values passed into a callee's own `*xs` reach it as a tuple; gradients against central
+differences and autograd, forward mode too. A list that may change length, and values
+passed into a callee's `**kw`, stay refused with their location."""
 
 from __future__ import annotations
 
@@ -48,12 +48,20 @@ def mutated_list(x, y):
     return _fixed(*args)
 
 
+def _keywords(**kw):
+    return kw["a"] * kw["b"]
+
+
 def into_star_parameter(x, y):
     return _star(x, y)
+
+
+def into_keywords_parameter(x, y):
+    return _keywords(a=x, b=y)
 """
 
 ARGS = (0.3, -1.1)
-WORKS = ["local_tuple", "literal_tuple", "in_a_loop"]
+WORKS = ["local_tuple", "literal_tuple", "in_a_loop", "into_star_parameter"]
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +84,7 @@ def test_spelled_out_calls_match_differences_autograd_and_jvp(module, name):
 
 @pytest.mark.parametrize(
     ("name", "line", "words"),
-    [("mutated_list", 33, "star-unpacking"), ("into_star_parameter", 37, "*xs")],
+    [("mutated_list", 33, "star-unpacking"), ("into_keywords_parameter", 45, "**kw")],
 )
 def test_what_it_cannot_spell_out_is_refused_with_a_location(module, name, line, words):
     with pytest.raises(UnsupportedSyntaxError) as err:
