@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from .. import runtime
-from . import numpy_products, numpy_reductions, numpy_shape, numpy_values
+from . import numpy_products, numpy_reductions, numpy_shape, numpy_statistics, numpy_values
 from .registry import Registry
 
 _GLOBALS = {"np": np, "runtime": runtime}
@@ -337,5 +337,5 @@ def register(registry: Registry) -> None:
         registry.method(name, dotted, pack_varargs=True)
     for name, dotted in ATTRIBUTES.items():
         registry.attribute(name, dotted)
-    for topic in (numpy_reductions, numpy_products, numpy_shape, numpy_values):
+    for topic in (numpy_reductions, numpy_products, numpy_shape, numpy_statistics, numpy_values):
         topic.register(registry)

@@ -17,6 +17,7 @@ what one computes is a versioned event: copies live in users' repositories.
     gradient      stop_gradient
     draws         random draws from a Generator passed in (constants)
     scalars       rule maths of rules/builtins.py and rules/math.py (Python floats)
+    statistics    rule maths of rules/numpy_statistics.py (quantiles, cov, polynomials)
 """
 
 from __future__ import annotations
@@ -171,6 +172,17 @@ from .scipy_linalg import (
 )
 from .scipy_signal import cumulative_trapezoid_vjp, full_of, linear_weights_vjp
 from .scipy_stats import mvn_logpdf_jvp, mvn_logpdf_vjp
+from .statistics import (
+    corrcoef_jvp,
+    corrcoef_vjp,
+    cov_jvp,
+    cov_vjp,
+    polyval_vjp_p,
+    quantile_jvp,
+    quantile_vjp,
+    quantile_weights,
+    vander_slope,
+)
 
 
 def owns(obj: object) -> bool:
@@ -327,4 +339,15 @@ __all__ += [  # the SciPy rule files' helpers
     "top_right",
     "triangular_jvp",
     "triangular_vjp",
+]
+__all__ += [  # rules/numpy_statistics.py
+    "corrcoef_jvp",
+    "corrcoef_vjp",
+    "cov_jvp",
+    "cov_vjp",
+    "polyval_vjp_p",
+    "quantile_jvp",
+    "quantile_vjp",
+    "quantile_weights",
+    "vander_slope",
 ]

@@ -217,6 +217,34 @@ CASES: list[Case] = [
         ]
     ],
     *[
+        Case(f"np.{f}(x{a})", {"x": s}, "distinct")
+        for f, q in (("quantile", "0.3"), ("percentile", "70.0"))
+        for s, a in [
+            (V, f", {q}"),
+            ((5,), f", {q}"),
+            (T, f", {q}"),
+            (T, f", {q}, axis=1"),
+            (T, f", {q}, axis=(0, 2), keepdims=True"),
+            (T, ", np.array([0.0, 0.25, 1.0]) * " + ("100.0" if f == "percentile" else "1.0")),
+            (T, f", [{q}, {q} / 2], axis=-1, keepdims=True"),
+        ]
+    ],
+    *[
+        Case(f"np.{f}(x{a})", {"x": s})
+        for f in ("cov", "corrcoef")
+        for s, a in [((3, 5), ""), ((5, 3), ", rowvar=False"), ((2, 4), ", rowvar=True")]
+    ],
+    Case("np.cov(x)", {"x": (5,)}),
+    Case("np.cov(x, bias=True)", {"x": (3, 5)}),
+    Case("np.cov(x, ddof=2)", {"x": (3, 5)}),
+    Case("np.vander(x)", {"x": V}),
+    Case("np.vander(x, 5, increasing=True)", {"x": V}),
+    Case("np.vander(x, N=2)", {"x": (4,)}),
+    Case("np.polyval(x, y)", {"x": V, "y": (4,)}),
+    Case("np.polyval(x, y)", {"x": (4,), "y": M}),
+    Case("np.polyval(x, 0.7)", {"x": (4,)}),
+    Case("np.polyval(np.array([1.0, -2.0, 0.5]), y)", {"y": V}),
+    *[
         Case(f"np.{f}(x{a})", {"x": T})
         for f in ("nanvar", "nanstd")
         for a in ["", ", axis=1", ", axis=(0, 2), ddof=1", ", axis=-1, keepdims=True"]
