@@ -12,13 +12,19 @@ import numpy as np
 
 def cast_tangent(t, result):
     """The tangent `t` of a value cast like `result`: in its float type, zero (float) for
-    an integer or boolean result, whose values do not move; a tuple or list part by part."""
+    an integer or boolean result, whose values do not move; a tuple or list part by part.
+    `t` itself when it already fits (it shares memory as the result does: a new array's
+    tangent is new, and may be written in place like the result); a new array when it
+    must be broadcast (never a read-only view: `v = np.array(...); v[i] += ...`)."""
     if isinstance(result, (tuple, list)):
         return type(result)(cast_tangent(ti, ri) for ti, ri in zip(t, result, strict=True))
     dtype = np.result_type(result)
     if not np.issubdtype(dtype, np.inexact):
         return np.zeros(np.shape(result))
-    return np.broadcast_to(np.asarray(t, dtype=dtype), np.shape(result))
+    t = np.asarray(t, dtype=dtype)
+    if t.shape == np.shape(result):
+        return t
+    return np.array(np.broadcast_to(t, np.shape(result)))
 
 
 def einsum_of(subscripts, x0, x1=None, x2=None, x3=None, x4=None, x5=None, optimize=False):

@@ -114,3 +114,22 @@ def test_a_bool_used_as_a_number_has_a_zero_tangent(tmp_path):
         assert value == f(x, 2.0)
         expected = 1.0 if x < 0 else 4.0 * x + 0.5 * x * x
         np.testing.assert_allclose(tangent, expected, rtol=1e-12)
+
+
+def test_an_array_built_from_values_is_updated_in_place_with_its_tangent(tmp_path):
+    """np.array([...]) makes a new array; its tangent (through cast_tangent) is a new,
+    writable array too (a read-only broadcast view crashed `v[1:2] += ...`; the forward
+    random-program run found it)."""
+    f = load_module(
+        tmp_path,
+        "import numpy as np\n\n\ndef f(x, w):\n    v = np.array([w, w, x])\n"
+        "    v[1:2] += v[-1:] * x\n    v[0] *= w\n    return np.sum(v ** 2)\n",
+        "array_in_place",
+    ).f
+    value, tangent = tl.jvp(f, wrt=(0, 1))(1.45, 0.83, (1.0, 0.5))
+    gx, gw = tl.grad(f, wrt=(0, 1))(1.45, 0.83)
+    assert value == f(1.45, 0.83)
+    np.testing.assert_allclose(tangent, gx + 0.5 * gw, rtol=1e-12)
+    eps = 1e-6
+    fd = (f(1.45 + eps, 0.83 + 0.5 * eps) - f(1.45 - eps, 0.83 - 0.5 * eps)) / (2 * eps)
+    np.testing.assert_allclose(tangent, fd, rtol=1e-6)

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from . import masks
+from .classify import MODES
 from .runner import print_progress, run
 
 
@@ -37,6 +38,13 @@ def main(argv: list[str] | None = None) -> int:
         help="rewrite known bug classes out of every program first: 'all' or some of "
         + ", ".join(masks.MASKS),
     )
+    parser.add_argument(
+        "--mode",
+        choices=sorted(MODES),
+        default="reverse",
+        help="how tangentlike differentiates: reverse (value_and_grad) or forward "
+        "(tl.jacobian in forward mode: vector tangents, one per input entry)",
+    )
     args = parser.parse_args(argv)
     summary = run(
         args.n,
@@ -48,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         timeout=args.timeout,
         progress=print_progress(max(args.n // 20, 10)),
         masks=args.mask,
+        differentiate=MODES[args.mode],
     )
     print(summary.line())
     print()

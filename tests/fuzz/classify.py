@@ -98,6 +98,29 @@ def _tangentlike(f: Callable, wrt: tuple[str, ...]) -> Callable:
     return tl.value_and_grad(f, wrt=wrt, cache=False)
 
 
+def forward_mode(f: Callable, wrt: tuple[str, ...]) -> Callable:
+    """value-and-gradient from forward mode: `tl.jvp` in vector mode, one direction per
+    entry of the wrt arguments (tl.jacobian's forward mode), the value from its primal."""
+    jacobian = tl.jacobian(f, wrt=wrt, mode="forward")
+    plain = tl.jvp(f, wrt=wrt)
+
+    def value_and_grad(*args):
+        value, _ = plain(*copy_args(list(args)), tuple(_zero_like(args, f, p) for p in wrt))
+        return value, jacobian(*copy_args(list(args)))
+
+    return value_and_grad
+
+
+def _zero_like(args: tuple, f: Callable, param: str):
+    import inspect
+
+    value = args[list(inspect.signature(f).parameters).index(param)]
+    return np.zeros_like(value) if isinstance(value, np.ndarray) else 0.0
+
+
+MODES: dict[str, Differentiate | None] = {"reverse": None, "forward": forward_mode}
+
+
 def _run(program: Program, f, path: Path, args: list, differentiate: Differentiate):
     """(value, gradients) from tangentlike, or the refusal / crash Outcome."""
     try:
