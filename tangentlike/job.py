@@ -34,21 +34,28 @@ CacheOption = bool | str | os.PathLike
 
 
 class Mode(enum.Enum):
-    """What the generated function returns (issue 12 adds the forward modes)."""
+    """What the generated function returns."""
 
     GRAD = "grad"  # the gradient of a scalar output
     VALUE_AND_GRAD = "value_and_grad"  # (value, gradient) of a scalar output
     VJP = "vjp"  # takes a seed shaped like the output (any shape), returns its pullback
+    JVP = "jvp"  # forward mode: takes tangents of the wrt arguments, returns (value, J t)
+    VECTOR_JVP = "vector jvp (k directions)"  # the same with k tangents on a leading axis
+
+    @property
+    def forward(self) -> bool:
+        """Forward mode (pipeline_forward.ForwardBuilder), not a reverse sweep."""
+        return self in (Mode.JVP, Mode.VECTOR_JVP)
 
     @property
     def returns_value(self) -> bool:
-        """The generated function returns the function's value beside the gradient."""
-        return self is Mode.VALUE_AND_GRAD
+        """The generated function returns the function's value beside the derivative."""
+        return self in (Mode.VALUE_AND_GRAD, Mode.JVP, Mode.VECTOR_JVP)
 
     @property
     def scalar_output(self) -> bool:
         """The function must return a scalar: the seed is 1.0, checked at run time."""
-        return self is not Mode.VJP
+        return self in (Mode.GRAD, Mode.VALUE_AND_GRAD)
 
     @property
     def takes_seed(self) -> bool:

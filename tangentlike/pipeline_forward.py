@@ -18,7 +18,7 @@ k read from the tangents passed in (`runtime.forward.width`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import gast
 
@@ -28,10 +28,10 @@ from .analyze import flow as flow_analysis
 from .emit import codegen
 from .optimize import dce, inline
 from .parse.source import ParsedFunction, parse_function
-from .pipeline import ModuleBuilder, _pure, check_emitted
+from .pipeline import ModuleBuilder, Worklist, _pure, check_emitted
 from .runtime import forward as fw
 from .syntax import nodes
-from .transform import forward, forward_form, plan
+from .transform import forward, plan, sweep
 from .transform.context import Context, Variant
 
 
@@ -40,7 +40,12 @@ class ForwardBuilder(ModuleBuilder):
     """Builds a jvp module (one direction, or k with `vector=True`)."""
 
     vector: bool = False
-    callees: dict[tuple[object, tuple[str, ...]], forward.Callee] = field(default_factory=dict)
+    callees: Worklist | None = None  # forward variants of callees (made in __post_init__)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.callees is None:
+            self.callees = Worklist(self.namespace, self.recorder, make=self._callee)
 
     def jvp_entry(
         self, func: Callable, wrt: tuple[str, ...], param_types: dict[str, type] | None = None
@@ -49,6 +54,7 @@ class ForwardBuilder(ModuleBuilder):
         for param, cls in (param_types or {}).items():
             self.note_type(parsed.func, param, cls)
         name = self.reserve("jvp_" + parsed.node.name)
+        start = len(self.callees.queue)
         fn, ctx, block = self._forward(parsed, wrt, {})
         ret = fn.body[-1].value.id
         dret = nodes.name(ctx.tangent[ret]) if ret in ctx.active else nodes.const(None)
@@ -66,19 +72,18 @@ class ForwardBuilder(ModuleBuilder):
             )
         banner = nodes.comment("forward mode: each statement, then its tangent", "forward")
         body = [*entry, *self._prologue(ctx, fn, wrt, copy_given=False), banner]
-        body += forward_form.render(block)
+        body += sweep.forward_code(block)
         body.append(nodes.return_(nodes.tuple_([nodes.name(ret), out])))
-        self._finish(name, fn, ctx, wrt, body, keyword_only=_has_extras(fn), parsed=parsed)
+        entry_text = self._finish(
+            name, fn, ctx, wrt, body, keyword_only=_has_extras(fn), parsed=parsed
+        )
+        self.functions.extend(self.callees.drain(start, [entry_text], self._variant))
         return name
 
-    def forward_variant(self, func: object, active: tuple[str, ...]) -> forward.Callee:
-        key = (func, active)
-        if key in self.callees:
-            return self.callees[key]
-        parsed = parse_function(func, self.recorder)
-        base = parsed.node.name
-        suffix = "" if not any(k[0] is func for k in self.callees) else "_" + "_".join(active)
-        name = self.reserve(f"_jvp_{base}{suffix}")
+    def _callee(self, parsed: ParsedFunction, active: tuple[str, ...], suffix: str):
+        """The names of g's forward variant for `active` (requested by a caller): the
+        function `_jvp_g` and the keyword taking each active parameter's tangent."""
+        name = self.reserve(f"_jvp_{parsed.node.name}{suffix}")
         taken = {n.id for n in gast.walk(parsed.node) if isinstance(n, gast.Name)}
         taken |= set(nodes.all_param_names(parsed.node))
         keywords = {}
@@ -89,8 +94,13 @@ class ForwardBuilder(ModuleBuilder):
                 kw = f"d{p}_{k}"
             taken.add(kw)
             keywords[p] = kw
-        callee = forward.Callee(name, tuple(keywords.items()))
-        self.callees[key] = callee
+        return forward.Callee(name, tuple(keywords.items()))
+
+    def _variant(self, parsed: ParsedFunction, callee: forward.Callee) -> list[str]:
+        """The text of a requested forward variant (built after its caller)."""
+        keywords = dict(callee.keywords)
+        active = tuple(keywords)
+        name = callee.name
         fn, ctx, block = self._forward(parsed, active, keywords)
         ret = fn.body[-1].value.id
         if ret in ctx.active:
@@ -103,12 +113,11 @@ class ForwardBuilder(ModuleBuilder):
             entry.append(nodes.assign(ctx.width, width))
         banner = nodes.comment("forward mode: each statement, then its tangent", "forward")
         body = [*entry, *self._prologue(ctx, fn, active, copy_given=True), banner]
-        body += forward_form.render(block)
+        body += sweep.forward_code(block)
         body.append(nodes.return_(nodes.tuple_([nodes.name(ret), dret])))
         if entry and not any(ctx.width in nodes.names_read(s) for s in body[1:]):
             body = body[1:]  # k unread: no directions counted
-        self._finish(name, fn, ctx, active, body, keyword_only=True, parsed=parsed)
-        return callee
+        return [self._finish(name, fn, ctx, active, body, keyword_only=True, parsed=parsed)]
 
     # -------------------------------------------------------------------------------
     def _forward(self, parsed: ParsedFunction, wrt: tuple[str, ...], given: dict[str, str]):
@@ -136,7 +145,7 @@ class ForwardBuilder(ModuleBuilder):
                 activity.varied | set(wrt), activity.useful | set(wrt)
             ),
             tangent=tangent,
-            variant=self.forward_variant,
+            variant=self.callees.request,
             width=namer.exact("k") if self.vector else None,
             owned=forward.owned_names(fn),
         )
@@ -178,7 +187,8 @@ class ForwardBuilder(ModuleBuilder):
                 code.append(nodes.assign(ctx.tangent[p], fresh))
         return code
 
-    def _finish(self, name, fn, ctx, wrt, body, keyword_only: bool, parsed: ParsedFunction) -> None:
+    def _finish(self, name, fn, ctx, wrt, body, keyword_only: bool, parsed: ParsedFunction) -> str:
+        """The text of the generated function `name` (signature, optimized body)."""
         params = [p for p in nodes.param_names(fn)]
         args = nodes.arguments(params, [nodes.deepcopy(d) for d in fn.args.defaults])
         a = fn.args
@@ -200,7 +210,7 @@ class ForwardBuilder(ModuleBuilder):
             inline.run(generated, lambda value, ctx=ctx: _pure(ctx, value, helpers=True))
         text = codegen.function_source(generated, origin)
         check_emitted(generated, text)
-        self.functions.append(text)
+        return text
 
 
 def _has_extras(fn: gast.FunctionDef) -> bool:

@@ -11,8 +11,9 @@ where it is defined from another's). Every operation on an active value has a ru
 with a forward form, a source to differentiate, or is refused with a located error:
 never a zero.
 
-`transform(ctx)` returns the sweep form (transform/forward_form.py): a frozen tree
-of Steps (primal statement, tangent statements), Branches and Loops.
+`transform(ctx)` returns the sweep form (transform/sweep.py, the records reverse mode
+returns too): Steps with the primal statement and its tangent statements, Branches
+and Loops holding the records of their bodies.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
 from . import forward_rules
-from .forward_form import Block, Branch, Loop, Node, Step
+from .sweep import Block, Branch, Loop, Node, Step
 
 
 @dataclass(frozen=True)
@@ -96,23 +97,22 @@ def transform(ctx: ForwardContext, stmts: list[gast.stmt]) -> Block:
 
 def _node(ctx: ForwardContext, stmt: gast.stmt) -> Node:
     if isinstance(stmt, gast.If):
-        return Branch(stmt, transform(ctx, stmt.body), transform(ctx, stmt.orelse))
+        return Branch(stmt, (), transform(ctx, stmt.body), transform(ctx, stmt.orelse))
     if isinstance(stmt, (gast.For, gast.While)):
         if stmt.orelse:
             raise ctx.error(stmt, "a loop with an else clause", "move the else part after the loop")
-        return Loop(stmt, transform(ctx, stmt.body))
-    line = getattr(stmt, "lineno", None)
+        return Loop(stmt, (), transform(ctx, stmt.body))
     if nodes.is_item_write(stmt):
-        return Step(stmt, tuple(_item_write(ctx, stmt)), line)
+        return Step(stmt, tuple(_item_write(ctx, stmt)))
     if isinstance(stmt, gast.Assign):
         target = stmt.targets[0].id
         if target not in ctx.active:
-            return Step(stmt, (), line)
+            return Step(stmt)
         primal, tangent = _assign(ctx, stmt)
-        return Step(primal, tuple(tangent), line)
+        return Step(primal, tuple(tangent))
     if isinstance(stmt, gast.Expr):
-        return Step(stmt, tuple(_expression(ctx, stmt)), line)
-    return Step(stmt, (), line)
+        return Step(stmt, tuple(_expression(ctx, stmt)))
+    return Step(stmt)
 
 
 # -- values and zeros ------------------------------------------------------------------

@@ -1,15 +1,18 @@
-"""The sweep form: what the reverse transform hands the assembler, as typed values.
+"""The sweep form: what a transform hands the assembler, as typed values.
 
-Records. The backward visit (transform/reverse.py) returns, for a block of the
-function in A-normal form, a `Block`: one frozen record per statement, in source
-order. A `Step` is a simple statement, a `Branch` an `if`, a `Loop` a `for` or
-`while`; each holds the primal statement and its backward code (`adjoint`: what
-the backward sweep runs for it, nested code included, with the Restores below),
-a Branch or Loop also the records of its blocks. To-be-recorded analysis
-(analyze/tbr.py) reads the records (`reads`: what each adjoint reads, in source
-order); the assembler renders them (`backward_code`: the adjoints in reverse).
-A forward transform can produce the same records with tangent code in place of
-adjoints and nothing to restore.
+Records. Both transforms return, for a block of the function in A-normal form, a
+`Block`: one frozen record per statement, in source order. A `Step` is a simple
+statement, a `Branch` an `if`, a `Loop` a `for` or `while`; each holds the primal
+statement and its derivative code (`code`), a Branch or Loop also the records of
+its blocks.
+
+- Reverse mode (transform/reverse.py): `code` is what the backward sweep runs for
+  the statement (nested code included, with the Restores below). To-be-recorded
+  analysis (analyze/tbr.py) reads the records (`reads`: what each adjoint reads, in
+  source order); the assembler renders them (`backward_code`: last statement first).
+- Forward mode (transform/forward.py): `code` is the tangent statements that run
+  right after the primal one (none for a Branch or Loop: their bodies hold them);
+  nothing to restore; `forward_code` renders each primal followed by its tangents.
 
 Statements still to be decided. The backward code of one function is built once,
 before anything decides what the forward sweep saves (analyze/tbr.py decides that
@@ -42,16 +45,17 @@ from ..syntax import nodes
 
 @dataclass(frozen=True)
 class Step:
-    """A simple statement (assignment, item write, call, assert) and its backward code."""
+    """A simple statement (assignment, item write, call, assert) and its derivative
+    code: its adjoint (reverse mode) or its tangent statements (forward mode)."""
 
     primal: gast.stmt
-    adjoint: tuple[gast.stmt, ...]
+    code: tuple[gast.stmt, ...] = ()
 
     @functools.cached_property
     def reads(self) -> frozenset[str]:
-        """Every name the backward code reads (read when first asked: debug-mode checks
-        may still wrap the code's values before that)."""
-        return frozenset().union(*map(nodes.names_read, self.adjoint))
+        """Every name the derivative code reads (read when first asked: debug-mode
+        checks may still wrap the code's values before that)."""
+        return frozenset().union(*map(nodes.names_read, self.code))
 
     @property
     def join_reads(self) -> frozenset[str]:
@@ -61,9 +65,9 @@ class Step:
 
 @dataclass(frozen=True)
 class Branch(Step):
-    """An `if`: `adjoint` is the `if` the backward sweep runs (zeros where the branches
-    join included, also in `zeros`: they run after the pops of the branch's statements);
-    `body` and `orelse` the records of the branches."""
+    """An `if`: in reverse mode `code` is the `if` the backward sweep runs (zeros where
+    the branches join included, also in `zeros`: they run after the pops of the
+    branch's statements); `body` and `orelse` the records of the branches."""
 
     body: tuple[Node, ...] = ()
     orelse: tuple[Node, ...] = ()
@@ -76,8 +80,9 @@ class Branch(Step):
 
 @dataclass(frozen=True)
 class Loop(Step):
-    """A `for` or `while`: `adjoint` is the reversed loop (or a checkpointed loop's
-    schedule driver) with the restores after it; `body` the records of one pass."""
+    """A `for` or `while`: in reverse mode `code` is the reversed loop (or a
+    checkpointed loop's schedule driver) with the restores after it; `body` the
+    records of one pass."""
 
     body: tuple[Node, ...] = ()
 
@@ -91,8 +96,50 @@ def backward_code(block: Block) -> list[gast.stmt]:
     positioned at its primal statement."""
     code: list[gast.stmt] = []
     for record in reversed(block):
-        code.extend(nodes.located(s, record.primal) for s in record.adjoint)
+        code.extend(nodes.located(s, record.primal) for s in record.code)
     return code
+
+
+def forward_code(block: Block) -> list[gast.stmt]:
+    """The forward-mode statements of `block`: each primal statement followed by its
+    tangent statements (which carry no position: comments name the primal lines
+    only), branches and loops around their rendered bodies."""
+    out: list[gast.stmt] = []
+    for record in block:
+        if isinstance(record, Branch):
+            head = record.primal
+            branch = nodes.if_(
+                nodes.deepcopy(head.test),
+                forward_code(record.body) or [gast.Pass()],
+                forward_code(record.orelse),
+            )
+            out.append(_at(branch, head))
+        elif isinstance(record, Loop):
+            head = record.primal
+            body = forward_code(record.body) or [gast.Pass()]
+            if isinstance(head, gast.For):
+                loop = gast.For(
+                    target=nodes.deepcopy(head.target),
+                    iter=nodes.deepcopy(head.iter),
+                    body=body,
+                    orelse=[],
+                    type_comment=None,
+                )
+            else:
+                loop = nodes.while_(nodes.deepcopy(head.test), body)
+            out.append(_at(loop, head))
+        else:
+            out.append(record.primal)
+            out.extend(record.code)
+    return out
+
+
+def _at(new: gast.stmt, old: gast.stmt) -> gast.stmt:
+    """`new` at `old`'s position (not its children: tangents carry no position)."""
+    for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+        if hasattr(old, attr):
+            setattr(new, attr, getattr(old, attr))
+    return new
 
 
 class Restore(gast.stmt):

@@ -11,6 +11,7 @@ from reference import load_module
 
 import tangentlike as tl
 from tangentlike import gradients
+from tangentlike.api_forward import jvp_vector
 from tangentlike.cli import main
 from tangentlike.errors import WrtError
 from tangentlike.job import Job, Mode, resolve_wrt
@@ -167,10 +168,26 @@ def test_the_generated_module_opens_with_the_header(model):
 
 
 def test_mode_is_one_field():
-    assert [m.value for m in Mode] == ["grad", "value_and_grad", "vjp"]
-    assert [m.returns_value for m in Mode] == [False, True, False]
-    assert [m.scalar_output for m in Mode] == [True, True, False]
-    assert [m.takes_seed for m in Mode] == [False, False, True]
+    assert [m.value for m in Mode] == [
+        "grad",
+        "value_and_grad",
+        "vjp",
+        "jvp",
+        "vector jvp (k directions)",
+    ]
+    assert [m.returns_value for m in Mode] == [False, True, False, True, True]
+    assert [m.scalar_output for m in Mode] == [True, True, False, False, False]
+    assert [m.takes_seed for m in Mode] == [False, False, True, False, False]
+    assert [m.forward for m in Mode] == [False, False, False, True, True]
+
+
+def test_forward_mode_is_a_job_with_its_mode_in_the_header():
+    def f(x):
+        return x * x
+
+    assert ": jvp of test_forward_mode_is_a_job" in tl.jvp(f).source.splitlines()[0]
+    first = jvp_vector(f).source.splitlines()[0]
+    assert ": vector jvp (k directions) of test_forward_mode_is_a_job" in first
 
 
 def test_a_bad_checkpoint_is_refused(model):
