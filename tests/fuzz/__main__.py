@@ -8,6 +8,7 @@ from pathlib import Path
 from . import masks
 from .classify import MODES
 from .runner import print_progress, run
+from .second_order import SECOND_ORDER
 
 
 def _masks(spec: str) -> tuple[str, ...]:
@@ -40,10 +41,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--mode",
-        choices=sorted(MODES),
+        choices=sorted([*MODES, "hvp"]),
         default="reverse",
-        help="how tangentlike differentiates: reverse (value_and_grad) or forward "
-        "(tl.jacobian in forward mode: vector tangents, one per input entry)",
+        help="how tangentlike differentiates: reverse (value_and_grad), forward "
+        "(tl.jacobian in forward mode: vector tangents, one per input entry) or hvp "
+        "(tl.hvp against second differences of f)",
     )
     args = parser.parse_args(argv)
     summary = run(
@@ -56,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         timeout=args.timeout,
         progress=print_progress(max(args.n // 20, 10)),
         masks=args.mask,
-        differentiate=MODES[args.mode],
+        differentiate=SECOND_ORDER if args.mode == "hvp" else MODES[args.mode],
     )
     print(summary.line())
     print()

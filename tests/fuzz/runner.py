@@ -16,6 +16,7 @@ from .generator import generate
 from .masks import mask
 from .program import Program
 from .report import FAILURES, Failure, Summary, write_failure
+from .second_order import SECOND_ORDER, evaluate_hvp
 from .shrink import shrink
 
 
@@ -27,6 +28,8 @@ def check(
     use_autograd: bool = True,
 ) -> Outcome:
     try:
+        if differentiate is SECOND_ORDER:
+            return evaluate_hvp(program, workdir, timeout)
         return evaluate(program, workdir, differentiate, use_autograd, timeout)
     except RecursionError as e:
         return crash(e, None)
