@@ -266,12 +266,19 @@ def _generated_origin(tb) -> str | None:
 def _located(what: str, func: Callable) -> tuple[str, SourceLocation | None]:
     """(message, location) for a check message that may begin with `file.py:LINE: `."""
     where = _WHERE.match(what)
+    if where is None:
+        return what, None
     try:
         path = inspect.getsourcefile(inspect.unwrap(func))
     except TypeError:
         path = None
-    if where is None or path is None or Path(path).name != where["file"]:
-        return what, None
+    if path is None or Path(path).name != where["file"]:
+        # a derivative of a derivative (tl.hvp): func is generated code; the line is in
+        # the user's file that was read for it, if exactly one file read has that name
+        read = {p for p in linecache.cache if Path(p).name == where["file"]}
+        if len(read) != 1:
+            return what, None
+        path = read.pop()
     line = int(where["line"])
     text = linecache.getline(path, line)
     col = len(text) - len(text.lstrip())
