@@ -21,6 +21,8 @@ KERNELS = frozenset(
         "seed_like",
         "dot_vjp_a",
         "dot_vjp_b",
+        "matmul_vjp_a",
+        "matmul_vjp_b",
         "sum_to",
         "unbroadcast",
         "undiff",
