@@ -35,6 +35,10 @@ def unsubscript(g, x, index):
 
     Repeated integer indices accumulate (np.add.at semantics).
     """
+    if type(x) is np.ndarray and x.dtype.kind == "f" and type(index) in (int, slice):
+        out = np.zeros(x.shape, x.dtype)  # the common case first: one item or a slice
+        out[index] = g
+        return out
     if isinstance(x, (tuple, list)):
         try:  # a list of same-shape values: its adjoint is their stacked array
             x = np.asarray(x, dtype=float)
@@ -366,7 +370,7 @@ def _bwd__fwd__helper(_stack_2, b_fwd__helper_2):
     # grad of <tangentlike form dcalls_helper 513762134ecd>:6  _helper_3 = 1.0 + v * v
     b_helper_1 = b_helper_3
     bv = bv + b_helper_1 * v
-    bv = bv + b_helper_1 * v
+    bv += b_helper_1 * v
     return b_stack, bv
 
 
@@ -502,10 +506,10 @@ def ddcalls_helper(x, bcalls_helper=1.0, bdcalls_helper=1.0):
         b_stack))
     b_stack = _gstack1
     b_tuple5 = _gtuple51
-    bx_2 = bx_2 + b_tuple5 * x
-    bx_2 = bx_2 + b_tuple5 * x
+    bx_2 += b_tuple5 * x
+    bx_2 += b_tuple5 * x
     # grad of <tangentlike form dcalls_helper 513762134ecd>:22  _threaded1, _stack = _fwd__helper(_stack, x, 2.0)
     _gstack2, _gx1 = _bwd__fwd__helper(_stack_2, add_item(None, _tuple1, 1,
         b_stack))
-    bx_2 = bx_2 + _gx1
+    bx_2 += _gx1
     return gradient_like(bx_2, x, 'x')
