@@ -1,7 +1,8 @@
-"""jit=True compiles matrix products: the matmul_vjp_a / matmul_vjp_b kernels give the
-Python adjoint's gradient for every pairing of vectors and matrices, in straight-line
-code and in a loop (an RNN), checked against the Python adjoint, the runtime helpers
-themselves and central differences (numba absent: skipped)."""
+"""jit=True compiles matrix products and row reductions: the matmul_vjp_a / matmul_vjp_b
+kernels give the Python adjoint's gradient for every pairing of vectors and matrices, in
+straight-line code and in a loop (an RNN), and np.sum / np.max(x, axis=k, keepdims=True)
+compile (a softmax MLP); checked against the Python adjoint, NumPy and the runtime
+helpers themselves, and central differences (numba absent: skipped)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,14 @@ def logistic(w, b, X, y):
     return np.mean(np.logaddexp(0.0, -y * z))
 
 
+def softmax_mlp(W1, W2, X, Y):
+    H = np.maximum(X @ W1, 0.0)
+    logits = H @ W2
+    shifted = logits - np.max(logits, axis=1, keepdims=True)
+    log_probs = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
+    return -np.sum(Y * log_probs) / X.shape[0]
+
+
 def rnn(W, U, h, xs):
     total = 0.0
     for t in range(len(xs)):
@@ -62,6 +71,7 @@ CASES = [
     ("vector_vector", (U4, V4), (0, 1)),
     ("logistic", (V4, 0.3, X, Y), (0, 1)),
     ("rnn", (W, UU, H, XS), (0, 1, 2)),
+    ("softmax_mlp", (A.T, B[:3], X, np.eye(2)[[0, 1, 1, 0, 1, 0]]), (0, 1)),
 ]
 
 
@@ -102,3 +112,32 @@ def test_kernels_compute_the_runtime_helpers(a, b):
     got_a, got_b = both(g, a, b)
     np.testing.assert_allclose(got_a, runtime.matmul_vjp_a(g, a, b), rtol=1e-14)
     np.testing.assert_allclose(got_b, runtime.matmul_vjp_b(g, a, b), rtol=1e-14)
+
+
+def test_row_reductions_keep_numpys_values_and_dtypes():
+    import numba
+
+    from tangentlike.jit import kernels_join as kj
+
+    @numba.njit
+    def reduced(x, hit):
+        return (
+            kj.sum_axis_keepdims(x, 1),
+            kj.sum_axis_keepdims(x, -2),
+            kj.max_axis_keepdims(x, 0),
+            kj.max_axis_keepdims(x, -1),
+            kj.sum_axis_keepdims(hit, 1),  # booleans count (ties of a max: 2)
+        )
+
+    x = np.array([[1.0, 3.0, 3.0], [-2.0, 0.5, 0.0]])
+    hit = x == np.max(x, axis=1, keepdims=True)
+    expected = (
+        np.sum(x, axis=1, keepdims=True),
+        np.sum(x, axis=-2, keepdims=True),
+        np.max(x, axis=0, keepdims=True),
+        np.max(x, axis=-1, keepdims=True),
+        np.sum(hit, axis=1, keepdims=True),
+    )
+    for got, e in zip(reduced(x, hit), expected, strict=True):
+        assert got.shape == e.shape and got.dtype.kind == e.dtype.kind
+        np.testing.assert_array_equal(got, e)
