@@ -44,7 +44,7 @@ from .normalize import (
     methods,
     nested_grads,
 )
-from .optimize import dce, inline
+from .optimize import accumulate, dce, inline, zeros
 from .parse import fence
 from .parse.generated import runtime_helper
 from .parse.record import Recorder
@@ -391,6 +391,10 @@ class ModuleBuilder:
             if self.optimize:
                 dce.run(fn, lambda value, ctx=ctx: _pure(ctx, value))
                 inline.run(fn, lambda value, ctx=ctx: _pure(ctx, value, helpers=True))
+                if entry and self.job is not None:
+                    resolve = accumulate.resolver(fn, self.namespace)
+                    accumulate.run(fn, self.job.wrt, resolve)
+                    zeros.run(fn, self.job.scalars, resolve)
             if self.checks:  # after optimizing: no pass moves a checked pop
                 checks.stack(ctx, fn, entry=entry)
             text = codegen.function_source(fn, origin)

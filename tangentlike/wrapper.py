@@ -304,6 +304,8 @@ def _reraise_nonscalar(err: ValueError, func: Callable, args: tuple, kwargs: dic
 
 
 def _check_differentiable(value: Any, name: str, func: Callable) -> None:
+    if type(value) is float or (type(value) is np.ndarray and value.dtype.kind == "f"):
+        return  # the common cases first: a float, a float array
     if isinstance(value, structure.CONTAINERS):
         for path, leaf in structure.leaves(value):
             if not isinstance(leaf, (float, complex, int, np.ndarray, np.generic)):

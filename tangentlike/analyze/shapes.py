@@ -53,6 +53,10 @@ class Shapes:
     before: dict[int, Env] = field(default_factory=dict)  # id(stmt) -> shapes of names
     result: dict[int, Shape] = field(default_factory=dict)  # id(assignment) -> its value's
 
+    def scalar(self, stmt: gast.stmt, name: str) -> bool:
+        """Whether `name`, when `stmt` runs, certainly has no dimensions (a number)."""
+        return _shape(self.before.get(id(stmt), {}).get(name)) == SCALAR
+
     def same(self, stmt: gast.stmt, name: str) -> bool:
         """Whether `name`, when `stmt` runs, has the shape of the value `stmt` assigns."""
         known = self.result.get(id(stmt))

@@ -84,6 +84,7 @@ def differentiable_form(func: types.FunctionType) -> types.FunctionType:
             external[node.name] = helper  # a copy of a runtime helper: the helper itself
             continue
         if isinstance(node, ast.FunctionDef):
+            _accumulate_out_of_place(node)
             _Function(node, debug, filename).rewrite()
             _refuse_what_is_left(node, func, filename)
         kept.append(node)
@@ -94,6 +95,26 @@ def differentiable_form(func: types.FunctionType) -> types.FunctionType:
     form = getattr(module, func.__name__)
     setattr(func, ATTRIBUTE, form)
     return form
+
+
+def _accumulate_out_of_place(fn: ast.FunctionDef) -> None:
+    """`b += v` as `b = b + v`: generated code adds into an adjoint in place only where
+    no other name refers to its array (transform/adjoints.py), so the two compute the
+    same values, and the second needs no aliasing check when differentiated again."""
+    for node in ast.walk(fn):
+        for field in ("body", "orelse", "finalbody"):
+            stmts = getattr(node, field, None)
+            if not isinstance(stmts, list):
+                continue
+            for k, stmt in enumerate(stmts):
+                if (
+                    isinstance(stmt, ast.AugAssign)
+                    and isinstance(stmt.op, ast.Add)
+                    and isinstance(stmt.target, ast.Name)
+                ):
+                    name = stmt.target.id
+                    value = ast.BinOp(left=_load(name), op=ast.Add(), right=stmt.value)
+                    stmts[k] = ast.copy_location(_assign(name, value), stmt)
 
 
 def _line_map(tree: ast.Module, source: str) -> dict[int, int]:

@@ -2,7 +2,8 @@
 
 `JitGradient` is what a `jit=True` gradient calls (gradients.py hands it to wrapper.wrap
 as the generated function and the specialiser): per argument signature (the parameters
-passed Python numbers, job.Job.scalars) it takes the build of that signature, kept
+passed Python numbers, job.Job.scalars, and arrays of which dimension patterns,
+job.Job.arrays: wrapper.signature) it takes the build of that signature, kept
 current by its Live, lowers its text (lower.py), writes it as a real file
 `<cache>/jit/<sha256 of the text>.py` (once, atomically: numba's `cache=True` keys its
 entries on the file's path and time stamp, so a rewrite would void them), imports it and
@@ -240,16 +241,16 @@ class JitGradient:
         self.python = live.caller()
         self.build_job = build_job
         self.disk = disk
-        self.lives: dict[tuple[str, ...], Live] = {(): live}
-        self.compiled: dict[tuple[str, ...], tuple[Built, Compiled]] = {}
+        self.lives: dict[tuple, Live] = {(): live}  # signature -> its build
+        self.compiled: dict[tuple, tuple[Built, Compiled]] = {}
         self.fallen = False
-        self.sources: dict[tuple[str, ...], str] = {}  # df.jit_sources
+        self.sources: dict[tuple, str] = {}  # df.jit_sources
 
-    def run(self, scalars: tuple[str, ...], args: tuple, kwargs: dict) -> Any:
+    def run(self, known: tuple, args: tuple, kwargs: dict) -> Any:
         if self.fallen:
             return self.python(*args, **kwargs)
         try:
-            return self.current(scalars)(*args, **kwargs)
+            return self.current(known)(*args, **kwargs)
         except JitError as err:
             refusal = err
         # the Python adjoint first: an error it raises for these arguments (an output
@@ -268,17 +269,22 @@ class JitGradient:
             stacklevel=6,  # the caller of the gradient (through wrapper.py's layers)
         )
 
-    def current(self, scalars: tuple[str, ...]) -> Compiled:
-        live = self.lives.get(scalars)
+    def current(self, known: tuple) -> Compiled:
+        """The compiled build for calls of the signature `known` (wrapper.signature:
+        (parameter, None) for a Python number, (parameter, pattern) for an array; () for
+        the generic build)."""
+        live = self.lives.get(known)
         if live is None:
-            job = dataclasses.replace(self.job, scalars=scalars)
+            scalars = tuple(n for n, p in known if p is None)
+            arrays = tuple((n, p) for n, p in known if p is not None)
+            job = dataclasses.replace(self.job, scalars=scalars, arrays=arrays)
             build = functools.partial(self.build_job, job)
-            live = self.lives[scalars] = Live(build(), build)
+            live = self.lives[known] = Live(build(), build)
         built = live.built if live.check() else live.current()
-        found = self.compiled.get(scalars)
+        found = self.compiled.get(known)
         if found is None or found[0] is not built:
-            found = self.compiled[scalars] = (built, compile_built(built, self.job, self.disk))
-            self.sources[scalars] = found[1].lowered.source
+            found = self.compiled[known] = (built, compile_built(built, self.job, self.disk))
+            self.sources[known] = found[1].lowered.source
         return found[1]
 
     def generic(self) -> Callable:
@@ -292,8 +298,8 @@ class JitGradient:
         call.__wrapped__ = self.python.__wrapped__
         return call
 
-    def specialised(self) -> Callable[[tuple[str, ...]], Callable]:
-        def for_scalars(scalars: tuple[str, ...]) -> Callable:
-            return lambda *args, **kwargs: self.run(scalars, args, kwargs)
+    def specialised(self) -> Callable[[tuple], Callable]:
+        def for_signature(known: tuple) -> Callable:
+            return lambda *args, **kwargs: self.run(known, args, kwargs)
 
-        return for_scalars
+        return for_signature

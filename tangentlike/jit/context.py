@@ -21,6 +21,8 @@ KERNELS = frozenset(
         "seed_like",
         "dot_vjp_a",
         "dot_vjp_b",
+        "matmul_vjp_a",
+        "matmul_vjp_b",
         "sum_to",
         "unbroadcast",
         "undiff",
@@ -32,7 +34,16 @@ KERNELS = frozenset(
 # NumPy functions numba has for arrays only: called through kernels that take numbers too
 NUMPY_KERNELS = {"zeros_like": "zeros_like", "ndim": "ndim", "shape": "shape"}
 # kernels defined in kernels_join.py (the others are in kernels.py)
-JOIN_KERNELS = frozenset({"concatenate", "seed_like", "split_like", "sum_keepdims"})
+JOIN_KERNELS = frozenset(
+    {
+        "concatenate",
+        "max_axis_keepdims",
+        "seed_like",
+        "split_like",
+        "sum_axis_keepdims",
+        "sum_keepdims",
+    }
+)
 FINISH = "gradient_like"  # the helper shaping gradients: run in Python, after the call
 
 ORIGIN = re.compile(r"([\w.-]+\.py):(\d+)")

@@ -315,6 +315,46 @@ def _dot_vjp_b(g, a, b):
     return None
 
 
+def matmul_vjp_a(g, a, b):
+    """The adjoint of `a` in `a @ b` (vectors and matrices)."""
+    if np.ndim(b) == 1:
+        return g * b if np.ndim(a) == 1 else np.outer(g, b)
+    return np.dot(b, g) if np.ndim(a) == 1 else np.dot(g, np.transpose(b))
+
+
+def matmul_vjp_b(g, a, b):
+    """The adjoint of `b` in `a @ b` (vectors and matrices)."""
+    if np.ndim(a) == 1:
+        return g * a if np.ndim(b) == 1 else np.outer(a, g)
+    return np.dot(np.transpose(a), g)
+
+
+@overload(matmul_vjp_a)
+def _matmul_vjp_a(g, a, b):
+    if _array(a, 1) and _array(b, 1):
+        return lambda g, a, b: g * b
+    if _array(a, 2) and _array(b, 1) and _array(g, 1):
+        return lambda g, a, b: np.outer(g, b)
+    if _array(a, 1) and _array(b, 2) and _array(g, 1):
+        return lambda g, a, b: np.dot(np.ascontiguousarray(b), np.ascontiguousarray(g))
+    if _array(a, 2) and _array(b, 2) and _array(g, 2):
+        return lambda g, a, b: np.dot(np.ascontiguousarray(g), np.ascontiguousarray(b.T))
+    return None
+
+
+@overload(matmul_vjp_b)
+def _matmul_vjp_b(g, a, b):
+    if _array(a, 1) and _array(b, 1):
+        return lambda g, a, b: g * a
+    if _array(a, 1) and _array(b, 2) and _array(g, 1):
+        return lambda g, a, b: np.outer(a, g)
+    if _array(a, 2) and _array(b, 1) and _array(g, 1):
+        return lambda g, a, b: np.dot(np.ascontiguousarray(a.T), np.ascontiguousarray(g))
+    if _array(a, 2) and _array(b, 2) and _array(g, 2):
+        return lambda g, a, b: np.dot(np.ascontiguousarray(a.T), np.ascontiguousarray(g))
+    return None
+
+
 def unsubscript(g, x, index):
     """The adjoint of `x[index]` (an integer or a slice): zeros shaped like x, g at index."""
     out = np.zeros(np.shape(x))

@@ -27,6 +27,51 @@ def _sum_keepdims(x):
     return None
 
 
+def sum_axis_keepdims(x, axis):
+    """`np.sum(x, axis=axis, keepdims=True)` of a matrix, axis an int."""
+    return np.sum(x, axis=axis, keepdims=True)
+
+
+def max_axis_keepdims(x, axis):
+    """`np.max(x, axis=axis, keepdims=True)` of a matrix, axis an int."""
+    return np.max(x, axis=axis, keepdims=True)
+
+
+def _matrix_reduction(x, largest: bool):
+    """A numba implementation of a reduction (the sum, or with `largest` the max) of a
+    matrix along an axis, kept 2-D."""
+    if not _array(x, 2):
+        return None
+    # NumPy's dtypes: a sum of booleans or integers counts in int64
+    float_like = isinstance(x.dtype, types.Float)
+    dtype = np.int64 if not (largest or float_like) else np.dtype(str(x.dtype)).type
+
+    def impl(x, axis):
+        if axis == 1 or axis == -1:
+            out = np.empty((x.shape[0], 1), dtype=dtype)
+            for i in range(x.shape[0]):
+                out[i, 0] = np.max(x[i, :]) if largest else np.sum(x[i, :])
+            return out
+        if axis == 0 or axis == -2:
+            out = np.empty((1, x.shape[1]), dtype=dtype)
+            for j in range(x.shape[1]):
+                out[0, j] = np.max(x[:, j]) if largest else np.sum(x[:, j])
+            return out
+        raise ValueError("axis out of range for a matrix")
+
+    return impl
+
+
+@overload(sum_axis_keepdims)
+def _sum_axis_keepdims(x, axis):
+    return _matrix_reduction(x, largest=False)
+
+
+@overload(max_axis_keepdims)
+def _max_axis_keepdims(x, axis):
+    return _matrix_reduction(x, largest=True)
+
+
 # ---------------------------------------------------------------------------
 # joining and splitting: tuples whose parts may be lists of numbers
 

@@ -138,6 +138,16 @@ def _comments(text: str) -> tuple[dict[int, str], set[int]]:
 
 
 _WHOLE_KEPT = {"axis": "None", "keepdims": "True"}  # np.sum(x, axis=None, keepdims=True)
+# np.sum / np.max(x, axis=<int>, keepdims=True), which numba lacks: kernels for matrices
+_AXIS_KEPT = {"sum": "sum_axis_keepdims", "max": "max_axis_keepdims", "amax": "max_axis_keepdims"}
+
+
+def _is_const(node: ast.expr | None, value: object) -> bool:
+    return isinstance(node, ast.Constant) and node.value is value
+
+
+def _is_int(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int
 
 
 class _Patterns(ast.NodeTransformer):
@@ -158,6 +168,10 @@ class _Patterns(ast.NodeTransformer):
         elif attr == "sum" and len(node.args) == 1 and self.keywords(node) == _WHOLE_KEPT:
             node.func = load(self.module.numpy_kernel("sum_keepdims"))
             node.keywords = []
+        elif attr in _AXIS_KEPT and len(node.args) == 1 and self.axis_kept(node) is not None:
+            axis = self.axis_kept(node)
+            node.func = load(self.module.numpy_kernel(_AXIS_KEPT[attr]))
+            node.args, node.keywords = [node.args[0], axis], []
         elif attr == "concatenate" and len(node.args) == 1 and not node.keywords:
             if isinstance(node.args[0], ast.Tuple):
                 node.func = load(self.module.numpy_kernel("concatenate"))
@@ -170,6 +184,17 @@ class _Patterns(ast.NodeTransformer):
                 call = ast.Call(func, [node.args[0], parts, node.args[2]], [])
                 return ast.copy_location(call, node)
         return node
+
+    @staticmethod
+    def axis_kept(node: ast.Call) -> ast.expr | None:
+        """The axis of `np.sum(x, axis=<int>, keepdims=True)` (or np.max), else None."""
+        found = {k.arg: k.value for k in node.keywords}
+        axis, kept = found.get("axis"), found.get("keepdims")
+        if set(found) != {"axis", "keepdims"} or not _is_const(kept, True):
+            return None
+        if isinstance(axis, ast.UnaryOp) and isinstance(axis.op, ast.USub):
+            return axis if _is_int(axis.operand) else None
+        return axis if _is_int(axis) else None
 
     @staticmethod
     def keywords(node: ast.Call) -> dict[str, str]:

@@ -8,7 +8,8 @@ until the function returns.
 Assumes: a generated function. Guarantees: a compiler temporary is inlined
 only when it is assigned once and read once in the whole function, that read
 is in the very next statement of the same block (so no operand can change in
-between), the next statement is a plain assignment, expression or return,
+between), the next statement is a plain assignment, an update of a name (`b += v`),
+an expression or a return,
 the value is pure (operators and calls the caller vouches for), both come
 from the same source line (so every line keeps its `# grad of` comment), and
 the merged statement stays small (MAX_NODES expressions).
@@ -52,7 +53,7 @@ def run(fn: gast.FunctionDef, pure: Callable[[gast.expr], bool]) -> gast.Functio
                 ):
                     setattr(stmt, field, block(getattr(stmt, field)))
             # fold the previous statement(s) into this one while they feed it
-            while out and isinstance(stmt, (gast.Assign, gast.Expr, gast.Return)):
+            while out and _consumer(stmt):
                 name = candidate(out[-1])
                 if name is None or name not in nodes.names_read(stmt):
                     break
@@ -68,6 +69,14 @@ def run(fn: gast.FunctionDef, pure: Callable[[gast.expr], bool]) -> gast.Functio
 
     fn.body = block(fn.body)
     return fn
+
+
+def _consumer(stmt: gast.stmt) -> bool:
+    """A statement a temporary may be folded into: an assignment, an expression, a
+    return, or an update `b += v` of a name (its value is computed before b changes)."""
+    if isinstance(stmt, gast.AugAssign):
+        return isinstance(stmt.target, gast.Name)
+    return isinstance(stmt, (gast.Assign, gast.Expr, gast.Return))
 
 
 def _size(stmt: gast.stmt) -> int:

@@ -14,6 +14,10 @@ def unsubscript(g, x, index):
 
     Repeated integer indices accumulate (np.add.at semantics).
     """
+    if type(x) is np.ndarray and x.dtype.kind == "f" and type(index) in (int, slice):
+        out = np.zeros(x.shape, x.dtype)  # the common case first: one item or a slice
+        out[index] = g
+        return out
     if isinstance(x, (tuple, list)):
         try:  # a list of same-shape values: its adjoint is their stacked array
             x = np.asarray(x, dtype=float)

@@ -3,9 +3,11 @@
 Assumes: a planned Context (adjoint names, `structured` containers). Guarantees:
 an adjoint is assigned at its first contribution (`bx = v`) and accumulated out of
 place after that (`bx = bx + v`; `add(bx, v)` for a list or dict adjoint, where `+`
-would concatenate); the returned `Defined` (transform/defined.py) says which
-adjoints are assigned and which arrays the generated code owns. Also the restores
-(`x = _pop()`) a backward visit leaves for to-be-recorded analysis to keep or drop.
+would concatenate), in place (`bx += v`) where its array is owned (a new array no
+other name refers to: the sum, and the array it replaces, are the code's alone);
+the returned `Defined` (transform/defined.py) says which adjoints are assigned and
+which arrays the generated code owns. Also the restores (`x = _pop()`) a backward
+visit leaves for to-be-recorded analysis to keep or drop.
 """
 
 from __future__ import annotations
@@ -107,6 +109,9 @@ class Adjoints:
             if b in defined:
                 value = nodes.call(self.ctx.helper("add"), [nodes.name(b), value])
             return [nodes.assign(b, value)], defined.assigned(b)
+        if b in defined.owned:  # its array is this code's alone: add into it
+            update = gast.AugAssign(target=nodes.name(b, store=True), op=gast.Add(), value=value)
+            return [update], defined
         if b in defined:
             value = nodes.binop(nodes.name(b), gast.Add(), value)
         return [nodes.assign(b, value)], defined.assigned(b, owned or self.allocates(value))

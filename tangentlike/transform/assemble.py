@@ -221,7 +221,7 @@ def build(
     )
     if split is None:
         setup = _stack_setup(ctx, uses_stack, fwd_code, bwd_code)
-        check = [] if scalar_check is None else [_scalar_check(ctx, ret, scalar_check)]
+        check = [] if scalar_check is None else _scalar_check(ctx, ret, scalar_check)
         if seed_check is not None:
             seed_like = checks.helper(ctx, "seed_like")
             args = [nodes.name(seed), nodes.name(ret), nodes.const(seed_check)]
@@ -318,8 +318,13 @@ def _banner(sweep_: str, code: list[gast.stmt]) -> list[gast.stmt]:
     return [nodes.comment(f"{sweep_} sweep", sweep_), *code]
 
 
-def _scalar_check(ctx: Context, ret: str, what: str) -> gast.stmt:
+def _scalar_check(ctx: Context, ret: str, what: str) -> list[gast.stmt]:
+    """The check that the output is a scalar; none where the shape analysis knows it is
+    (a full reduction, a number: then nothing but the check reads the output in grad,
+    and the statements computing it can go)."""
+    if ctx.shapes.scalar(ctx.fn.body[-1], ret):
+        return []
     message = f"{what}: grad needs a scalar output; use vjp"
     error = nodes.call(nodes.name("ValueError"), [nodes.const(message)])
     test = nodes.call(ctx.np("ndim"), [nodes.name(ret)])
-    return nodes.if_(test, [gast.Raise(exc=error, cause=None)], [])
+    return [nodes.if_(test, [gast.Raise(exc=error, cause=None)], [])]

@@ -26,15 +26,12 @@ def drnn(W, h, xs, brnn=1.0):
         _h2 = xs[t]                     # checkpointed_loop.py:8
         _h3 = _h1 + _h2                 # checkpointed_loop.py:8
         h = np.tanh(_h3)                # checkpointed_loop.py:8
-    _rnn1 = h * h                       # checkpointed_loop.py:9  return np.sum(h * h)
-    rnn = np.sum(_rnn1)                 # checkpointed_loop.py:9
-    if np.ndim(rnn):
-        raise ValueError('checkpointed_loop.py:9: grad needs a scalar output; use vjp')
+    _rnn1 = h * h                       # checkpointed_loop.py:9
     # backward sweep
     # grad of checkpointed_loop.py:9  return np.sum(h * h)
     b_rnn1 = np.broadcast_to(brnn, np.shape(_rnn1))
     bh = b_rnn1 * h
-    bh = bh + b_rnn1 * h
+    bh += b_rnn1 * h
     # grad of checkpointed_loop.py:7  for t in tl.checkpointed(range(len(xs)), snapshots=4):
     bW = np.zeros_like(W)
     for _act1, t in _plan1.reversal():

@@ -18,9 +18,6 @@ def dpiecewise(x, a, bpiecewise=1.0):
     else:
         _y2 = x * x                     # if_else.py:8  y = x * x - a
         y = _y2 - a                     # if_else.py:8
-    piecewise = np.sum(y)               # if_else.py:9
-    if np.ndim(piecewise):
-        raise ValueError('if_else.py:9: grad needs a scalar output; use vjp')
     # backward sweep
     # grad of if_else.py:9  return np.sum(y)
     by = np.broadcast_to(bpiecewise, np.shape(y))
@@ -35,5 +32,5 @@ def dpiecewise(x, a, bpiecewise=1.0):
         b_y2 = unbroadcast(by, _y2)
         ba = unbroadcast(-by, a)
         bx = b_y2 * x
-        bx = bx + b_y2 * x
+        bx += b_y2 * x
     return gradient_like(bx, x, 'x'), gradient_like(ba, a, 'a')

@@ -22,15 +22,12 @@ def drnn(w, h, xs, brnn=1.0):
         _h3 = _h1 + xs[t]               # loop_overwrite.py:6
         _push(h)                        # loop_overwrite.py:6
         h = np.tanh(_h3)                # loop_overwrite.py:6
-    _rnn1 = h * h                       # loop_overwrite.py:7  return np.sum(h * h)
-    rnn = np.sum(_rnn1)                 # loop_overwrite.py:7
-    if np.ndim(rnn):
-        raise ValueError('loop_overwrite.py:7: grad needs a scalar output; use vjp')
+    _rnn1 = h * h                       # loop_overwrite.py:7
     # backward sweep
     # grad of loop_overwrite.py:7  return np.sum(h * h)
     b_rnn1 = np.broadcast_to(brnn, np.shape(_rnn1))
     bh = b_rnn1 * h
-    bh = bh + b_rnn1 * h
+    bh += b_rnn1 * h
     # grad of loop_overwrite.py:5  for t in range(xs.shape[0]):
     bw = np.zeros_like(w)
     for t in reversed(_r3):

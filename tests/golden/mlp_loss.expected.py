@@ -37,10 +37,10 @@ def dloss(W1, W2, X, y, bloss=1.0):
     b_loss2 = b_loss5
     b_loss3 = np.broadcast_to(b_loss5, np.shape(_loss3))
     bW2 = b_loss3 * W2
-    bW2 = bW2 + b_loss3 * W2
+    bW2 += b_loss3 * W2
     b_loss1 = np.broadcast_to(b_loss2, np.shape(_loss1))
     bW1 = b_loss1 * W1
-    bW1 = bW1 + b_loss1 * W1
+    bW1 += b_loss1 * W1
     # grad of mlp_loss.py:9  data = -np.sum(y * logp) / X.shape[0]
     b_data2 = -unbroadcast(bdata / _data5, _data3)
     b_data1 = np.broadcast_to(b_data2, np.shape(_data1))
@@ -57,8 +57,8 @@ def dloss(W1, W2, X, y, bloss=1.0):
     blogits = blogits + b_shifted1 * _hit1 / np.sum(_hit1, axis=1, keepdims=True)
     # grad of mlp_loss.py:6  logits = H @ W2
     bH = matmul_vjp_a(blogits, H, W2)
-    bW2 = bW2 + matmul_vjp_b(blogits, H, W2)
+    bW2 += matmul_vjp_b(blogits, H, W2)
     # grad of mlp_loss.py:5  H = np.maximum(X @ W1, 0.0)
     bH *= H > 0.0
-    bW1 = bW1 + matmul_vjp_b(bH, X, W1)
+    bW1 += matmul_vjp_b(bH, X, W1)
     return gradient_like(bW1, W1, 'W1'), gradient_like(bW2, W2, 'W2')

@@ -358,5 +358,5 @@ def ddlogistic(w, X, y, blogistic=1.0, bdlogistic=1.0):
     b_logistic1_2 *= np.exp(z - _logistic1)
     bz_2 = bz_2 + b_logistic1_2
     # grad of <tangentlike form dlogistic 3f8be9d386d9>:6  z = X @ w
-    bw_2 = bw_2 + matmul_vjp_b(bz_2, X, w)
+    bw_2 += matmul_vjp_b(bz_2, X, w)
     return gradient_like(bw_2, w, 'w')
