@@ -11,8 +11,11 @@ Built (live.py): the generated function, its text and the guards that keep it cu
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import logging
 from collections.abc import Callable
+from pathlib import Path
 
 from . import __version__
 from .compile import loader, manifest
@@ -71,7 +74,8 @@ def cached(
     disk_key = None
     if disk is not None:
         option_text = (*options, registry.fingerprint())
-        disk_key = manifest.entry_key(roots["entry"], option_text, (__version__,), roots)
+        builder = (__version__, builder_fingerprint())
+        disk_key = manifest.entry_key(roots["entry"], option_text, builder, roots)
     if disk_key is not None:
         loaded = _load(disk.load(disk_key), roots, registry)
         if loaded is not None:
@@ -107,3 +111,18 @@ def _load(entry: str | None, roots: dict[str, object], registry: Registry) -> Bu
         return None
     guards = Guards(live.resolutions, live.watches, live.bindings, vars(module), registry)
     return Built(generated, text, {}, "disk cache", guards)
+
+
+@functools.cache
+def builder_fingerprint() -> str:
+    """What identifies the code that builds gradients, beyond its version: the path, size
+    and modification time of every module of the package (a stat each, once per process).
+    Part of every disk-cache key, so that tangentlike changed in place (a checkout of
+    another commit, an edit, a reinstall under the same version) never loads a module
+    an older transformer wrote."""
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        stat = path.stat()
+        digest.update(f"{path.relative_to(package)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
