@@ -59,7 +59,7 @@ from .higher import (
     unsequence_vjp,
     unsetitem_vjp,
 )
-from .indexing import numeric_item, selects, unsetitem, unshared, unsubscript
+from .indexing import numeric_item, same_memory, selects, unsetitem, unshared, unsubscript
 from .numpy import (
     arange_vjp,
     cumprod_vjp,
@@ -256,6 +256,7 @@ __all__ = [
     "real_root",
     "restore_item",
     "rule_contribution",
+    "same_memory",
     "saved_item",
     "seed_like",
     "select_vjp",

@@ -85,6 +85,16 @@ def numeric_item(y, key, what):
             )
 
 
+def same_memory(view, base) -> bool:
+    """Whether `view`, made from `base` by a view-making call or alias (transform.in_place),
+    is an array sharing base's memory: not a number, nor a copy reshape made."""
+    return (
+        isinstance(view, np.ndarray)
+        and isinstance(base, np.ndarray)
+        and bool(np.may_share_memory(view, base))
+    )
+
+
 def unshared(value, others, what):
     """Raise ValueError when an array `value` holds (itself, or inside a list, tuple, dict
     or object) may share memory with one of `others` (or whatever they hold): an update

@@ -33,7 +33,7 @@ from .. import runtime
 from ..analyze import alias_messages as messages
 from ..analyze import containers
 from ..analyze.activity import user_function
-from ..analyze.aliases import Aliases, View, analyze, bound_arguments
+from ..analyze.aliases import Aliases, analyze, bound_arguments
 from ..analyze.effects import Effects, Mutation
 from ..checkpoint import is_checkpointed
 from ..parse.resolve import Scope
@@ -43,6 +43,7 @@ from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
 from .adjoints import index_expr
+from .view_updates import ViewUpdates
 
 EffectsOf = Callable[[object], Effects | None]
 
@@ -118,12 +119,15 @@ class _Lowering:
         if not shared:
             return self.out_of_place(stmt)
         if view is not None:
-            base = view.base
-            roots = a.roots(stmt, base)
-            others = self.shared(stmt, base, skip=(base, z))
-            if roots and all(r[0] == "new" for r in roots) and not others:
-                return self.through(stmt, view)
-            raise messages.view_refusal(self.parsed, a, stmt, view, others or shared)
+            updates = ViewUpdates(self.namespace, self.namer, a, stmt)
+            order = updates.remade(z, view)
+            if order is not None:
+                tmp = self.temp(stmt)
+                update = nodes.assign(tmp, nodes.binop(nodes.name(z), stmt.op, stmt.value))
+                return updates.lowered(z, view, update, tmp, order)
+            if view.kind == "index":
+                others = self.shared(stmt, view.base, skip=(view.base, z))
+                raise messages.view_refusal(self.parsed, a, stmt, view, others or shared)
         text = messages.augmented_guard(self.parsed, a, stmt, shared)
         return [self.guard(z, shared, text), *self.out_of_place(stmt)]
 
@@ -135,20 +139,6 @@ class _Lowering:
         tmp = self.temp(stmt)
         value = nodes.binop(nodes.name(z), stmt.op, stmt.value)
         return [nodes.assign(tmp, value), nodes.assign(z, nodes.name(tmp))]
-
-    def through(self, stmt: gast.AugAssign, view: View) -> list[gast.stmt]:
-        """`b[index] = z op v; z = b[index]`: the update of the array z is a view of."""
-        z = stmt.target.id
-        tmp = self.temp(stmt)
-        write = gast.Subscript(
-            value=nodes.name(view.base), slice=nodes.deepcopy(view.index), ctx=gast.Store()
-        )
-        again = nodes.subscript(nodes.name(view.base), nodes.deepcopy(view.index))
-        return [
-            nodes.assign(tmp, nodes.binop(nodes.name(z), stmt.op, stmt.value)),
-            nodes.assign(write, nodes.name(tmp)),
-            nodes.assign(z, again),
-        ]
 
     def numeric_item(self, stmt: gast.Assign) -> list[gast.stmt]:
         """`L[k] op= v` (normalize/desugar.py marks it) into what may be a list or dict:

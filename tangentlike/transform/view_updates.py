@@ -1,0 +1,122 @@
+"""Lower an in-place update of a view of a local array into writes the gradient follows.
+
+`z op= v`, where z is a view of the local array b (analyze.aliases: `b[index]`,
+b itself, `np.transpose(b)`, `np.reshape(b, s)`, `np.ravel(b)`), changes b and
+every other view of b. It becomes
+
+    _z1 = z op v                     # the new value of z
+    _shares = same_memory(z, b)      # only for views that may be copies or numbers
+    if _shares:
+        b[...] = <_z1 back in b's shape>   # b[index] = _z1 for an index view
+        z = <z's value, made again from b>
+    else:
+        z = _z1                      # z was a copy or a number: it alone changes
+    w = <w's value made again>       # every other view of b read afterwards
+
+which is the program's meaning when b's memory is the function's own (made by
+a statement: never an argument's or a global's) and every name read afterwards
+that may share it is z, b, or a view (certain or asked at run time, like z) of b
+or of such a view. The write into b is an item write into an array the function
+owns, which both modes differentiate.
+
+Assumes: the Aliases of the function before the update; A-normal form.
+Guarantees: the statements are A-normal form; `remade` returns None (nothing
+lowered) when the conditions above do not hold.
+"""
+
+from __future__ import annotations
+
+import gast
+import numpy as np
+
+from .. import runtime
+from ..analyze.aliases import Aliases, View
+from ..syntax import nodes
+from ..syntax.names import Namer
+from ..syntax.namespace import Namespace
+
+
+class ViewUpdates:
+    def __init__(
+        self, namespace: Namespace, namer: Namer, aliases: Aliases, stmt: gast.stmt
+    ) -> None:
+        self.namespace, self.namer, self.aliases, self.stmt = namespace, namer, aliases, stmt
+
+    def remade(self, z: str, view: View) -> list[tuple[str, View]] | None:
+        """The other views to make again after the update, bases first; None when the
+        update cannot be lowered so."""
+        a, stmt, b = self.aliases, self.stmt, view.base
+        roots = a.roots(stmt, b)
+        if not roots or any(r[0] != "new" for r in roots):
+            return None  # an argument's or a global's memory (or unknown)
+        sharers = set(a.live_sharers(stmt, b)) | set(a.live_sharers(stmt, z))
+        pending = sharers - {b, z}
+        known, order = {b, z}, []
+        while pending:
+            ready = [
+                n
+                for n in sorted(pending)
+                if (w := a.view(stmt, n)) is not None and w.base in known and n not in w.reads
+            ]
+            if not ready:
+                return None  # a name read afterwards shares b some other way
+            for n in ready:
+                order.append((n, a.view(stmt, n)))
+                known.add(n)
+                pending.discard(n)
+        return order
+
+    def lowered(
+        self, z: str, view: View, update: gast.stmt, new: str, order: list[tuple[str, View]]
+    ) -> list[gast.stmt]:
+        """The statements above; `update` binds `new`, the new value of z."""
+        tests: dict[str, str] = {}
+        kept: dict[str, str] = {}
+        out: list[gast.stmt] = []
+        for name, w in [(z, view), *order]:
+            if w.kind != "index":  # asked before anything changes
+                tests[name] = self.namer.temp("shares")
+                helper = self.helper("same_memory", runtime.same_memory)
+                call = nodes.call(helper, [nodes.name(name), nodes.name(w.base)])
+                out.append(nodes.assign(tests[name], call))
+                if name != z:  # its value, should it be a copy, that the write leaves alone
+                    kept[name] = self.namer.temp(name)
+                    copy = nodes.call(self.numpy("copy"), [nodes.name(name)])
+                    out.append(nodes.assign(kept[name], copy))
+        out.append(update)
+        out += self.write(z, view, new, tests.get(z))
+        for name, w in order:
+            again = nodes.assign(name, nodes.deepcopy(w.value))
+            if name in tests:
+                unchanged = nodes.assign(name, nodes.name(kept[name]))
+                again = nodes.if_(nodes.name(tests[name]), [again], [unchanged])
+            out.append(again)
+        return out
+
+    def write(self, z: str, view: View, new: str, test: str | None) -> list[gast.stmt]:
+        b = view.base
+        again = nodes.assign(z, nodes.deepcopy(view.value))
+        if view.kind == "index":
+            target = gast.Subscript(
+                value=nodes.name(b), slice=nodes.deepcopy(view.index), ctx=gast.Store()
+            )
+            return [nodes.assign(target, nodes.name(new)), again]
+        body: list[gast.stmt] = []
+        value = new
+        if view.kind == "transpose":
+            value = self.namer.temp(b)
+            body.append(nodes.assign(value, nodes.call(self.numpy("transpose"), [nodes.name(new)])))
+        elif view.kind == "reshape":
+            value, shape = self.namer.temp(b), self.namer.temp("shape")
+            body.append(nodes.assign(shape, nodes.call(self.numpy("shape"), [nodes.name(b)])))
+            reshaped = nodes.call(self.numpy("reshape"), [nodes.name(new), nodes.name(shape)])
+            body.append(nodes.assign(value, reshaped))
+        whole = gast.Subscript(value=nodes.name(b), slice=nodes.const(Ellipsis), ctx=gast.Store())
+        body += [nodes.assign(whole, nodes.name(value)), again]
+        return [nodes.if_(nodes.name(test), body, [nodes.assign(z, nodes.name(new))])]
+
+    def numpy(self, attr: str) -> gast.expr:
+        return self.helper(attr, getattr(np, attr))
+
+    def helper(self, preferred: str, obj: object) -> gast.expr:
+        return nodes.name(self.namespace.bind(preferred, obj, self.namer))
