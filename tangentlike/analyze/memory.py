@@ -146,7 +146,7 @@ class Values:
         callee = self.scope.resolve(call.func)
         if _hashable(callee) and callee in _FIRST_ARGUMENT_ONLY:
             return self.atoms_roots(call.args[:1], m)  # the others are read for their shape
-        if callee is runtime.same_memory:  # a bool
+        if callee is runtime.same_memory or callee is runtime.entry_copy:  # a bool, a copy
             return NONE
         if callee is MISSING or runtime.owns(callee):
             return everything  # iterable(xs), stop_gradient(x): the argument itself
@@ -244,7 +244,7 @@ class Values:
             return self.is_array(value.value, m)
         if isinstance(value, gast.Call):
             callee = self.scope.resolve(value.func)
-            if _hashable(callee) and callee in _ARRAY_VIEWS:
+            if _hashable(callee) and (callee in _ARRAY_VIEWS or callee is runtime.entry_copy):
                 return True
             return isinstance(callee, np.ufunc) or self.registry.makes_new_array(callee)
         return False

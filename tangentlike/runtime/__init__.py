@@ -59,7 +59,16 @@ from .higher import (
     unsequence_vjp,
     unsetitem_vjp,
 )
-from .indexing import numeric_item, same_memory, selects, unsetitem, unshared, unsubscript
+from .indexing import (
+    entry_copy,
+    numeric_item,
+    same_memory,
+    selects,
+    unsetitem,
+    unshared,
+    unsubscript,
+    write_back,
+)
 from .numpy import (
     arange_vjp,
     cumprod_vjp,
@@ -208,6 +217,7 @@ __all__ = [
     "eigh_vjp",
     "einsum_of",
     "einsum_vjp",
+    "entry_copy",
     "extremum_index",
     "gradient_like",
     "gradient_of",
@@ -313,6 +323,7 @@ __all__ = [
     "weights_like",
     "with_zero_item",
     "without_item",
+    "write_back",
     "zero_if_real",
     "zeros_of",
 ]

@@ -42,6 +42,7 @@ from ..rules.registry import Registry
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
+from . import argument_copies
 from .adjoints import index_expr
 from .view_updates import ViewUpdates
 
@@ -57,19 +58,52 @@ def run(
     namer: Namer,
     effects_of: EffectsOf,
     temps: dict[int, str] | None = None,
+    checkpointed: frozenset[int] = frozenset(),
 ) -> Effects:
-    """`temps`: id(`z op= v`) -> the name A-normal form chose for its result."""
+    """`temps`: id(`z op= v`) -> the name A-normal form chose for its result;
+    `checkpointed`: the ids of the checkpointed loops."""
     structured = containers.structured(
         fn,
         lambda call: user_function(scope.resolve(call.func), registry),
         lambda call: registry.makes_sequence(scope.resolve(call.func)),
     )
     aliases = analyze(fn, scope, registry, effects_of, structured)
+    changed = argument_copies.changed_params(
+        fn, parsed, aliases, scope, registry, effects_of, structured
+    )
+    copied = {}
+    if changed:
+        copied = argument_copies.copy_arguments(
+            fn, parsed, aliases, changed, structured, scope, namespace, namer
+        )
+    if copied:  # the function changes its own copies of these arguments now
+        structured = containers.structured(
+            fn,
+            lambda call: user_function(scope.resolve(call.func), registry),
+            lambda call: registry.makes_sequence(scope.resolve(call.func)),
+            no_containers=argument_copies.own_copies(fn, scope),
+        )
+        aliases = analyze(fn, scope, registry, effects_of, structured)
     lowering = _Lowering(parsed, scope, registry, namespace, namer, effects_of, aliases)
     lowering.temps = temps or {}
+    lowering.mutated.update(copied)
+    lowering.loops = _loops_around(fn.body, checkpointed, frozenset())
     fn.body = lowering.block(fn.body)
     check(fn)
     return lowering.effects(fn)
+
+
+def _loops_around(
+    stmts: list[gast.stmt], checkpointed: frozenset[int], around: frozenset[int]
+) -> dict[int, frozenset[int]]:
+    """id(statement) -> the checkpointed loops around it."""
+    found: dict[int, frozenset[int]] = {}
+    for stmt in stmts:
+        found[id(stmt)] = around
+        inside = around | {id(stmt)} if id(stmt) in checkpointed else around
+        for part in ("body", "orelse"):
+            found.update(_loops_around(getattr(stmt, part, None) or [], checkpointed, inside))
+    return found
 
 
 def check(fn: gast.FunctionDef) -> None:
@@ -88,6 +122,7 @@ class _Lowering:
         self.aliases: Aliases = aliases
         self.mutated: dict[str, Mutation] = {}
         self.temps: dict[int, str] = {}
+        self.loops: dict[int, frozenset[int]] = {}
 
     def block(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
         out: list[gast.stmt] = []
@@ -101,6 +136,8 @@ class _Lowering:
                 for param in self.aliases.params_of(stmt, nodes.assigned_name(stmt)):
                     self.mutated.setdefault(param, self.mutation(stmt))
                 lowered = [*self.numeric_item(stmt), stmt]
+                if len(lowered) == 1:
+                    lowered = self.item_write(stmt) or lowered
             elif isinstance(stmt, (gast.Assign, gast.Expr)) and isinstance(stmt.value, gast.Call):
                 lowered = [*self.call(stmt), stmt]
             else:
@@ -119,17 +156,42 @@ class _Lowering:
         if not shared:
             return self.out_of_place(stmt)
         if view is not None:
-            updates = ViewUpdates(self.namespace, self.namer, a, stmt)
+            updates = ViewUpdates(self.namespace, self.namer, a, stmt, self.loops)
             order = updates.remade(z, view)
             if order is not None:
                 tmp = self.temp(stmt)
                 update = nodes.assign(tmp, nodes.binop(nodes.name(z), stmt.op, stmt.value))
-                return updates.lowered(z, view, update, tmp, order)
+                return updates.lowered(z, view, [update], tmp, order)
+            if view.kind == "index" and updates.made_outside(view):
+                raise messages.checkpointed_view_refusal(self.parsed, stmt, view)
             if view.kind == "index":
                 others = self.shared(stmt, view.base, skip=(view.base, z))
                 raise messages.view_refusal(self.parsed, a, stmt, view, others or shared)
         text = messages.augmented_guard(self.parsed, a, stmt, shared)
         return [self.guard(z, shared, text), *self.out_of_place(stmt)]
+
+    def item_write(self, stmt: gast.Assign) -> list[gast.stmt] | None:
+        """`y[index] = v` into a view y of a local array that other names read afterwards
+        share: `_y1 = copy(y); _y1[index] = v`, then written back like `y op= v`."""
+        a = self.aliases
+        y = nodes.assigned_name(stmt)
+        view = a.view(stmt, y)
+        if view is None or not self.shared(stmt, y, skip=(y,)):
+            return None
+        updates = ViewUpdates(self.namespace, self.namer, a, stmt, self.loops)
+        order = updates.remade(y, view)
+        if order is None:
+            return None
+        tmp = self.namer.temp(y)
+        target = stmt.targets[0]
+        write = gast.Subscript(
+            value=nodes.name(tmp), slice=nodes.deepcopy(target.slice), ctx=gast.Store()
+        )
+        update = [
+            nodes.assign(tmp, nodes.call(updates.numpy("copy"), [nodes.name(y)])),
+            nodes.assign(write, stmt.value),
+        ]
+        return updates.lowered(y, view, update, tmp, order)
 
     def temp(self, stmt: gast.AugAssign) -> str:
         return self.temps.get(id(stmt)) or self.namer.temp(stmt.target.id)

@@ -16,7 +16,9 @@ every other view of b. It becomes
 which is the program's meaning when b's memory is the function's own (made by
 a statement: never an argument's or a global's) and every name read afterwards
 that may share it is z, b, or a view (certain or asked at run time, like z) of b
-or of such a view. The write into b is an item write into an array the function
+or of such a view; and, inside a checkpointed loop, each view was made in the
+loop's step (a view made before it, restored from the stored state, would no
+longer be one). The write into b is an item write into an array the function
 owns, which both modes differentiate.
 
 Assumes: the Aliases of the function before the update; A-normal form.
@@ -38,14 +40,30 @@ from ..syntax.namespace import Namespace
 
 class ViewUpdates:
     def __init__(
-        self, namespace: Namespace, namer: Namer, aliases: Aliases, stmt: gast.stmt
+        self,
+        namespace: Namespace,
+        namer: Namer,
+        aliases: Aliases,
+        stmt: gast.stmt,
+        loops: dict[int, frozenset[int]] | None = None,
     ) -> None:
+        """`loops`: id(statement) -> the checkpointed loops around it."""
         self.namespace, self.namer, self.aliases, self.stmt = namespace, namer, aliases, stmt
+        self.loops = loops or {}
+
+    def made_outside(self, view: View) -> bool:
+        """Whether a checkpointed loop around the update does not hold where the view was
+        made: its steps, recomputed from stored state, would find the name (saved as it
+        was) no view of the restored base."""
+        around = self.loops.get(id(self.stmt), frozenset())
+        return not around <= self.loops.get(id(view.stmt), frozenset())
 
     def remade(self, z: str, view: View) -> list[tuple[str, View]] | None:
         """The other views to make again after the update, bases first; None when the
         update cannot be lowered so."""
         a, stmt, b = self.aliases, self.stmt, view.base
+        if self.made_outside(view):
+            return None
         roots = a.roots(stmt, b)
         if not roots or any(r[0] != "new" for r in roots):
             return None  # an argument's or a global's memory (or unknown)
@@ -56,7 +74,10 @@ class ViewUpdates:
             ready = [
                 n
                 for n in sorted(pending)
-                if (w := a.view(stmt, n)) is not None and w.base in known and n not in w.reads
+                if (w := a.view(stmt, n)) is not None
+                and w.base in known
+                and n not in w.reads
+                and not self.made_outside(w)
             ]
             if not ready:
                 return None  # a name read afterwards shares b some other way
@@ -67,7 +88,7 @@ class ViewUpdates:
         return order
 
     def lowered(
-        self, z: str, view: View, update: gast.stmt, new: str, order: list[tuple[str, View]]
+        self, z: str, view: View, update: list[gast.stmt], new: str, order: list[tuple[str, View]]
     ) -> list[gast.stmt]:
         """The statements above; `update` binds `new`, the new value of z."""
         tests: dict[str, str] = {}
@@ -83,7 +104,7 @@ class ViewUpdates:
                     kept[name] = self.namer.temp(name)
                     copy = nodes.call(self.numpy("copy"), [nodes.name(name)])
                     out.append(nodes.assign(kept[name], copy))
-        out.append(update)
+        out += update
         out += self.write(z, view, new, tests.get(z))
         for name, w in order:
             again = nodes.assign(name, nodes.deepcopy(w.value))

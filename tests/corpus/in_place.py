@@ -863,6 +863,164 @@ def number_transposed_oop(a):
     return s * (s + 1.0)
 
 
+# -- writes into arguments: into the function's own copy, written back at the end -----------
+def view_of_argument(x):
+    v = x[1:3]
+    v *= 2.0
+    return np.sum(x * x)
+
+
+def view_of_argument_oop(x):
+    x = np.concatenate([x[:1], x[1:3] * 2.0, x[3:]])
+    return np.sum(x * x)
+
+
+def argument_alias(x):
+    a = x
+    a += 1.0
+    return np.sum(a * x)
+
+
+def argument_alias_oop(x):
+    a = x + 1.0
+    return np.sum(a * a)
+
+
+def out_into_argument(x):
+    np.multiply(x, x, out=x)
+    return np.sum(x)
+
+
+def out_into_argument_oop(x):
+    return np.sum(x * x)
+
+
+def out_into_a_view(x):
+    y = x * 1.0
+    v = y[0:2]
+    np.multiply(v, 2.0, out=v)
+    return np.sum(y * y)
+
+
+def out_into_a_view_oop(x):
+    y = np.concatenate([x[0:2] * 2.0, x[2:]])
+    return np.sum(y * y)
+
+
+def write_into_view_of_argument(x):
+    y = x[1:]
+    y[0] = 2.0
+    return np.sum(y * x[1:])
+
+
+def write_into_view_of_argument_oop(x):
+    y = np.concatenate([np.array([2.0]), x[2:]])
+    return np.sum(y * y)
+
+
+def write_into_argument(x, w):
+    w[1] = x[0] * w[0]
+    w *= 2.0
+    return np.sum(w * x)
+
+
+def write_into_argument_oop(x, w):
+    w = np.concatenate([w[:1], x[0:1] * w[0], w[2:]]) * 2.0
+    return np.sum(w * x)
+
+
+def argument_rows_in_a_loop(X):
+    for i in range(X.shape[0]):
+        r = X[i, :]
+        r *= 1.0 + i + X[i, 0]
+    return np.sum(X * X)
+
+
+def argument_rows_in_a_loop_oop(X):
+    X = np.stack([X[i, :] * (1.0 + i + X[i, 0]) for i in range(X.shape[0])])
+    return np.sum(X * X)
+
+
+def argument_transposed(X, w):
+    T = X.T
+    T *= w
+    return np.sum(X * np.sin(X))
+
+
+def argument_transposed_oop(X, w):
+    X = (X.T * w).T
+    return np.sum(X * np.sin(X))
+
+
+def argument_written_in_a_branch(x):
+    if x[0] > 0:
+        x[1] = x[0] * x[2]
+    else:
+        x[2:4] += x[0:2]
+    return np.sum(x * x)
+
+
+def argument_written_in_a_branch_oop(x):
+    if x[0] > 0:
+        x = np.concatenate([x[0:1], x[0:1] * x[2], x[2:]])
+    else:
+        x = np.concatenate([x[0:2], x[2:4] + x[0:2]])
+    return np.sum(x * x)
+
+
+def argument_rebound_after_a_write(x):
+    x[0] = np.sin(x[1])
+    x = x * 2.0  # a new array: the caller's keeps the write above only
+    x[1] = 3.0
+    return np.sum(x * x)
+
+
+def argument_rebound_after_a_write_oop(x):
+    x = np.concatenate([np.sin(x[1:2]), x[1:]]) * 2.0
+    x = np.concatenate([x[0:1], np.array([3.0]), x[2:]])
+    return np.sum(x * x)
+
+
+def argument_number_updated(a, x):
+    a += 1.0  # a number: nothing to write back
+    x[0] = a * x[1]
+    return np.sum(x) * a
+
+
+def argument_number_updated_oop(a, x):
+    a = a + 1.0
+    x = np.concatenate([a * x[1:2], x[1:]])
+    return np.sum(x) * a
+
+
+def argument_and_early_returns(x, w):
+    z = w
+    z += x[0]
+    for e in w:
+        if e > 0.5:
+            return e * np.sum(w * x)  # writes back before each return
+    w[0] = x[1] * 2.0
+    return np.sum(w * w * x)
+
+
+def argument_and_early_returns_oop(x, w):
+    w = w + x[0]
+    for e in w:
+        if e > 0.5:
+            return e * np.sum(w * x)
+    w = np.concatenate([x[1:2] * 2.0, w[1:]])
+    return np.sum(w * w * x)
+
+
+def argument_in_a_checkpointed_loop(x, T):
+    s = 0.0
+    for t in tl.checkpointed(range(T), snapshots=2):
+        v = x[0:2]
+        v *= 1.1
+        s = s + np.sum(x * x)
+    return s
+
+
 # -- refused: what runs changes an array seen under another name ------------------------------
 def rows_of_a_matrix(X):
     Y = X * 1.0
@@ -883,18 +1041,6 @@ def as_array(x):
     a = np.asarray(y)
     a /= 2.0
     return np.sum(y * x)
-
-
-def view_of_argument(x):
-    v = x[1:3]
-    v *= 2.0
-    return np.sum(x * x)
-
-
-def argument_alias(x):
-    a = x
-    a += 1.0
-    return np.sum(a * x)
 
 
 def view_of_a_row(X):
@@ -996,18 +1142,6 @@ def arguments_passed_twice(x, w):
     return np.sum(x * w)
 
 
-def out_into_argument(x):
-    np.multiply(x, x, out=x)
-    return np.sum(x)
-
-
-def out_into_a_view(x):
-    y = x * 1.0
-    v = y[0:2]
-    np.multiply(v, 2.0, out=v)
-    return np.sum(y * y)
-
-
 def out_into_a_global(x):
     np.multiply(x, 2.0, out=G)
     return np.sum(x)
@@ -1018,12 +1152,6 @@ def write_then_read_alias(x):
     w = y[0:2]
     y[0] = 5.0 * x[1]
     return np.sum(w * w)
-
-
-def write_into_view_of_argument(x):
-    y = x[1:]
-    y[0] = 2.0
-    return np.sum(y)
 
 
 def out_with_where(x):
@@ -1136,6 +1264,41 @@ CASES = [
     (alias_of_an_alias, _vec, (0,), alias_of_an_alias_oop),
     (number_alias_of_an_item, _vec, (0,), number_alias_of_an_item_oop),
     (number_transposed, lambda: (0.7,), (0,), number_transposed_oop),
+    (view_of_argument, _vec, (0,), view_of_argument_oop),
+    (argument_alias, _vec, (0,), argument_alias_oop),
+    (out_into_argument, _vec, (0,), out_into_argument_oop),
+    (out_into_a_view, _vec, (0,), out_into_a_view_oop),
+    (write_into_view_of_argument, _vec, (0,), write_into_view_of_argument_oop),
+    (write_into_argument, _vec_w, (0, 1), write_into_argument_oop),
+    (argument_rows_in_a_loop, lambda: (_r(1).randn(3, 2),), (0,), argument_rows_in_a_loop_oop),
+    (
+        argument_transposed,
+        lambda: (_r(1).randn(3, 2), _r(2).randn(3)),
+        (0, 1),
+        argument_transposed_oop,
+    ),
+    (
+        argument_written_in_a_branch,
+        lambda: (np.abs(_r(0).randn(4)),),
+        (0,),
+        argument_written_in_a_branch_oop,
+    ),
+    (
+        argument_written_in_a_branch,
+        lambda: (-np.abs(_r(0).randn(4)),),
+        (0,),
+        argument_written_in_a_branch_oop,
+    ),
+    (argument_rebound_after_a_write, _vec, (0,), argument_rebound_after_a_write_oop),
+    (argument_number_updated, lambda: (0.7, _r(0).randn(4)), (0, 1), argument_number_updated_oop),
+    (argument_in_a_checkpointed_loop, lambda: (_r(0).randn(4), 5), (0,), None),
+    (argument_and_early_returns, _vec_w, (0, 1), argument_and_early_returns_oop),
+    (
+        argument_and_early_returns,
+        lambda: (_r(0).randn(4), -np.abs(_r(1).randn(4)) - 2.0),
+        (0, 1),
+        argument_and_early_returns_oop,
+    ),
 ]
 
 # (function, arguments, error: "build" (located, when the gradient is built) or "run"
@@ -1144,8 +1307,6 @@ REFUSED = [
     (rows_of_a_matrix, _mat, "run", ["`row *= 2.0`", "'Y'", "`for row in Y:`"]),
     (squeezed, _mat, "run", ["`s -= 1.0`", "'Y'"]),
     (as_array, _vec, "run", ["`a /= 2.0`", "'y'", "np.asarray(y)"]),
-    (view_of_argument, _vec, "run", ["`v *= 2.0`", "'x'", "`v = x[1:3]`"]),
-    (argument_alias, _vec, "run", ["`a += 1.0`", "'x'", "`a = x`"]),
     (view_of_a_row, _mat, "build", ["`v += 1.0`", "view of 'r'", "'Y'"]),
     (listed, _vec, "run", ["`a *= 2.0`", "'w' and 'y'"]),
     (in_a_dict, _vec, "run", ["`v += 1.0`", "'y'", 'd["a"]']),
@@ -1159,11 +1320,8 @@ REFUSED = [
     (helper_changes_memory_read_before, _vec, "build", ["double(y)", "before this call"]),
     (helper_writes_into_the_argument, _vec, "run", ["put_first(out)", "`out[0] = x[0] * 3.0`"]),
     (checkpointed_helper_changes_its_argument, _vec_w, "run", ["checkpointed_cell(y)", "v *="]),
-    (out_into_argument, _vec, "build", ["writing into the argument 'x'"]),
-    (out_into_a_view, _vec, "build", ["'y' refers to (part of) the memory of 'v'"]),
     (out_into_a_global, _vec, "build", ["the global 'G'"]),
     (write_then_read_alias, _vec, "build", ["'w' refers to", "`w = y[0:2]` at line"]),
-    (write_into_view_of_argument, _vec, "build", ["view", "caller's array 'x'"]),
     (out_with_where, _vec, "build", ["where="]),
     (out_into_an_element, _vec, "build", ["but a variable"]),
     (out_two_outputs, _vec, "build", ["several outputs"]),
