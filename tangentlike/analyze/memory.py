@@ -45,14 +45,15 @@ _CODE_TYPES = (types.ModuleType, type, types.FunctionType, types.BuiltinFunction
 @dataclass(frozen=True)
 class View:
     """`name = value`, a view of all or part of base (made at `stmt`). Kinds:
-    "index": `base[index]`, certainly a view; "alias": `base` itself; "transpose":
+    "index": `base[index]`, certainly a view; "item": `base[i, j]` with integers only,
+    a view or a number; "alias": `base` itself; "transpose":
     `np.transpose(base)` (`base.T`); "reshape": `np.reshape(base, shape)` or
     `np.ravel(base)`. The last three are views only when base turns out to be an array
     that the result shares (a number is copied; reshape copies what it cannot view):
     transform.in_place asks at run time (runtime.same_memory)."""
 
     base: str
-    index: gast.expr | None  # of "index" views
+    index: gast.expr | None  # of "index" and "item" views
     stmt: gast.stmt
     reads: frozenset[str]  # the names the value reads besides base
     kind: str = "index"
@@ -193,10 +194,14 @@ class Values:
         if not (isinstance(value, gast.Subscript) and isinstance(value.value, gast.Name)):
             return None
         base = value.value.id
-        if base not in m.arrays or not _sure_view(value.slice, m.ints):
+        if base not in m.arrays:
             return None
         reads = frozenset(nodes.names_read(value.slice))
-        return View(base, value.slice, stmt, reads, "index", value)
+        if _sure_view(value.slice, m.ints):
+            return View(base, value.slice, stmt, reads, "index", value)
+        if _integers(value.slice, m.ints):  # a row (a view) or an element (a number)
+            return View(base, value.slice, stmt, reads, "item", value)
+        return None
 
     def call_view(self, call: gast.Call, m: Memory, stmt: gast.stmt) -> View | None:
         """`np.transpose(b)`, `np.reshape(b, shape)`, `np.ravel(b)` (no other arguments)."""
@@ -279,6 +284,20 @@ class Values:
         if isinstance(operand, gast.Name) and operand.id in self.locals:
             return operand.id not in m.arrays
         return isinstance(operand, (gast.List, gast.Tuple, gast.Name, gast.Attribute))
+
+
+def _integers(index: gast.expr, ints: frozenset[str]) -> bool:
+    """An index of integers only (`Y[i]`, `Y[0, -1]`): a view or a number."""
+    parts = index.elts if isinstance(index, gast.Tuple) else [index]
+    return all(_integer(p, ints) for p in parts)
+
+
+def _integer(p: gast.expr, ints: frozenset[str]) -> bool:
+    if isinstance(p, gast.UnaryOp) and isinstance(p.op, gast.USub):
+        p = p.operand
+    if isinstance(p, gast.Constant):
+        return type(p.value) is int
+    return isinstance(p, gast.Name) and p.id in ints
 
 
 def _sure_view(index: gast.expr, ints: frozenset[str]) -> bool:

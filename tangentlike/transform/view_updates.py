@@ -1,13 +1,13 @@
 """Lower an in-place update of a view of a local array into writes the gradient follows.
 
 `z op= v`, where z is a view of the local array b (analyze.aliases: `b[index]`,
-b itself, `np.transpose(b)`, `np.reshape(b, s)`, `np.ravel(b)`), changes b and
-every other view of b. It becomes
+a row `b[i]`, b itself, `np.transpose(b)`, `np.reshape(b, s)`, `np.ravel(b)`),
+changes b and every other view of b. It becomes
 
     _z1 = z op v                     # the new value of z
-    _shares = same_memory(z, b)      # only for views that may be copies or numbers
+    _shares = same_memory(z, b)      # for views that may be copies or numbers (not b[1:3])
     if _shares:
-        b[...] = <_z1 back in b's shape>   # b[index] = _z1 for an index view
+        b[...] = <_z1 back in b's shape>   # b[index] = _z1 for b[index], b[i]
         z = <z's value, made again from b>
     else:
         z = _z1                      # z was a copy or a number: it alone changes
@@ -68,24 +68,27 @@ class ViewUpdates:
         if not roots or any(r[0] != "new" for r in roots):
             return None  # an argument's or a global's memory (or unknown)
         sharers = set(a.live_sharers(stmt, b)) | set(a.live_sharers(stmt, z))
-        pending = sharers - {b, z}
         known, order = {b, z}, []
-        while pending:
-            ready = [
-                n
-                for n in sorted(pending)
-                if (w := a.view(stmt, n)) is not None
-                and w.base in known
-                and n not in w.reads
-                and not self.made_outside(w)
-            ]
-            if not ready:
+        for n in sorted(sharers - known):
+            path = self.chain(n, known)
+            if path is None:
                 return None  # a name read afterwards shares b some other way
-            for n in ready:
-                order.append((n, a.view(stmt, n)))
-                known.add(n)
-                pending.discard(n)
+            for name, w in path:
+                order.append((name, w))
+                known.add(name)
         return order
+
+    def chain(self, name: str, known: set[str]) -> list[tuple[str, View]] | None:
+        """The views to make again, bases first, to make `name` again from known names
+        (through temporaries no longer read: `s = A[0][-2]` is `_s1 = A[0]; s = _s1[-2]`)."""
+        path: list[tuple[str, View]] = []
+        while name not in known:
+            w = self.aliases.view(self.stmt, name)
+            if w is None or name in w.reads or self.made_outside(w) or len(path) > 8:
+                return None
+            path.append((name, w))
+            name = w.base
+        return path[::-1]
 
     def lowered(
         self, z: str, view: View, update: list[gast.stmt], new: str, order: list[tuple[str, View]]
@@ -132,8 +135,9 @@ class ViewUpdates:
             body.append(nodes.assign(shape, nodes.call(self.numpy("shape"), [nodes.name(b)])))
             reshaped = nodes.call(self.numpy("reshape"), [nodes.name(new), nodes.name(shape)])
             body.append(nodes.assign(value, reshaped))
-        whole = gast.Subscript(value=nodes.name(b), slice=nodes.const(Ellipsis), ctx=gast.Store())
-        body += [nodes.assign(whole, nodes.name(value)), again]
+        where = nodes.deepcopy(view.index) if view.kind == "item" else nodes.const(Ellipsis)
+        into = gast.Subscript(value=nodes.name(b), slice=where, ctx=gast.Store())
+        body += [nodes.assign(into, nodes.name(value)), again]
         return [nodes.if_(nodes.name(test), body, [nodes.assign(z, nodes.name(new))])]
 
     def numpy(self, attr: str) -> gast.expr:

@@ -113,9 +113,10 @@ def test_sure_views_need_a_slice_and_integers(tmp_path, monkeypatch):
         "    a = Y[:, 0]\n    b = Y[0]\n    c = Y[k:, 1]\n    d = Y[x, 1:]\n"
         "    L = [x, x]\n    e = L[0:1]\n    a += 1.0\n    return np.sum(Y)\n"
     )
-    # b: an integer alone may give a number; d: x may be an index array; e: a list's slice
+    # b: an integer alone may give a number (a view asked at run time); d: x may be an
+    # index array; e: a list's slice
     assert _dump(tmp_path, monkeypatch, body).splitlines()[0] == (
-        "a += 1.0: shares Y,b,c,d; live Y; views a=Y[:, 0], c=Y[k:, 1]"
+        "a += 1.0: shares Y,b,c,d; live Y; views a=Y[:, 0], b=Y[0], c=Y[k:, 1]"
     )
 
 

@@ -1012,6 +1012,36 @@ def argument_and_early_returns_oop(x, w):
     return np.sum(w * w * x)
 
 
+def row_and_element_updated(x, A):
+    Y = A * 1.0
+    r = Y[1]  # a row: a view
+    r *= x
+    e = Y[0, 1]  # an element: a number, Y is unchanged
+    e += 2.0 * x
+    return np.sum(Y * Y) + e * r[0]
+
+
+def row_and_element_updated_oop(x, A):
+    Y = A * 1.0
+    r = Y[1] * x
+    Y = np.stack([Y[0], r, Y[2]])
+    e = Y[0, 1] + 2.0 * x
+    return np.sum(Y * Y) + e * r[0]
+
+
+def element_of_a_row_read_later(x, A):
+    s = A[0][-2]  # a number read after the update (made again: an element of a row)
+    c = A[:, 2]
+    c += np.sin(A[:, 0]) * x
+    return np.sum(A * A) + s * x
+
+
+def element_of_a_row_read_later_oop(x, A):
+    s = A[0][-2]
+    A = A + np.stack([np.zeros(3), np.zeros(3), np.sin(A[:, 0]) * x, np.zeros(3)], axis=1)
+    return np.sum(A * A) + s * x
+
+
 def argument_in_a_checkpointed_loop(x, T):
     s = 0.0
     for t in tl.checkpointed(range(T), snapshots=2):
@@ -1293,6 +1323,18 @@ CASES = [
     (argument_number_updated, lambda: (0.7, _r(0).randn(4)), (0, 1), argument_number_updated_oop),
     (argument_in_a_checkpointed_loop, lambda: (_r(0).randn(4), 5), (0,), None),
     (argument_and_early_returns, _vec_w, (0, 1), argument_and_early_returns_oop),
+    (
+        row_and_element_updated,
+        lambda: (0.7, _r(1).randn(3, 4)),
+        (0, 1),
+        row_and_element_updated_oop,
+    ),
+    (
+        element_of_a_row_read_later,
+        lambda: (0.7, _r(1).randn(3, 4)),
+        (0, 1),
+        element_of_a_row_read_later_oop,
+    ),
     (
         argument_and_early_returns,
         lambda: (_r(0).randn(4), -np.abs(_r(1).randn(4)) - 2.0),
