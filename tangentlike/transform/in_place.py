@@ -1,17 +1,22 @@
 """Lower `z op= v`, and check calls of helpers that change an argument in place.
 
-An augmented assignment changes the array z refers to; generated code can
-differentiate a new value or a write by index, so each `z op= v` becomes
-(decided by analyze.aliases on the whole function):
+First, a function that may change an argument array in place gets its own copy of
+it, written back into the caller's array before each return (transform.
+argument_copies). Then, an augmented assignment changes the array z refers to;
+generated code can differentiate a new value or a write by index, so each
+`z op= v` becomes (decided by analyze.aliases on the whole function):
   - `_z1 = z op v; z = _z1` where that is the program's meaning: no other name
     that may share z's memory is read afterwards (numbers share nothing);
-  - `_z1 = z op v; b[index] = _z1; z = b[index]` where z is certainly the view
-    b[index] of a local array b that nothing else still read shares: the write
-    into b that the update is;
-  - a located error where z is certainly such a view and that is not possible;
+  - where z is a view of a local array b (b[index], a row, b itself, its
+    transpose or a reshape) and every other name read afterwards that may share
+    b is a view of it: the write of `z op v` into b, and the views made again
+    (transform.view_updates; asked at run time for views that may be copies);
+  - a located error where z is certainly a view b[index] and that is not possible;
   - otherwise the first form preceded by `unshared(z, (w, ...), "<message>")`,
     which raises at run time when z turns out to be an array one of the names
     read later shares (it never does for numbers).
+`y[index] = v` into such a view of b, which other names read afterwards share,
+is written back likewise (`_y1 = copy(y); _y1[index] = v`, then as above).
 A call of a helper that may change a parameter in place (analyze.effects), whose
 argument is shared with a name read later, gets the same check (a helper's
 parameter is never certainly an array). `run` returns the function's own
