@@ -270,7 +270,15 @@ class ModuleBuilder:
         closure_calls.Inliner(parsed, namer, scope, normalize).run(fn, nested)
         anf.check(fn, parsed)  # inlining keeps the contract the analyses rely on
         effects = in_place.run(
-            fn, parsed, scope, self.registry, self.namespace, namer, self.effects_of, update_temps
+            fn,
+            parsed,
+            scope,
+            self.registry,
+            self.namespace,
+            namer,
+            self.effects_of,
+            update_temps,
+            frozenset(checkpointed),
         )
         log.debug("A-normal form of %s:\n%s", parsed.node.name, codegen.function_source(fn, None))
         return fn, namer, scope, checkpointed, names, effects

@@ -114,6 +114,21 @@ def view_refusal(
     )
 
 
+def checkpointed_view_refusal(
+    parsed: ParsedFunction, stmt: gast.AugAssign, view: View
+) -> UnsupportedSyntaxError:
+    z, base = shown_name(parsed, stmt, stmt.target.id), view.base
+    return parsed.error(
+        stmt,
+        f"`{text(parsed, stmt)}` changes {z!r}, a view of {base!r} made before the "
+        f"checkpointed loop around it (`{text(parsed, view.stmt)}` at line "
+        f"{view.stmt.lineno}): the loop's steps, recomputed from their stored state, would "
+        f"find {z!r} no longer a view of {base!r}",
+        f"make the view inside the loop ({z} = {text(parsed, view.stmt).split('=', 1)[-1].strip()}"
+        f" before the update), or update {base!r} by index",
+    )
+
+
 def call_guard(
     parsed: ParsedFunction,
     aliases: Aliases,

@@ -67,6 +67,7 @@ def structured(
     shares_structure: Callable[[gast.Call], list[str]] | None = None,
     none_is_structured: bool = False,
     arrays_given: frozenset[str] = frozenset(),
+    no_containers: frozenset[str] = frozenset(),
 ) -> frozenset[str]:
     """Locals whose adjoint may be a container adjoint (see the module docstring).
 
@@ -80,6 +81,8 @@ def structured(
     `none_is_structured`: a name bound to None counts (in a gradient's differentiable
     form, names prebound to None hold flags and saved values whose adjoints stay None).
     `arrays_given`: parameters known to be passed an ndarray (a build specialised to it).
+    `no_containers`: locals never bound to a container (a copy of an argument the
+    function changes, which raises for anything but an array or a number).
     """
     floating = floating_names(fn, makes_array, arrays_given)
     bound: dict[str, list[gast.expr]] = {}
@@ -145,13 +148,13 @@ def structured(
         n
         for n, values in bound.items()
         if all(numeric(v, floating, makes_array) for v in values) and n not in as_lists
-    }
+    } | (no_containers - as_lists)
     params = set(nodes.param_names(fn))
     given = {  # parameters passed arrays that stay arrays
         p
         for p in params & arrays_given
         if all(numeric(v, floating, makes_array) for v in bound.get(p, [])) and p not in as_lists
-    }
+    } | ((params & no_containers) - as_lists)  # rebound to a copy before any other use
     packed = {p.id for p in (fn.args.vararg, fn.args.kwarg) if p is not None}  # tuple, dict
     return frozenset(
         ((found - arrays - params) | (found & (params - given)) | as_lists | packed) & _locals(fn)

@@ -44,12 +44,20 @@ _CODE_TYPES = (types.ModuleType, type, types.FunctionType, types.BuiltinFunction
 
 @dataclass(frozen=True)
 class View:
-    """`name = base[index]`, certainly a view of base (made at `stmt`)."""
+    """`name = value`, a view of all or part of base (made at `stmt`). Kinds:
+    "index": `base[index]`, certainly a view; "item": `base[i, j]` with integers only,
+    a view or a number; "alias": `base` itself; "transpose":
+    `np.transpose(base)` (`base.T`); "reshape": `np.reshape(base, shape)` or
+    `np.ravel(base)`. The last three are views only when base turns out to be an array
+    that the result shares (a number is copied; reshape copies what it cannot view):
+    transform.in_place asks at run time (runtime.same_memory)."""
 
     base: str
-    index: gast.expr
+    index: gast.expr | None  # of "index" and "item" views
     stmt: gast.stmt
-    reads: frozenset[str]  # the names the index reads
+    reads: frozenset[str]  # the names the value reads besides base
+    kind: str = "index"
+    value: gast.expr | None = None  # the value, to make the view again
 
 
 @dataclass(frozen=True)
@@ -139,6 +147,8 @@ class Values:
         callee = self.scope.resolve(call.func)
         if _hashable(callee) and callee in _FIRST_ARGUMENT_ONLY:
             return self.atoms_roots(call.args[:1], m)  # the others are read for their shape
+        if callee is runtime.same_memory or callee is runtime.entry_copy:  # a bool, a copy
+            return NONE
         if callee is MISSING or runtime.owns(callee):
             return everything  # iterable(xs), stop_gradient(x): the argument itself
         if _hashable(callee) and callee in _IMMUTABLE_RESULTS:
@@ -160,13 +170,54 @@ class Values:
         return everything  # rule-backed views (reshape, transpose, ...) and the unknown
 
     def view(self, value: gast.expr, m: Memory, stmt: gast.stmt) -> View | None:
-        """`base[index]` certainly a view of base (of a base certainly no list)."""
+        """`base[index]` certainly a view of base, or base itself, its transpose or a
+        reshape of it, perhaps views (of a local base certainly no list). A base that is
+        an alias of another name counts as that name (`b = a` after `a = y`: b is y)."""
+        found = self._view(value, m, stmt)
+        alias = m.views.get(found.base) if found is not None else None
+        if alias is None or alias.kind != "alias" or alias.base in found.reads:
+            return found
+        again = nodes.deepcopy(value)
+        for node in gast.walk(again):
+            if isinstance(node, gast.Name) and node.id == found.base:
+                node.id = alias.base
+        index = again.slice if isinstance(again, gast.Subscript) else None
+        return View(alias.base, index, stmt, found.reads, found.kind, again)
+
+    def _view(self, value: gast.expr, m: Memory, stmt: gast.stmt) -> View | None:
+        if isinstance(value, gast.Name):
+            if value.id in self.locals and value.id in m.arrays:
+                return View(value.id, None, stmt, frozenset(), "alias", value)
+            return None
+        if isinstance(value, gast.Call):
+            return self.call_view(value, m, stmt)
         if not (isinstance(value, gast.Subscript) and isinstance(value.value, gast.Name)):
             return None
         base = value.value.id
-        if base not in m.arrays or not _sure_view(value.slice, m.ints):
+        if base not in m.arrays:
             return None
-        return View(base, value.slice, stmt, frozenset(nodes.names_read(value.slice)))
+        reads = frozenset(nodes.names_read(value.slice))
+        if _sure_view(value.slice, m.ints):
+            return View(base, value.slice, stmt, reads, "index", value)
+        if _integers(value.slice, m.ints):  # a row (a view) or an element (a number)
+            return View(base, value.slice, stmt, reads, "item", value)
+        return None
+
+    def call_view(self, call: gast.Call, m: Memory, stmt: gast.stmt) -> View | None:
+        """`np.transpose(b)`, `np.reshape(b, shape)`, `np.ravel(b)` (no other arguments)."""
+        if call.keywords or not call.args or not isinstance(call.args[0], gast.Name):
+            return None
+        base = call.args[0].id
+        if base not in self.locals or base not in m.arrays:
+            return None
+        callee = self.scope.resolve(call.func)
+        kinds = {np.transpose: ("transpose", 1), np.reshape: ("reshape", 2)}
+        kinds[np.ravel] = ("reshape", 1)
+        kind, count = kinds.get(callee, (None, 0)) if _hashable(callee) else (None, 0)
+        if kind is None or len(call.args) != count:
+            return None
+        reads = frozenset().union(*(nodes.names_read(a) for a in call.args[1:]))
+        return View(base, None, stmt, reads, kind, call)
 
     def is_int(self, value: gast.expr, m: Memory) -> bool:
         if isinstance(value, gast.Constant):
@@ -198,6 +249,8 @@ class Values:
             return self.is_array(value.value, m)
         if isinstance(value, gast.Call):
             callee = self.scope.resolve(value.func)
+            if _hashable(callee) and (callee in _ARRAY_VIEWS or callee is runtime.entry_copy):
+                return True
             return isinstance(callee, np.ufunc) or self.registry.makes_new_array(callee)
         return False
 
@@ -231,6 +284,20 @@ class Values:
         if isinstance(operand, gast.Name) and operand.id in self.locals:
             return operand.id not in m.arrays
         return isinstance(operand, (gast.List, gast.Tuple, gast.Name, gast.Attribute))
+
+
+def _integers(index: gast.expr, ints: frozenset[str]) -> bool:
+    """An index of integers only (`Y[i]`, `Y[0, -1]`): a view or a number."""
+    parts = index.elts if isinstance(index, gast.Tuple) else [index]
+    return all(_integer(p, ints) for p in parts)
+
+
+def _integer(p: gast.expr, ints: frozenset[str]) -> bool:
+    if isinstance(p, gast.UnaryOp) and isinstance(p.op, gast.USub):
+        p = p.operand
+    if isinstance(p, gast.Constant):
+        return type(p.value) is int
+    return isinstance(p, gast.Name) and p.id in ints
 
 
 def _sure_view(index: gast.expr, ints: frozenset[str]) -> bool:
@@ -294,6 +361,10 @@ _FIRST_ARGUMENT_ONLY = frozenset(
         boundary.seed_like,
     }
 )
+
+
+# Views (or copies) of their first argument that are arrays, never lists.
+_ARRAY_VIEWS = frozenset({np.transpose, np.reshape, np.ravel})
 
 
 def _hashable(obj: object) -> bool:

@@ -251,9 +251,10 @@ class Expressions:
                 return None, args, node
             return None, args, gast.Call(func=node.func, args=node.args, keywords=keywords)
         name = getattr(callee, "__name__", "this function")
-        if isinstance(out, (gast.Tuple, list)):
+        several = isinstance(callee, np.ufunc) and callee.nout > 1  # np.modf(x, y): a pair
+        if isinstance(out, (gast.Tuple, list)) or several:
             elts = out.elts if isinstance(out, gast.Tuple) else out
-            if len(elts) != 1:
+            if several or len(elts) != 1:
                 raise self.unsupported(
                     node, f"{name}(..., out=...) with several outputs", "assign the results"
                 )

@@ -8,7 +8,8 @@ template) and, beside it, the forward form (a tangent template).
 
 The rule maths of products (`matmul_vjp_a`, `dot_vjp_b`, ...) is bilinear: linear in
 the adjoint and in the other factor. `zeros_of` makes zeros whatever its argument
-(locally constant); `selects` and `unshared` are checks that return nothing. Every
+(locally constant); `selects`, `unshared` and `write_back` are checks or effects that
+return nothing, `entry_copy` is the identity on values. Every
 other runtime helper is refused, located, when a generated gradient that calls it is
 differentiated again (never read as user code, never zero).
 """
@@ -148,6 +149,18 @@ def _checks(adjoint: Callable, tangent: Callable) -> None:
     @adjoint(runtime.unshared, constant=("value", "others", "what"))
     def unshared(result, value, others, what):
         pass
+
+    @adjoint(runtime.write_back, constant=("caller", "own"))
+    def write_back(result, caller, own):
+        pass
+
+    @adjoint(runtime.entry_copy, constant=("what",))
+    def entry_copy(result, x, what):
+        d[x] = d[result]
+
+    @tangent(runtime.entry_copy)
+    def entry_copy_tangent(result, x, what):
+        d[result] = d[x]
 
 
 def _broadcasting(adjoint: Callable, tangent: Callable) -> None:

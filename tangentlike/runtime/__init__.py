@@ -60,7 +60,16 @@ from .higher import (
     unsequence_vjp,
     unsetitem_vjp,
 )
-from .indexing import numeric_item, selects, unsetitem, unshared, unsubscript
+from .indexing import (
+    entry_copy,
+    numeric_item,
+    same_memory,
+    selects,
+    unsetitem,
+    unshared,
+    unsubscript,
+    write_back,
+)
 from .numpy import (
     arange_vjp,
     cumprod_vjp,
@@ -220,6 +229,7 @@ __all__ = [
     "eigh_vjp",
     "einsum_of",
     "einsum_vjp",
+    "entry_copy",
     "extremum_index",
     "gradient_like",
     "gradient_of",
@@ -268,6 +278,7 @@ __all__ = [
     "real_root",
     "restore_item",
     "rule_contribution",
+    "same_memory",
     "saved_item",
     "seed_like",
     "select_vjp",
@@ -324,6 +335,7 @@ __all__ = [
     "weights_like",
     "with_zero_item",
     "without_item",
+    "write_back",
     "zero_if_real",
     "zeros_of",
 ]

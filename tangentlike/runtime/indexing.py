@@ -89,6 +89,34 @@ def numeric_item(y, key, what):
             )
 
 
+def same_memory(view, base) -> bool:
+    """Whether `view`, made from `base` by a view-making call or alias (transform.in_place),
+    is an array sharing base's memory: not a number, nor a copy reshape made."""
+    return (
+        isinstance(view, np.ndarray)
+        and isinstance(base, np.ndarray)
+        and bool(np.may_share_memory(view, base))
+    )
+
+
+def entry_copy(x, what):
+    """A copy of an array argument the function changes in place, which the function then
+    owns (transform.argument_copies); numbers, strings and None as they are (they do not
+    change). Any other value (a list, a dict, an object) raises ValueError(what)."""
+    if isinstance(x, np.ndarray):
+        return x.copy()
+    if x is None or isinstance(x, (int, float, complex, str, bytes, np.generic)):
+        return x
+    raise ValueError(f"tangentlike: {what}")
+
+
+def write_back(caller, own):
+    """Give the caller's array the values the function left in its copy `own`, as the
+    function's updates in place would have."""
+    if isinstance(caller, np.ndarray) and caller is not own:
+        caller[...] = own
+
+
 def unshared(value, others, what):
     """Raise ValueError when an array `value` holds (itself, or inside a list, tuple, dict
     or object) may share memory with one of `others` (or whatever they hold): an update

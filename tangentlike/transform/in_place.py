@@ -1,17 +1,22 @@
 """Lower `z op= v`, and check calls of helpers that change an argument in place.
 
-An augmented assignment changes the array z refers to; generated code can
-differentiate a new value or a write by index, so each `z op= v` becomes
-(decided by analyze.aliases on the whole function):
+First, a function that may change an argument array in place gets its own copy of
+it, written back into the caller's array before each return (transform.
+argument_copies). Then, an augmented assignment changes the array z refers to;
+generated code can differentiate a new value or a write by index, so each
+`z op= v` becomes (decided by analyze.aliases on the whole function):
   - `_z1 = z op v; z = _z1` where that is the program's meaning: no other name
     that may share z's memory is read afterwards (numbers share nothing);
-  - `_z1 = z op v; b[index] = _z1; z = b[index]` where z is certainly the view
-    b[index] of a local array b that nothing else still read shares: the write
-    into b that the update is;
-  - a located error where z is certainly such a view and that is not possible;
+  - where z is a view of a local array b (b[index], a row, b itself, its
+    transpose or a reshape) and every other name read afterwards that may share
+    b is a view of it: the write of `z op v` into b, and the views made again
+    (transform.view_updates; asked at run time for views that may be copies);
+  - a located error where z is certainly a view b[index] and that is not possible;
   - otherwise the first form preceded by `unshared(z, (w, ...), "<message>")`,
     which raises at run time when z turns out to be an array one of the names
     read later shares (it never does for numbers).
+`y[index] = v` into such a view of b, which other names read afterwards share,
+is written back likewise (`_y1 = copy(y); _y1[index] = v`, then as above).
 A call of a helper that may change a parameter in place (analyze.effects), whose
 argument is shared with a name read later, gets the same check (a helper's
 parameter is never certainly an array). `run` returns the function's own
@@ -33,7 +38,7 @@ from .. import runtime
 from ..analyze import alias_messages as messages
 from ..analyze import containers
 from ..analyze.activity import user_function
-from ..analyze.aliases import Aliases, View, analyze, bound_arguments
+from ..analyze.aliases import Aliases, analyze, bound_arguments
 from ..analyze.effects import Effects, Mutation
 from ..checkpoint import is_checkpointed
 from ..parse.resolve import Scope
@@ -42,7 +47,9 @@ from ..rules.registry import Registry
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
+from . import argument_copies
 from .adjoints import index_expr
+from .view_updates import ViewUpdates
 
 EffectsOf = Callable[[object], Effects | None]
 
@@ -56,19 +63,52 @@ def run(
     namer: Namer,
     effects_of: EffectsOf,
     temps: dict[int, str] | None = None,
+    checkpointed: frozenset[int] = frozenset(),
 ) -> Effects:
-    """`temps`: id(`z op= v`) -> the name A-normal form chose for its result."""
+    """`temps`: id(`z op= v`) -> the name A-normal form chose for its result;
+    `checkpointed`: the ids of the checkpointed loops."""
     structured = containers.structured(
         fn,
         lambda call: user_function(scope.resolve(call.func), registry),
         lambda call: registry.makes_sequence(scope.resolve(call.func)),
     )
     aliases = analyze(fn, scope, registry, effects_of, structured)
+    changed = argument_copies.changed_params(
+        fn, parsed, aliases, scope, registry, effects_of, structured
+    )
+    copied = {}
+    if changed:
+        copied = argument_copies.copy_arguments(
+            fn, parsed, aliases, changed, structured, scope, namespace, namer
+        )
+    if copied:  # the function changes its own copies of these arguments now
+        structured = containers.structured(
+            fn,
+            lambda call: user_function(scope.resolve(call.func), registry),
+            lambda call: registry.makes_sequence(scope.resolve(call.func)),
+            no_containers=argument_copies.own_copies(fn, scope),
+        )
+        aliases = analyze(fn, scope, registry, effects_of, structured)
     lowering = _Lowering(parsed, scope, registry, namespace, namer, effects_of, aliases)
     lowering.temps = temps or {}
+    lowering.mutated.update(copied)
+    lowering.loops = _loops_around(fn.body, checkpointed, frozenset())
     fn.body = lowering.block(fn.body)
     check(fn)
     return lowering.effects(fn)
+
+
+def _loops_around(
+    stmts: list[gast.stmt], checkpointed: frozenset[int], around: frozenset[int]
+) -> dict[int, frozenset[int]]:
+    """id(statement) -> the checkpointed loops around it."""
+    found: dict[int, frozenset[int]] = {}
+    for stmt in stmts:
+        found[id(stmt)] = around
+        inside = around | {id(stmt)} if id(stmt) in checkpointed else around
+        for part in ("body", "orelse"):
+            found.update(_loops_around(getattr(stmt, part, None) or [], checkpointed, inside))
+    return found
 
 
 def check(fn: gast.FunctionDef) -> None:
@@ -87,6 +127,7 @@ class _Lowering:
         self.aliases: Aliases = aliases
         self.mutated: dict[str, Mutation] = {}
         self.temps: dict[int, str] = {}
+        self.loops: dict[int, frozenset[int]] = {}
 
     def block(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
         out: list[gast.stmt] = []
@@ -100,6 +141,8 @@ class _Lowering:
                 for param in self.aliases.params_of(stmt, nodes.assigned_name(stmt)):
                     self.mutated.setdefault(param, self.mutation(stmt))
                 lowered = [*self.numeric_item(stmt), stmt]
+                if len(lowered) == 1:
+                    lowered = self.item_write(stmt) or lowered
             elif isinstance(stmt, (gast.Assign, gast.Expr)) and isinstance(stmt.value, gast.Call):
                 lowered = [*self.call(stmt), stmt]
             else:
@@ -118,14 +161,42 @@ class _Lowering:
         if not shared:
             return self.out_of_place(stmt)
         if view is not None:
-            base = view.base
-            roots = a.roots(stmt, base)
-            others = self.shared(stmt, base, skip=(base, z))
-            if roots and all(r[0] == "new" for r in roots) and not others:
-                return self.through(stmt, view)
-            raise messages.view_refusal(self.parsed, a, stmt, view, others or shared)
+            updates = ViewUpdates(self.namespace, self.namer, a, stmt, self.loops)
+            order = updates.remade(z, view)
+            if order is not None:
+                tmp = self.temp(stmt)
+                update = nodes.assign(tmp, nodes.binop(nodes.name(z), stmt.op, stmt.value))
+                return updates.lowered(z, view, [update], tmp, order)
+            if view.kind == "index" and updates.made_outside(view):
+                raise messages.checkpointed_view_refusal(self.parsed, stmt, view)
+            if view.kind == "index":
+                others = self.shared(stmt, view.base, skip=(view.base, z))
+                raise messages.view_refusal(self.parsed, a, stmt, view, others or shared)
         text = messages.augmented_guard(self.parsed, a, stmt, shared)
         return [self.guard(z, shared, text), *self.out_of_place(stmt)]
+
+    def item_write(self, stmt: gast.Assign) -> list[gast.stmt] | None:
+        """`y[index] = v` into a view y of a local array that other names read afterwards
+        share: `_y1 = copy(y); _y1[index] = v`, then written back like `y op= v`."""
+        a = self.aliases
+        y = nodes.assigned_name(stmt)
+        view = a.view(stmt, y)
+        if view is None or not self.shared(stmt, y, skip=(y,)):
+            return None
+        updates = ViewUpdates(self.namespace, self.namer, a, stmt, self.loops)
+        order = updates.remade(y, view)
+        if order is None:
+            return None
+        tmp = self.namer.temp(y)
+        target = stmt.targets[0]
+        write = gast.Subscript(
+            value=nodes.name(tmp), slice=nodes.deepcopy(target.slice), ctx=gast.Store()
+        )
+        update = [
+            nodes.assign(tmp, nodes.call(updates.numpy("copy"), [nodes.name(y)])),
+            nodes.assign(write, stmt.value),
+        ]
+        return updates.lowered(y, view, update, tmp, order)
 
     def temp(self, stmt: gast.AugAssign) -> str:
         return self.temps.get(id(stmt)) or self.namer.temp(stmt.target.id)
@@ -135,20 +206,6 @@ class _Lowering:
         tmp = self.temp(stmt)
         value = nodes.binop(nodes.name(z), stmt.op, stmt.value)
         return [nodes.assign(tmp, value), nodes.assign(z, nodes.name(tmp))]
-
-    def through(self, stmt: gast.AugAssign, view: View) -> list[gast.stmt]:
-        """`b[index] = z op v; z = b[index]`: the update of the array z is a view of."""
-        z = stmt.target.id
-        tmp = self.temp(stmt)
-        write = gast.Subscript(
-            value=nodes.name(view.base), slice=nodes.deepcopy(view.index), ctx=gast.Store()
-        )
-        again = nodes.subscript(nodes.name(view.base), nodes.deepcopy(view.index))
-        return [
-            nodes.assign(tmp, nodes.binop(nodes.name(z), stmt.op, stmt.value)),
-            nodes.assign(write, nodes.name(tmp)),
-            nodes.assign(z, again),
-        ]
 
     def numeric_item(self, stmt: gast.Assign) -> list[gast.stmt]:
         """`L[k] op= v` (normalize/desugar.py marks it) into what may be a list or dict:

@@ -20,7 +20,7 @@ from ..analyze.calls import active_parameters, bind_call
 from ..checkpoint import is_checkpointed
 from ..parse import origins
 from ..syntax import nodes
-from . import checkpoints, container_checks, container_writes, containers
+from . import argument_copies, checkpoints, container_checks, container_writes, containers
 from .context import Context
 
 
@@ -36,6 +36,7 @@ def plan(ctx: Context) -> None:
         shares_structure=lambda call: containers.shared_structure(ctx, call),
         none_is_structured=origins.is_form(ctx.parsed.filename),
         arrays_given=ctx.array_params,
+        no_containers=argument_copies.own_copies(ctx.fn, ctx.scope),
     )
     ctx.container_writes = container_writes.find(ctx)
     container_checks.check(ctx)

@@ -53,9 +53,7 @@ def _dump(tmp_path, monkeypatch, body: str, params: str = "x") -> str:
             .strip()
         )
         memory = found.before[id(stmt)]
-        views = ", ".join(
-            f"{n}={v.base}[{codegen_index(v.index)}]" for n, v in sorted(memory.views.items())
-        )
+        views = ", ".join(f"{n}={_view(v)}" for n, v in sorted(memory.views.items()))
         live = sorted(found.live[id(stmt)] & found.locals)
         out.append(
             f"{text}: shares {','.join(found.sharers(stmt, name)) or '-'}"
@@ -69,6 +67,15 @@ def _in_order(stmts):
         yield stmt
         for part in ("body", "orelse"):
             yield from _in_order(getattr(stmt, part, []) or [])
+
+
+def _view(view) -> str:
+    """`y[1:3]` for a sure view, the value (`np.transpose(y)`, `y`) for one that may be."""
+    import ast
+
+    if view.kind == "index":
+        return f"{view.base}[{codegen_index(view.index)}]"
+    return ast.unparse(gast.gast_to_ast(view.value))
 
 
 def codegen_index(index: gast.expr) -> str:
@@ -86,15 +93,15 @@ def test_aliases_views_and_copies(tmp_path, monkeypatch):
     assert _dump(tmp_path, monkeypatch, body) == (
         # w = y[idx] may be a view for all the analysis knows (the run-time check tells);
         # c is a new array; x is an argument, not shared with y = x * 1.0
-        "z += 1.0: shares v,w,y; live c,v; views v=y[1:3]\n"
-        "return f: shares -; live -; views v=y[1:3]"
+        "z += 1.0: shares v,w,y; live c,v; views v=y[1:3], z=y\n"
+        "return f: shares -; live -; views v=y[1:3], z=y"
     )
 
 
 def test_numbers_and_new_values_share_nothing(tmp_path, monkeypatch):
     body = "    s = 0.0\n    t = s\n    s += x\n    u = x * 2.0\n    u *= 3.0\n    return s + u\n"
     assert _dump(tmp_path, monkeypatch, body) == (
-        "s += x: shares -; live s,x; views -\n"  # 0.0 is a number: t shares nothing
+        "s += x: shares -; live s,x; views t=s\n"  # 0.0 is a number: t shares nothing
         "u *= 3.0: shares -; live s,u; views -\n"
         "return f: shares -; live -; views -"
     )
@@ -106,9 +113,10 @@ def test_sure_views_need_a_slice_and_integers(tmp_path, monkeypatch):
         "    a = Y[:, 0]\n    b = Y[0]\n    c = Y[k:, 1]\n    d = Y[x, 1:]\n"
         "    L = [x, x]\n    e = L[0:1]\n    a += 1.0\n    return np.sum(Y)\n"
     )
-    # b: an integer alone may give a number; d: x may be an index array; e: a list's slice
+    # b: an integer alone may give a number (a view asked at run time); d: x may be an
+    # index array; e: a list's slice
     assert _dump(tmp_path, monkeypatch, body).splitlines()[0] == (
-        "a += 1.0: shares Y,b,c,d; live Y; views a=Y[:, 0], c=Y[k:, 1]"
+        "a += 1.0: shares Y,b,c,d; live Y; views a=Y[:, 0], b=Y[0], c=Y[k:, 1]"
     )
 
 

@@ -64,7 +64,7 @@ def check_case(f, args, positions, seed=0, fd=True):
     args = list(args)
     wrt = tuple(positions)
     ts = tuple(random_like(args[i], rng) for i in wrt)
-    value, jt = tl.jvp(f, wrt=wrt)(*args, ts)
+    value, jt = tl.jvp(f, wrt=wrt)(*[_copy(a) for a in args], ts)  # f may change them
     expected = f(*[_copy(a) for a in args])
     assert same(value, expected), (value, expected)
     u = random_like(expected, rng)
@@ -74,8 +74,8 @@ def check_case(f, args, positions, seed=0, fd=True):
     assert np.isclose(forward, reverse, rtol=1e-7, atol=1e-9), (forward, reverse)
     if fd:
         eps = 1e-6
-        up = list(args)
-        down = list(args)
+        up = [_copy(a) for a in args]
+        down = [_copy(a) for a in args]
         for i, t in zip(wrt, ts, strict=True):
             up[i] = axpy(_copy(args[i]), t, eps)
             down[i] = axpy(_copy(args[i]), t, -eps)

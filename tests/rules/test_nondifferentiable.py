@@ -140,6 +140,11 @@ def _calls() -> dict[object, list[Call]]:
         random.default_rng: [Call(random.default_rng, (0,), ())],
         # the index xs.pop(i) removes (normalize/anf_expressions.py): an integer or a key
         runtime.item_index: [Call(runtime.item_index, ([1.5, 2.5, 3.5], -1), ())],
+        # whether an update through a possible view goes to its base (transform.view_updates)
+        runtime.same_memory: [
+            Call(runtime.same_memory, (np.ones((2, 2)).T, np.ones((2, 2))), ()),
+            Call(runtime.same_memory, (1.5, 2.5), ()),
+        ],
         # math
         math.floor: [Call(math.floor, (2.6,))],
         math.ceil: [Call(math.ceil, (2.6,))],

@@ -1,0 +1,234 @@
+"""Let a function that changes an argument in place work on its own copy of it.
+
+`def f(x, y): y[1] = x; ...` changes the caller's array. The gradient must do the
+same ("in place is in place", DESIGN.md) and differentiates the output with respect
+to y as it was on entry. Where the function may change the memory of a parameter
+y (an update in place, a write by index, a helper that changes it: analyze.effects),
+the function becomes
+
+    unshared(y, (x, ...), "<message>")  # y shares no other argument nor global read
+    _y_caller1 = y
+    y = entry_copy(_y_caller1)          # the function's own array from here on
+    ...                                 # the body, its updates now into y's copy
+    write_back(_y_caller1, y)           # the caller's array gets what f left there
+    return ...
+
+so that the updates are into an array the function owns, which transform.in_place and
+the reverse mode differentiate (`y op= v` keeps y the array's current value: lowered
+out of place, y is its new value). Where the body binds y anew (`y = y * 2.0`), the
+copy gets a name of its own, `_y_own1 = entry_copy(_y_caller1); y = _y_own1`, which
+the write back reads: y is an alias of it until rebound, and updates through y are
+written back into it. Numbers are not copied nor written back.
+
+A list, dict or object passed for such a parameter is refused at run time (entry_copy
+raises, located at the update). Not done (the located refusals stay): for parameters
+whose memory the result may share (returning the copy would change
+what the caller sees). Each `return` writes back first.
+
+Assumes: A-normal form with `name op= atom` statements (before transform.in_place);
+the Aliases of that form. Guarantees: A-normal form; returns the parameters copied
+with the first statement that changes each.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from .. import runtime
+from ..analyze import alias_messages as messages
+from ..analyze.activity import user_function
+from ..analyze.aliases import Aliases, bound_arguments
+from ..analyze.effects import Effects, Mutation
+from ..parse.resolve import MISSING, Scope
+from ..parse.source import ParsedFunction
+from ..rules.registry import Registry
+from ..syntax import nodes
+from ..syntax.names import Namer
+from ..syntax.namespace import Namespace
+from .containers import statements
+
+
+def changed_params(
+    fn: gast.FunctionDef,
+    parsed: ParsedFunction,
+    aliases: Aliases,
+    scope: Scope,
+    registry: Registry,
+    effects_of,
+    structured: frozenset[str],
+) -> dict[str, tuple[gast.stmt, Mutation]]:
+    """Parameter -> the first statement that may change its memory in place, and how."""
+    found: dict[str, tuple[gast.stmt, Mutation]] = {}
+    for stmt in statements(fn.body):
+        if id(stmt) not in aliases.before:
+            continue
+        changes: list[tuple[str, Mutation]] = []
+        own = Mutation(parsed.location(stmt), messages.text(parsed, stmt))
+        if isinstance(stmt, gast.AugAssign) and isinstance(stmt.target, gast.Name):
+            changes = [(stmt.target.id, own)]
+        elif nodes.is_item_write(stmt):  # a list or dict passed: entry_copy refuses it
+            changes = [(nodes.assigned_name(stmt), own)]
+        elif isinstance(stmt, (gast.Assign, gast.Expr)) and isinstance(stmt.value, gast.Call):
+            changes = _changed_arguments(stmt, parsed, scope, registry, effects_of)
+        for name, mutation in changes:
+            for p in aliases.params_of(stmt, name):
+                found.setdefault(p, (stmt, mutation))
+    return found
+
+
+def _changed_arguments(stmt, parsed, scope, registry, effects_of) -> list[tuple[str, Mutation]]:
+    """(argument, how the callee changes it) for a call of a helper changing parameters."""
+    call = stmt.value
+    callee = scope.resolve(call.func)
+    if not user_function(callee, registry):
+        return []
+    effects: Effects | None = effects_of(callee)
+    if effects is None:
+        return []
+    bound = bound_arguments(callee, call)
+    found = []
+    for param, mutation in effects.mutated:
+        for atom in bound.get(param, []):
+            atom = atom.value if isinstance(atom, gast.Starred) else atom
+            if isinstance(atom, gast.Name):
+                where = f"{callee.__qualname__}({atom.id}) at {messages.place(parsed, stmt)}"
+                chained = Mutation(mutation.where, mutation.text, (*mutation.via, where))
+                found.append((atom.id, chained))
+    return found
+
+
+def copy_arguments(
+    fn: gast.FunctionDef,
+    parsed: ParsedFunction,
+    aliases: Aliases,
+    changed: dict[str, tuple[gast.stmt, Mutation]],
+    structured: frozenset[str],
+    scope: Scope,
+    namespace: Namespace,
+    namer: Namer,
+) -> dict[str, Mutation]:
+    """Rewrite fn as above for the parameters it can; return them with how each changes."""
+    returns = [n for n in gast.walk(fn) if isinstance(n, gast.Return)]
+    if not returns or not isinstance(fn.body[-1], gast.Return):
+        return {}
+    shared: set[str] = set()
+    for ret in returns:
+        if id(ret) not in aliases.before:
+            return {}
+        if isinstance(ret.value, gast.Name):
+            if ret.value.id not in aliases.locals:
+                return {}  # a global returned
+            shared |= set(aliases.params_of(ret, ret.value.id))
+        elif ret.value is not None and not isinstance(ret.value, gast.Constant):
+            return {}
+    params = [p for p in changed if p not in shared]
+    if not params:
+        return {}
+
+    def helper(name: str, obj: object) -> gast.expr:
+        return nodes.name(namespace.bind(name, obj, namer))
+
+    every = nodes.all_param_names(fn)
+    rebound = _rebound(fn)
+    outside = _globals_read(fn, aliases, scope)
+    checks: list[gast.stmt] = []  # all before any parameter is rebound
+    entry: list[gast.stmt] = []
+    exit_: list[gast.stmt] = []
+    mutated: dict[str, Mutation] = {}
+    for p in params:
+        stmt, mutated[p] = changed[p]
+        others = [o for o in every if o != p] + outside
+        if others:
+            text = (
+                f"{messages.place(parsed, stmt)}: `{messages.text(parsed, stmt)}` updates "
+                f"{p!r} in place, and {_names(others)} (an argument or global) may share its "
+                f"memory: the gradient follows the update into {p!r} only"
+            )
+            check = nodes.call(
+                helper("unshared", runtime.unshared),
+                [nodes.name(p), nodes.tuple_([nodes.name(o) for o in others]), nodes.const(text)],
+            )
+            checks.append(nodes.located(nodes.expr_stmt(check), stmt))
+        caller = namer.temp(f"{p}_caller")
+        own = p if p not in rebound else namer.temp(f"{p}_own")
+        what = (
+            f"{messages.place(parsed, stmt)}: `{messages.text(parsed, stmt)}` changes the "
+            f"argument {p!r} in place, which the gradient follows for an array only (it "
+            f"copies the array and writes the result back): pass an array, or copy it first "
+            f"({p} = {p}.copy())"
+        )
+        copy = nodes.call(
+            helper("entry_copy", runtime.entry_copy), [nodes.name(caller), nodes.const(what)]
+        )
+        entry += [
+            nodes.located(nodes.assign(caller, nodes.name(p)), stmt),
+            nodes.located(nodes.assign(own, copy), stmt),
+        ]
+        if own != p:
+            entry.append(nodes.located(nodes.assign(p, nodes.name(own)), stmt))
+        back = nodes.call(
+            helper("write_back", runtime.write_back), [nodes.name(caller), nodes.name(own)]
+        )
+        exit_.append(nodes.expr_stmt(back))
+    fn.body = [*checks, *entry, *_before_returns(fn.body, exit_)]
+    return mutated
+
+
+def own_copies(fn: gast.FunctionDef, scope: Scope) -> frozenset[str]:
+    """The names bound to entry_copy(...): never containers (analyze.containers)."""
+    return frozenset(
+        s.targets[0].id
+        for s in fn.body
+        if isinstance(s, gast.Assign)
+        and isinstance(s.targets[0], gast.Name)
+        and isinstance(s.value, gast.Call)
+        and scope.resolve(s.value.func) is runtime.entry_copy
+    )
+
+
+def _before_returns(stmts: list[gast.stmt], exit_: list[gast.stmt]) -> list[gast.stmt]:
+    """stmts with a copy of `exit_` before each `return`, in nested blocks too."""
+    out: list[gast.stmt] = []
+    for stmt in stmts:
+        for part in ("body", "orelse"):
+            if isinstance(getattr(stmt, part, None), list):
+                setattr(stmt, part, _before_returns(getattr(stmt, part), exit_))
+        if isinstance(stmt, gast.Return):
+            out += [nodes.located(nodes.deepcopy(s), stmt) for s in exit_]
+        out.append(stmt)
+    return out
+
+
+def _rebound(fn: gast.FunctionDef) -> set[str]:
+    """Names the body binds anew (`y = ...`, `for y in ...`); `y op= v` keeps y's array."""
+    updated = {id(s.target) for s in gast.walk(fn) if isinstance(s, gast.AugAssign)}
+    return {
+        n.id
+        for stmt in fn.body
+        for n in gast.walk(stmt)
+        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store) and id(n) not in updated
+    }
+
+
+def _globals_read(fn: gast.FunctionDef, aliases: Aliases, scope: Scope) -> list[str]:
+    """Global names the function reads that hold arrays, lists or dicts."""
+    found = []
+    for node in gast.walk(fn):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+            if node.id in aliases.locals or node.id in found:
+                continue
+            obj = scope.resolve(node)
+            if obj is not MISSING and _mutable_data(obj):
+                found.append(node.id)
+    return found
+
+
+def _mutable_data(obj: object) -> bool:
+    import numpy as np
+
+    return isinstance(obj, (np.ndarray, list, dict))
+
+
+def _names(names: list[str]) -> str:
+    words = [repr(n) for n in names]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]

@@ -1,0 +1,147 @@
+"""Lower an in-place update of a view of a local array into writes the gradient follows.
+
+`z op= v`, where z is a view of the local array b (analyze.aliases: `b[index]`,
+a row `b[i]`, b itself, `np.transpose(b)`, `np.reshape(b, s)`, `np.ravel(b)`),
+changes b and every other view of b. It becomes
+
+    _z1 = z op v                     # the new value of z
+    _shares = same_memory(z, b)      # for views that may be copies or numbers (not b[1:3])
+    if _shares:
+        b[...] = <_z1 back in b's shape>   # b[index] = _z1 for b[index], b[i]
+        z = <z's value, made again from b>
+    else:
+        z = _z1                      # z was a copy or a number: it alone changes
+    w = <w's value made again>       # every other view of b read afterwards
+
+which is the program's meaning when b's memory is the function's own (made by
+a statement: never an argument's or a global's) and every name read afterwards
+that may share it is z, b, or a view (certain or asked at run time, like z) of b
+or of such a view; and, inside a checkpointed loop, each view was made in the
+loop's step (a view made before it, restored from the stored state, would no
+longer be one). The write into b is an item write into an array the function
+owns, which both modes differentiate.
+
+Assumes: the Aliases of the function before the update; A-normal form.
+Guarantees: the statements are A-normal form; `remade` returns None (nothing
+lowered) when the conditions above do not hold.
+"""
+
+from __future__ import annotations
+
+import gast
+import numpy as np
+
+from .. import runtime
+from ..analyze.aliases import Aliases, View
+from ..syntax import nodes
+from ..syntax.names import Namer
+from ..syntax.namespace import Namespace
+
+
+class ViewUpdates:
+    def __init__(
+        self,
+        namespace: Namespace,
+        namer: Namer,
+        aliases: Aliases,
+        stmt: gast.stmt,
+        loops: dict[int, frozenset[int]] | None = None,
+    ) -> None:
+        """`loops`: id(statement) -> the checkpointed loops around it."""
+        self.namespace, self.namer, self.aliases, self.stmt = namespace, namer, aliases, stmt
+        self.loops = loops or {}
+
+    def made_outside(self, view: View) -> bool:
+        """Whether a checkpointed loop around the update does not hold where the view was
+        made: its steps, recomputed from stored state, would find the name (saved as it
+        was) no view of the restored base."""
+        around = self.loops.get(id(self.stmt), frozenset())
+        return not around <= self.loops.get(id(view.stmt), frozenset())
+
+    def remade(self, z: str, view: View) -> list[tuple[str, View]] | None:
+        """The other views to make again after the update, bases first; None when the
+        update cannot be lowered so."""
+        a, stmt, b = self.aliases, self.stmt, view.base
+        if self.made_outside(view):
+            return None
+        roots = a.roots(stmt, b)
+        if not roots or any(r[0] != "new" for r in roots):
+            return None  # an argument's or a global's memory (or unknown)
+        sharers = set(a.live_sharers(stmt, b)) | set(a.live_sharers(stmt, z))
+        known, order = {b, z}, []
+        for n in sorted(sharers - known):
+            path = self.chain(n, known)
+            if path is None:
+                return None  # a name read afterwards shares b some other way
+            for name, w in path:
+                order.append((name, w))
+                known.add(name)
+        return order
+
+    def chain(self, name: str, known: set[str]) -> list[tuple[str, View]] | None:
+        """The views to make again, bases first, to make `name` again from known names
+        (through temporaries no longer read: `s = A[0][-2]` is `_s1 = A[0]; s = _s1[-2]`)."""
+        path: list[tuple[str, View]] = []
+        while name not in known:
+            w = self.aliases.view(self.stmt, name)
+            if w is None or name in w.reads or self.made_outside(w) or len(path) > 8:
+                return None
+            path.append((name, w))
+            name = w.base
+        return path[::-1]
+
+    def lowered(
+        self, z: str, view: View, update: list[gast.stmt], new: str, order: list[tuple[str, View]]
+    ) -> list[gast.stmt]:
+        """The statements above; `update` binds `new`, the new value of z."""
+        tests: dict[str, str] = {}
+        kept: dict[str, str] = {}
+        out: list[gast.stmt] = []
+        for name, w in [(z, view), *order]:
+            if w.kind != "index":  # asked before anything changes
+                tests[name] = self.namer.temp("shares")
+                helper = self.helper("same_memory", runtime.same_memory)
+                call = nodes.call(helper, [nodes.name(name), nodes.name(w.base)])
+                out.append(nodes.assign(tests[name], call))
+                if name != z:  # its value, should it be a copy, that the write leaves alone
+                    kept[name] = self.namer.temp(name)
+                    copy = nodes.call(self.numpy("copy"), [nodes.name(name)])
+                    out.append(nodes.assign(kept[name], copy))
+        out += update
+        out += self.write(z, view, new, tests.get(z))
+        for name, w in order:
+            again = nodes.assign(name, nodes.deepcopy(w.value))
+            if name in tests:
+                unchanged = nodes.assign(name, nodes.name(kept[name]))
+                again = nodes.if_(nodes.name(tests[name]), [again], [unchanged])
+            out.append(again)
+        return out
+
+    def write(self, z: str, view: View, new: str, test: str | None) -> list[gast.stmt]:
+        b = view.base
+        again = nodes.assign(z, nodes.deepcopy(view.value))
+        if view.kind == "index":
+            target = gast.Subscript(
+                value=nodes.name(b), slice=nodes.deepcopy(view.index), ctx=gast.Store()
+            )
+            return [nodes.assign(target, nodes.name(new)), again]
+        body: list[gast.stmt] = []
+        value = new
+        if view.kind == "transpose":
+            value = self.namer.temp(b)
+            body.append(nodes.assign(value, nodes.call(self.numpy("transpose"), [nodes.name(new)])))
+        elif view.kind == "reshape":
+            value, shape = self.namer.temp(b), self.namer.temp("shape")
+            body.append(nodes.assign(shape, nodes.call(self.numpy("shape"), [nodes.name(b)])))
+            reshaped = nodes.call(self.numpy("reshape"), [nodes.name(new), nodes.name(shape)])
+            body.append(nodes.assign(value, reshaped))
+        where = nodes.deepcopy(view.index) if view.kind == "item" else nodes.const(Ellipsis)
+        into = gast.Subscript(value=nodes.name(b), slice=where, ctx=gast.Store())
+        body += [nodes.assign(into, nodes.name(value)), again]
+        return [nodes.if_(nodes.name(test), body, [nodes.assign(z, nodes.name(new))])]
+
+    def numpy(self, attr: str) -> gast.expr:
+        return self.helper(attr, getattr(np, attr))
+
+    def helper(self, preferred: str, obj: object) -> gast.expr:
+        return nodes.name(self.namespace.bind(preferred, obj, self.namer))
