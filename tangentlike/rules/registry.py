@@ -33,6 +33,15 @@ class Refusal:
     hint: str  # what to do instead
 
 
+# What a function does with complex values (analyze/complexness.py, transform/complex_gate.py):
+COMPLEX_ROLES = {
+    "safe": "its rule holds for complex values; a complex result only from a complex argument",
+    "source": "takes complex values and makes a complex result from real ones (np.fft.fft)",
+    "real-source": "takes real values only and makes a complex result (np.fft.rfft)",
+    "sink": "takes complex values and makes a real result (np.abs, np.real)",
+}
+
+
 class Registry:
     """Rules, non-differentiable functions and array methods known to the compiler.
 
@@ -56,6 +65,10 @@ class Registry:
         self._sequence_params: dict[object, tuple[str, ...]] = {}
         self._refused: dict[object, Refusal] = {}
         self._concatenators: set[object] = set()
+        # complex values (analyze/complexness.py): each function's role, and the forms
+        # of a rule that hold for complex values where the real form does not
+        self._complex_roles: dict[object, str] = {}
+        self._complex_forms: dict[object, tuple[Rule, TangentRule | None]] = {}
         self._builtins: Callable[[Registry], None] | None = None
         # Loading rule files is lazy; threads asking at once wait for the one loading them
         # (reentrant: the rule files register through the methods that wait).
@@ -328,7 +341,41 @@ class Registry:
         self._ready()
         self._attributes[name] = dotted
 
+    def complex_roles(self, roles: Mapping[object, str]) -> None:
+        """What each function (or operator class) does with complex values (see
+        COMPLEX_ROLES); one with no role is refused where a value may be complex."""
+        self._ready()
+        unknown = set(roles.values()) - set(COMPLEX_ROLES)
+        if unknown:
+            raise InternalError(f"unknown complex roles {sorted(unknown)}")
+        self._complex_roles.update({_key(p): r for p, r in roles.items()})
+
+    def complex_form(self, primal: object, rule: Rule, tangent: TangentRule | None) -> None:
+        """The rule (and forward form) that `primal` takes where a value may be complex,
+        when its real form would be wrong there (np.abs: `g * np.sign(x)`)."""
+        self._ready()
+        self._complex_forms[_key(primal)] = (rule, tangent)
+
     # -- queries ----------------------------------------------------------------
+    def complex_role(self, primal: object) -> str | None:
+        self._ready()
+        try:
+            return self._complex_roles.get(_key(primal))
+        except TypeError:
+            return None
+
+    def complex_rule(self, primal: object) -> tuple[Rule, TangentRule | None] | None:
+        """The complex form of `primal`'s rule, None when its rule serves both."""
+        self._ready()
+        try:
+            return self._complex_forms.get(_key(primal))
+        except TypeError:
+            return None
+
+    def complex_forms(self) -> dict[object, tuple[Rule, TangentRule | None]]:
+        self._ready()
+        return dict(self._complex_forms)
+
     def lookup(self, primal: object) -> Rule | None:
         self._ready()
         try:
@@ -387,6 +434,8 @@ class Registry:
         other._sequence_params = dict(self._sequence_params)
         other._refused = dict(self._refused)
         other._concatenators = set(self._concatenators)
+        other._complex_roles = dict(self._complex_roles)
+        other._complex_forms = dict(self._complex_forms)
         other.version = self.version
         return other
 
@@ -433,6 +482,7 @@ def load_rule_files(registry: Registry) -> None:
     from . import math as math_rules
     from . import numpy as numpy_rules
     from . import (
+        numpy_fft,
         numpy_linalg,
         operators,
         runtime_helpers,
@@ -447,6 +497,7 @@ def load_rule_files(registry: Registry) -> None:
     math_rules.register(registry)
     numpy_rules.register(registry)
     numpy_linalg.register(registry)
+    numpy_fft.register(registry)
     runtime_helpers.register(registry)
     registry.defer("scipy.special", scipy_special.register)
     registry.defer("scipy.stats", scipy_stats.register)

@@ -10,6 +10,7 @@ what one computes is a versioned event: copies live in users' repositories.
     numpy_linalg  rule maths of rules/numpy_linalg.py
     numpy_linalg_solvers  lstsq and eig (both forms) of rules/numpy_linalg.py
     numpy_tangents, numpy_linalg_tangents  forward forms (tangents) of those rules
+    numpy_fft     rule maths of rules/numpy_fft.py; the real part at a real value
     indexing      x[index] and y[index] = v; run-time checks of subscripts and updates
     containers    list, tuple and dict adjoints
     boundary      values crossing into and out of generated code (checked)
@@ -129,6 +130,7 @@ from .numpy_products import (
     tensordot_vjp,
     trapezoid_vjp,
 )
+from .numpy_fft import fft_vjp, fftn_vjp, irfft_vjp, real_part, rfft_vjp
 from .numpy_tangents import (
     cast_tangent,
     cumprod_jvp,
@@ -180,6 +182,11 @@ def owns(obj: object) -> bool:
 
 
 __all__ = [
+    "fft_vjp",
+    "fftn_vjp",
+    "irfft_vjp",
+    "real_part",
+    "rfft_vjp",
     "add",
     "add_item",
     "add_part",

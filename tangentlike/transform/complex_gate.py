@@ -1,0 +1,163 @@
+"""Where a value may be complex: which rules apply there, and what is refused.
+
+Assumes: A-normal form, its activity, and the registry's complex roles
+(rules/numpy_fft.py). Guarantees: `names` gives the locals that may be complex
+(analyze/complexness.py); `check` refuses, located, before any code is made:
+an operation on a varied value that may be complex whose function has no
+complex role (its rule was written for real values: a wrong gradient is worse
+than none), a real-input transform (np.fft.rfft) given such a value, a call of
+a user function with such a value (complex values are followed within one
+function), and a function returning one (outputs are real). `site` says
+whether an assignment computes with a value that may be complex: there a
+rule's complex form replaces its real one (`rule`, `tangent`), and a real
+operand receives the real part of its adjoint (`projected`).
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import gast
+import numpy as np
+
+from ..analyze import complexness
+from ..parse.resolve import Scope
+from ..rules.registry import Registry
+from ..rules.template import Rule
+from ..syntax import nodes
+from .context import Context
+
+# Results that do not depend on the values: complex or not, nothing to differentiate.
+_SHAPES = (builtins.len, np.shape, np.ndim, np.size)
+
+
+def names(fn: gast.FunctionDef, scope: Scope, registry: Registry) -> frozenset[str]:
+    """The locals of `fn` that may be complex."""
+
+    def role(call: gast.Call) -> str | None:
+        found = registry.complex_role(scope.resolve(call.func))
+        if found is None and any(
+            _complex_type(scope.resolve(a) if not isinstance(a, gast.Constant) else a.value)
+            for a in [*call.args, *(k.value for k in call.keywords)]
+        ):
+            return "source"  # x.astype(complex), np.zeros(n, dtype=np.complex128)
+        return found
+
+    return complexness.complex_names(fn, role)
+
+
+def _complex_type(obj: object) -> bool:
+    if obj is complex:
+        return True
+    if isinstance(obj, type) and issubclass(obj, np.generic):
+        return issubclass(obj, np.complexfloating)
+    if isinstance(obj, (str, np.dtype)):
+        try:
+            return np.dtype(obj).kind == "c"
+        except TypeError:
+            return False
+    return False
+
+
+def site(stmt: gast.Assign, values: frozenset[str]) -> bool:
+    """Whether `t = value` computes with a value that may be complex."""
+    if not values and not any(
+        isinstance(n, gast.Constant) and isinstance(n.value, complex)
+        for n in gast.walk(stmt.value)
+    ):
+        return False
+    target = stmt.targets[0]
+    return bool(
+        (isinstance(target, gast.Name) and target.id in values)
+        or nodes.names_read(stmt.value) & values
+        or any(
+            isinstance(n, gast.Constant) and isinstance(n.value, complex)
+            for n in gast.walk(stmt.value)
+        )
+    )
+
+
+def rule(registry: Registry, primal: object, found: Rule) -> Rule:
+    """The rule that applies at a complex site: the complex form where there is one."""
+    form = registry.complex_rule(primal)
+    return found if form is None else form[0]
+
+
+def tangent(registry: Registry, primal: object):
+    """The forward form at a complex site: the complex form's, or None for the usual."""
+    form = registry.complex_rule(primal)
+    return None if form is None else form[1]
+
+
+def projected(binding: gast.expr, values: frozenset[str]) -> bool:
+    """Whether an operand at a complex site is real (statically): its adjoint contribution
+    is then the real part (runtime.real_part checks the value itself)."""
+    return isinstance(binding, gast.Name) and binding.id not in values
+
+
+def check(ctx: Context, values: frozenset[str]) -> None:
+    """Refuse what the module docstring says, located."""
+    varied = ctx.activity.varied
+    for stmt in _statements(ctx.fn.body):
+        if isinstance(stmt, gast.Return):
+            returned = stmt.value
+            if isinstance(returned, gast.Name) and returned.id in values & ctx.active:
+                raise ctx.error(
+                    stmt,
+                    "the function returns a value that may be complex; tangentlike follows "
+                    "complex values inside a function, but its outputs must be real",
+                    "return real values: np.real(z), np.imag(z), np.abs(z) or np.angle(z)",
+                )
+            continue
+        if not isinstance(stmt, gast.Assign) or not site(stmt, values):
+            continue
+        value = stmt.value
+        if not (nodes.names_read(value) & varied):
+            continue
+        if id(stmt) in ctx.calls:
+            raise ctx.error(
+                value,
+                "a value that may be complex is passed to a function tangentlike "
+                "differentiates from its source; complex values are followed within one "
+                "function only",
+                "compute the complex part in the calling function, or pass real values "
+                "(np.real(z) and np.imag(z)) to the helper",
+            )
+        _check_operation(ctx, value, values)
+
+
+def _check_operation(ctx: Context, value: gast.expr, values: frozenset[str]) -> None:
+    if isinstance(value, (gast.BinOp, gast.UnaryOp)):
+        primal: object = type(value.op)
+        what = f"the operator {type(value.op).__name__}"
+    elif isinstance(value, gast.Call):
+        primal = ctx.scope.resolve(value.func)
+        if primal in _SHAPES:
+            return
+        what = getattr(primal, "__qualname__", None) or getattr(primal, "__name__", "this call")
+        what = f"{getattr(primal, '__module__', None) or ''}.{what}".lstrip(".")
+    else:
+        return  # a copy, an element, a container: linear, any values
+    complex_operand = any(
+        (isinstance(n, gast.Name) and n.id in values)
+        or (isinstance(n, gast.Constant) and isinstance(n.value, complex))
+        for n in gast.walk(value)
+    )
+    if not complex_operand:
+        return  # real operands: the real rule sees what it was written for
+    role = ctx.registry.complex_role(primal)
+    if role is None or role == "real-source":
+        kind = "takes real values only" if role else "has a rule for real values only"
+        raise ctx.error(
+            value,
+            f"{what} is applied where a value may be complex, and {kind}",
+            "take np.real, np.imag, np.abs or np.angle of the complex value first "
+            "(docs/supported.md lists the functions that take complex values)",
+        )
+
+
+def _statements(stmts: list[gast.stmt]):
+    for stmt in stmts:
+        yield stmt
+        for field in ("body", "orelse"):
+            yield from _statements(getattr(stmt, field, []) or [])
