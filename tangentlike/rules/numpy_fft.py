@@ -81,6 +81,7 @@ ROLES = {
     **dict.fromkeys([np.fft.fft, np.fft.ifft, np.fft.fft2, np.fft.ifft2], "source"),
     **dict.fromkeys([np.fft.fftn, np.fft.ifftn], "source"),
     np.fft.rfft: "real-source",
+    builtins.complex: "source",
     **dict.fromkeys([np.real, np.imag, np.abs, builtins.abs, np.angle, np.fft.irfft], "sink"),
 }
 if hasattr(np, "astype"):  # NumPy >= 2.1
@@ -91,6 +92,8 @@ def register(registry: Registry) -> None:
     _transforms(registry)
     _complex_forms(registry)
     registry.complex_roles(ROLES)
+    registry.attribute("real", "numpy.real")  # z.real is np.real(z), z.imag np.imag(z)
+    registry.attribute("imag", "numpy.imag")
 
 
 def _transforms(registry: Registry) -> None:
@@ -127,6 +130,12 @@ def _transforms(registry: Registry) -> None:
     @linear(registry, np.fft.irfft, "a", restriction="n, axis, norm")
     def irfft(result, a, n=None, axis=-1, norm=None):
         d[a] = runtime.irfft_vjp(d[result], a, n, axis, norm)
+
+    # complex(re, im) = re + i im: the real operands take Re(g) and Re(i g) = -Im(g)
+    @linear(registry, builtins.complex, ("real", "imag"))
+    def complex_(result, real=0.0, imag=0.0):
+        d[real] = d[result]
+        d[imag] = 1j * d[result]
 
 
 # -- the complex forms -----------------------------------------------------------------

@@ -36,7 +36,7 @@ def names(fn: gast.FunctionDef, scope: Scope, registry: Registry) -> frozenset[s
 
     def role(call: gast.Call) -> str | None:
         found = registry.complex_role(scope.resolve(call.func))
-        if found is None and any(
+        if found != "sink" and any(
             _complex_type(scope.resolve(a) if not isinstance(a, gast.Constant) else a.value)
             for a in [*call.args, *(k.value for k in call.keywords)]
         ):
@@ -51,10 +51,12 @@ def _complex_type(obj: object) -> bool:
         return True
     if isinstance(obj, type) and issubclass(obj, np.generic):
         return issubclass(obj, np.complexfloating)
-    if isinstance(obj, (str, np.dtype)):
+    if isinstance(obj, np.dtype):
+        return obj.kind == "c"
+    if isinstance(obj, str) and len(obj) > 1:  # "complex128", "c16"; never order="F"
         try:
             return np.dtype(obj).kind == "c"
-        except TypeError:
+        except Exception:  # text that names no dtype ("ij,jk->ik")
             return False
     return False
 
