@@ -1,7 +1,7 @@
 """Which local values may be complex, from the operations that made them.
 
 Assumes: A-normal form; `role(call)` gives what a call does with complex values
-(rules/registry.py COMPLEX_ROLES, or "source" for a call with a complex dtype
+(Registry.complex_roles, or "source" for a call with a complex dtype
 argument, None when unknown). Guarantees: `complex_names` is the least fixpoint
 of: a name may be complex when a value bound to it (by assignment, unpacking,
 a loop over it, or a write into it by index) may be; a value may be complex

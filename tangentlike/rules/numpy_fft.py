@@ -92,12 +92,10 @@ def register(registry: Registry) -> None:
     _transforms(registry)
     _complex_forms(registry)
     registry.complex_roles(ROLES)
-    registry.attribute("real", "numpy.real")  # z.real is np.real(z), z.imag np.imag(z)
-    registry.attribute("imag", "numpy.imag")
 
 
 def _transforms(registry: Registry) -> None:
-    one = "repeated axes are refused"
+    one = "s, axes, norm; repeated axes are refused"
 
     @linear(registry, np.fft.fft, "a", restriction="n, axis, norm")
     def fft(result, a, n=None, axis=-1, norm=None):

@@ -33,15 +33,6 @@ class Refusal:
     hint: str  # what to do instead
 
 
-# What a function does with complex values (analyze/complexness.py, transform/complex_gate.py):
-COMPLEX_ROLES = {
-    "safe": "its rule holds for complex values; a complex result only from a complex argument",
-    "source": "takes complex values and makes a complex result from real ones (np.fft.fft)",
-    "real-source": "takes real values only and makes a complex result (np.fft.rfft)",
-    "sink": "takes complex values and makes a real result (np.abs, np.real)",
-}
-
-
 class Registry:
     """Rules, non-differentiable functions and array methods known to the compiler.
 
@@ -342,12 +333,11 @@ class Registry:
         self._attributes[name] = dotted
 
     def complex_roles(self, roles: Mapping[object, str]) -> None:
-        """What each function (or operator class) does with complex values (see
-        COMPLEX_ROLES); one with no role is refused where a value may be complex."""
+        """What each function (or operator class) does with complex values: "safe" (its
+        rule holds for them), "source" (also makes them from real ones: np.fft.fft),
+        "real-source" (makes them from real values only: np.fft.rfft) or "sink" (takes
+        them, gives a real result: np.abs). With no role, refused where one may be."""
         self._ready()
-        unknown = set(roles.values()) - set(COMPLEX_ROLES)
-        if unknown:
-            raise InternalError(f"unknown complex roles {sorted(unknown)}")
         self._complex_roles.update({_key(p): r for p, r in roles.items()})
 
     def complex_form(self, primal: object, rule: Rule, tangent: TangentRule | None) -> None:
@@ -358,23 +348,23 @@ class Registry:
 
     # -- queries ----------------------------------------------------------------
     def complex_role(self, primal: object) -> str | None:
-        self._ready()
-        try:
-            return self._complex_roles.get(_key(primal))
-        except TypeError:
-            return None
+        return self._complex_lookup(self._complex_roles, primal)
 
     def complex_rule(self, primal: object) -> tuple[Rule, TangentRule | None] | None:
         """The complex form of `primal`'s rule, None when its rule serves both."""
+        return self._complex_lookup(self._complex_forms, primal)
+
+    def _complex_lookup(self, table: dict, primal: object):
         self._ready()
         try:
-            return self._complex_forms.get(_key(primal))
-        except TypeError:
+            return table.get(_key(primal))
+        except TypeError:  # an unhashable object has no role
             return None
 
-    def complex_forms(self) -> dict[object, tuple[Rule, TangentRule | None]]:
+    def complex_table(self) -> tuple[dict[object, str], dict[object, tuple]]:
+        """(every role, every complex form), for docs/supported.md and the tests."""
         self._ready()
-        return dict(self._complex_forms)
+        return dict(self._complex_roles), dict(self._complex_forms)
 
     def lookup(self, primal: object) -> Rule | None:
         self._ready()

@@ -91,6 +91,7 @@ from .numpy import (
     weights_like,
     zero_if_real,
 )
+from .numpy_fft import fft_vjp, fftn_vjp, irfft_vjp, real_part, rfft_vjp
 from .numpy_linalg import (
     cholesky_vjp,
     eigh_vjp,
@@ -130,7 +131,6 @@ from .numpy_products import (
     tensordot_vjp,
     trapezoid_vjp,
 )
-from .numpy_fft import fft_vjp, fftn_vjp, irfft_vjp, real_part, rfft_vjp
 from .numpy_tangents import (
     cast_tangent,
     cumprod_jvp,
@@ -182,11 +182,6 @@ def owns(obj: object) -> bool:
 
 
 __all__ = [
-    "fft_vjp",
-    "fftn_vjp",
-    "irfft_vjp",
-    "real_part",
-    "rfft_vjp",
     "add",
     "add_item",
     "add_part",
@@ -216,12 +211,15 @@ __all__ = [
     "einsum_of",
     "einsum_vjp",
     "extremum_index",
+    "fft_vjp",
+    "fftn_vjp",
     "gradient_like",
     "gradient_of",
     "gradient_vjp",
     "inner",
     "inner_vjp",
     "interp_vjp",
+    "irfft_vjp",
     "item_index",
     "item_part",
     "iterable",
@@ -260,8 +258,10 @@ __all__ = [
     "qr_vjp",
     "quotient_remainder_tangent",
     "random_draw",
+    "real_part",
     "real_root",
     "restore_item",
+    "rfft_vjp",
     "rule_contribution",
     "saved_item",
     "seed_like",

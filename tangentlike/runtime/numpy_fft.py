@@ -22,6 +22,11 @@ def real_part(g, x):
     return g
 
 
+def _like(g, a):
+    """The adjoint g of the transform's input a: its real part when a is real."""
+    return g if np.iscomplexobj(a) else np.real(g)
+
+
 def _fit(g, shape, axes):
     """g cut or zero-padded along `axes` to `shape`'s lengths there: the adjoint of the
     padding (cut) or cutting (zero pad) the transform did to its input."""
@@ -53,7 +58,7 @@ def fft_vjp(g, a, n, axis, norm, inverse):
     """The adjoint of `a` in `np.fft.fft(a, n, axis, norm)` (`ifft` when `inverse`)."""
     transform = np.fft.ifft if inverse else np.fft.fft
     back = transform(g, axis=axis, norm=norm)
-    return _fit(back, np.shape(a), [int(axis) % np.ndim(a)])
+    return _like(_fit(back, np.shape(a), [int(axis) % np.ndim(a)]), a)
 
 
 def fftn_vjp(g, a, s, axes, norm, inverse):
@@ -63,7 +68,7 @@ def fftn_vjp(g, a, s, axes, norm, inverse):
     found = _axes(a, axes, count)
     transform = np.fft.ifftn if inverse else np.fft.fftn
     back = transform(g, axes=found, norm=norm)
-    return _fit(back, np.shape(a), found)
+    return _like(_fit(back, np.shape(a), found), a)
 
 
 def rfft_vjp(g, a, n, axis, norm):
@@ -96,4 +101,4 @@ def irfft_vjp(g, a, n, axis, norm):
         weights[-1] = 1.0
     shape = [1] * back.ndim
     shape[ax] = half
-    return _fit(back * weights.reshape(shape), np.shape(a), [ax])
+    return _like(_fit(back * weights.reshape(shape), np.shape(a), [ax]), a)

@@ -64,8 +64,7 @@ def _complex_type(obj: object) -> bool:
 def site(stmt: gast.Assign, values: frozenset[str]) -> bool:
     """Whether `t = value` computes with a value that may be complex."""
     if not values and not any(
-        isinstance(n, gast.Constant) and isinstance(n.value, complex)
-        for n in gast.walk(stmt.value)
+        isinstance(n, gast.Constant) and isinstance(n.value, complex) for n in gast.walk(stmt.value)
     ):
         return False
     target = stmt.targets[0]
