@@ -249,8 +249,11 @@ def gradient_like(b, x, name):
             refuse(
                 path,
                 f"is complex ({np.result_type(b)}): the function computes with complex "
-                "numbers, and tangentlike differentiates real code only (no complex convention)",
-                "keep the computation real: carry real and imaginary parts as real arrays.",
+                "values tangentlike did not see being made (a complex argument, or a function "
+                "that returns complex values without a complex rule)",
+                "make the complex values inside the function from real ones (x * 1j, "
+                "np.fft.fft(x), x.astype(complex)), or carry real and imaginary parts as "
+                "real arrays.",
             )
         elif np.result_type(b).kind not in "fiu":
             bug(path, f"has dtype {np.result_type(b)} for a real argument")
@@ -358,6 +361,12 @@ def unsubscript(g, x, index):
     dtype = np.result_type(x)
     if not np.issubdtype(dtype, np.inexact):
         dtype = np.float64
+    if np.iscomplexobj(g) and dtype.kind != "c":  # never drop an imaginary part silently
+        raise ValueError(
+            "tangentlike: a complex adjoint reached an element of a real array: a complex "
+            "value was computed where tangentlike did not see it being made (a complex "
+            "argument?)"
+        )
     out = np.zeros(np.shape(x), dtype=dtype)
     parts = index if isinstance(index, tuple) else (index,)
     basic = all(
