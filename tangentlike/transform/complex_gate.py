@@ -62,19 +62,19 @@ def _complex_type(obj: object) -> bool:
 
 
 def site(stmt: gast.Assign, values: frozenset[str]) -> bool:
-    """Whether `t = value` computes with a value that may be complex."""
-    if not values and not any(
-        isinstance(n, gast.Constant) and isinstance(n.value, complex) for n in gast.walk(stmt.value)
-    ):
-        return False
+    """Whether `t = value` computes with a value that may be complex (t, an operand, or
+    a complex literal in it)."""
     target = stmt.targets[0]
-    return bool(
-        (isinstance(target, gast.Name) and target.id in values)
-        or nodes.names_read(stmt.value) & values
-        or any(
-            isinstance(n, gast.Constant) and isinstance(n.value, complex)
-            for n in gast.walk(stmt.value)
-        )
+    if isinstance(target, gast.Name) and target.id in values:
+        return True
+    return _complex_operand(stmt.value, values)
+
+
+def _complex_operand(value: gast.expr, values: frozenset[str]) -> bool:
+    return any(
+        (isinstance(n, gast.Name) and n.id in values)
+        or (isinstance(n, gast.Constant) and isinstance(n.value, complex))
+        for n in gast.walk(value)
     )
 
 
@@ -139,12 +139,7 @@ def _check_operation(ctx: Context, value: gast.expr, values: frozenset[str]) -> 
         what = f"{getattr(primal, '__module__', None) or ''}.{what}".lstrip(".")
     else:
         return  # a copy, an element, a container: linear, any values
-    complex_operand = any(
-        (isinstance(n, gast.Name) and n.id in values)
-        or (isinstance(n, gast.Constant) and isinstance(n.value, complex))
-        for n in gast.walk(value)
-    )
-    if not complex_operand:
+    if not _complex_operand(value, values):
         return  # real operands: the real rule sees what it was written for
     role = ctx.registry.complex_role(primal)
     if role is None or role == "real-source":

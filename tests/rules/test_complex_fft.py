@@ -232,3 +232,47 @@ def test_grad_of_grad_through_complex_values_is_refused(module):
     with pytest.raises(tl.TangentlikeError) as err:
         tl.hessian(module.power)(x)
     assert "real_part" in str(err.value) or "rfft_vjp" in str(err.value)
+
+
+LOOPS = """
+import numpy as np
+
+import tangentlike as tl
+
+H = np.exp(-0.2 * np.arange(6)) * (1.0 - 0.3j)
+
+
+def diffuse(x):
+    for _ in range(3):
+        x = np.real(np.fft.ifft(np.fft.fft(x) * H)) + 0.1 * x
+    return np.sum(x**2)
+
+
+def diffuse_checkpointed(x):
+    for _ in tl.checkpointed(range(4), snapshots=2):
+        x = np.fft.irfft(np.fft.rfft(x) * 1j) + np.tanh(x)
+    return np.sum(x**2)
+
+
+def branch(x, flag):
+    if flag:
+        z = np.fft.fft(x)
+    else:
+        z = x * (1.0 + 1.0j)
+    return np.sum(np.abs(z))
+"""
+
+
+@pytest.mark.parametrize("name", ["diffuse", "diffuse_checkpointed", "branch"])
+@pytest.mark.parametrize("checks", [False, True])
+def test_loops_checkpoints_and_branches(tmp_path, name, checks):
+    f = getattr(load_module(tmp_path, LOOPS), name)
+    x = np.random.RandomState(9).standard_normal(6)
+    extra = [True] if name == "branch" else []
+    for args in ([x, *extra], [x, False] if extra else None):
+        if args is None:
+            continue
+        g = tl.grad(f, checks=checks)(*args)
+        check_against_fd(f, g, args, 0)
+        t = np.random.RandomState(1).standard_normal(6)
+        assert np.isclose(tl.jvp(f)(*args, t)[1], np.sum(g * t), rtol=1e-9)
