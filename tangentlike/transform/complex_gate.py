@@ -36,26 +36,29 @@ def names(fn: gast.FunctionDef, scope: Scope, registry: Registry) -> frozenset[s
 
     def role(call: gast.Call) -> str | None:
         found = registry.complex_role(scope.resolve(call.func))
-        if found != "sink" and any(
-            _complex_type(scope.resolve(a) if not isinstance(a, gast.Constant) else a.value)
-            for a in [*call.args, *(k.value for k in call.keywords)]
-        ):
+        arguments = [*call.args, *(k.value for k in call.keywords)]
+        if found != "sink" and any(_complex_type(a) for a in arguments):
             return "source"  # x.astype(complex), np.zeros(n, dtype=np.complex128)
         return found
 
     return complexness.complex_names(fn, role)
 
 
-def _complex_type(obj: object) -> bool:
-    if obj is complex:
-        return True
-    if isinstance(obj, type) and issubclass(obj, np.generic):
-        return issubclass(obj, np.complexfloating)
-    if isinstance(obj, np.dtype):
-        return obj.kind == "c"
-    if isinstance(obj, str) and len(obj) > 1:  # "complex128", "c16"; never order="F"
+# Spellings of complex types (read from the text: resolving every argument would record
+# it as a dependency of the build)
+_COMPLEX_TYPES = {"complex", "complex64", "complex128", "complex256", "complex_", "cdouble"}
+_COMPLEX_TYPES |= {"csingle", "clongdouble", "cfloat", "complexfloating"}
+
+
+def _complex_type(node: gast.expr) -> bool:
+    if isinstance(node, gast.Name):
+        return node.id in _COMPLEX_TYPES
+    if isinstance(node, gast.Attribute):
+        return node.attr in _COMPLEX_TYPES
+    value = getattr(node, "value", None) if isinstance(node, gast.Constant) else None
+    if isinstance(value, str) and len(value) > 1:  # "complex128", "c16"; never order="F"
         try:
-            return np.dtype(obj).kind == "c"
+            return np.dtype(value).kind == "c"
         except Exception:  # text that names no dtype ("ij,jk->ik")
             return False
     return False

@@ -130,11 +130,8 @@ def gradient_like(b, x, name):
             refuse(
                 path,
                 f"is complex ({np.result_type(b)}): the function computes with complex "
-                "values tangentlike did not see being made (a complex argument, or a function "
-                "that returns complex values without a complex rule)",
-                "make the complex values inside the function from real ones (x * 1j, "
-                "np.fft.fft(x), x.astype(complex)), or carry real and imaginary parts as "
-                "real arrays.",
+                "numbers, and tangentlike differentiates real code only (no complex convention)",
+                "keep the computation real: carry real and imaginary parts as real arrays.",
             )
         elif np.result_type(b).kind not in "fiu":
             bug(path, f"has dtype {np.result_type(b)} for a real argument")
