@@ -199,6 +199,7 @@ def render(registry) -> str:
         "gets its piece of the gradient; constant slices are ranges; string directives and",
         "range bounds that depend on the differentiated inputs are refused.",
     ]
+    lines += _complex_section(registry)
     lines += [
         "",
         "## Non-differentiable (pass through with no gradient)",
@@ -234,6 +235,40 @@ def render(registry) -> str:
     lines.append("- f-strings and `%`-formatting of a differentiated value: they make text")
     lines.append("")
     return "\n".join(lines)
+
+
+def _complex_section(registry) -> list[str]:
+    """Complex values inside a real function: what takes them, makes them, ends them."""
+    roles, forms_ = registry.complex_table()
+    by_role: dict[str, set[str]] = {}
+    for primal, role in roles.items():
+        names = [OPERATORS[primal]] if primal in OPERATORS else spellings(primal)[1]
+        by_role.setdefault(role, set()).update(names)
+
+    def listed(role: str) -> str:
+        return ", ".join(f"`{n}`" for n in sorted(by_role.get(role, ())))
+
+    complex_forms = sorted(n for p in forms_ for n in spellings(p)[1])
+    return [
+        "",
+        "## Complex values inside a real function",
+        "",
+        "A function with real inputs and a real output may compute with complex values in",
+        "between (a power spectrum, a spectral filter, a convolution by FFT). The convention",
+        "is autograd's: the adjoint of a complex z is dL/dRe(z) - i dL/dIm(z); a real value",
+        "that entered complex arithmetic takes the real part of its adjoint. Where a value",
+        "may be complex (made from a complex literal, a transform, a complex `dtype`, or",
+        "arithmetic on such a value), only the functions below are differentiated; any",
+        "other is refused at its line, as is a complex value passed to a helper function",
+        "differentiated from its source or returned as an output. Second derivatives",
+        "through complex values are refused (their helpers have no second-order rule).",
+        "",
+        f"- make complex values from real ones: {listed('source')}, {listed('real-source')} "
+        "(real input only), a complex literal, `x.astype(complex)`",
+        f"- end them with a real result: {listed('sink')}, and `z.real`, `z.imag`",
+        f"- take them as they are: {listed('safe')}",
+        f"- with a complex form beside the real one: {', '.join(f'`{n}`' for n in complex_forms)}",
+    ]
 
 
 def _title(section: str) -> str:

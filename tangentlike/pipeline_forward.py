@@ -31,7 +31,7 @@ from .parse.source import ParsedFunction, parse_function
 from .pipeline import ModuleBuilder, Worklist, _pure, check_emitted
 from .runtime import forward as fw
 from .syntax import nodes
-from .transform import forward, plan, sweep
+from .transform import complex_gate, forward, plan, sweep
 from .transform.context import Context, Variant
 
 
@@ -148,6 +148,7 @@ class ForwardBuilder(ModuleBuilder):
             variant=self.callees.request,
             width=namer.exact("k") if self.vector else None,
             owned=forward.owned_names(fn),
+            complex_values=complex_gate.names(fn, scope, self.registry),
         )
         return fn, ctx, forward.transform(ctx, fn.body[:-1])
 

@@ -217,7 +217,7 @@ METHODS = {
     "conjugate": "numpy.conjugate",
 }
 PACKED_METHODS = {"reshape": "numpy.reshape"}  # x.reshape(2, 3) == np.reshape(x, (2, 3))
-ATTRIBUTES = {"T": "numpy.transpose"}
+ATTRIBUTES = {"T": "numpy.transpose", "real": "numpy.real", "imag": "numpy.imag"}
 
 
 # Always a new array, never a view of an argument: safe to write into by index.

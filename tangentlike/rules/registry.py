@@ -56,6 +56,10 @@ class Registry:
         self._sequence_params: dict[object, tuple[str, ...]] = {}
         self._refused: dict[object, Refusal] = {}
         self._concatenators: set[object] = set()
+        # complex values (analyze/complexness.py): each function's role, and the forms
+        # of a rule that hold for complex values where the real form does not
+        self._complex_roles: dict[object, str] = {}
+        self._complex_forms: dict[object, tuple[Rule, TangentRule | None]] = {}
         self._builtins: Callable[[Registry], None] | None = None
         # Loading rule files is lazy; threads asking at once wait for the one loading them
         # (reentrant: the rule files register through the methods that wait).
@@ -328,7 +332,40 @@ class Registry:
         self._ready()
         self._attributes[name] = dotted
 
+    def complex_roles(self, roles: Mapping[object, str]) -> None:
+        """What each function (or operator class) does with complex values: "safe" (its
+        rule holds for them), "source" (also makes them from real ones: np.fft.fft),
+        "real-source" (makes them from real values only: np.fft.rfft) or "sink" (takes
+        them, gives a real result: np.abs). With no role, refused where one may be."""
+        self._ready()
+        self._complex_roles.update({_key(p): r for p, r in roles.items()})
+
+    def complex_form(self, primal: object, rule: Rule, tangent: TangentRule | None) -> None:
+        """The rule (and forward form) that `primal` takes where a value may be complex,
+        when its real form would be wrong there (np.abs: `g * np.sign(x)`)."""
+        self._ready()
+        self._complex_forms[_key(primal)] = (rule, tangent)
+
     # -- queries ----------------------------------------------------------------
+    def complex_role(self, primal: object) -> str | None:
+        return self._complex_lookup(self._complex_roles, primal)
+
+    def complex_rule(self, primal: object) -> tuple[Rule, TangentRule | None] | None:
+        """The complex form of `primal`'s rule, None when its rule serves both."""
+        return self._complex_lookup(self._complex_forms, primal)
+
+    def _complex_lookup(self, table: dict, primal: object):
+        self._ready()
+        try:
+            return table.get(_key(primal))
+        except TypeError:  # an unhashable object has no role
+            return None
+
+    def complex_table(self) -> tuple[dict[object, str], dict[object, tuple]]:
+        """(every role, every complex form), for docs/supported.md and the tests."""
+        self._ready()
+        return dict(self._complex_roles), dict(self._complex_forms)
+
     def lookup(self, primal: object) -> Rule | None:
         self._ready()
         try:
@@ -387,6 +424,8 @@ class Registry:
         other._sequence_params = dict(self._sequence_params)
         other._refused = dict(self._refused)
         other._concatenators = set(self._concatenators)
+        other._complex_roles = dict(self._complex_roles)
+        other._complex_forms = dict(self._complex_forms)
         other.version = self.version
         return other
 
@@ -433,6 +472,7 @@ def load_rule_files(registry: Registry) -> None:
     from . import math as math_rules
     from . import numpy as numpy_rules
     from . import (
+        numpy_fft,
         numpy_linalg,
         operators,
         runtime_helpers,
@@ -447,6 +487,7 @@ def load_rule_files(registry: Registry) -> None:
     math_rules.register(registry)
     numpy_rules.register(registry)
     numpy_linalg.register(registry)
+    numpy_fft.register(registry)
     runtime_helpers.register(registry)
     registry.defer("scipy.special", scipy_special.register)
     registry.defer("scipy.stats", scipy_stats.register)

@@ -10,6 +10,7 @@ what one computes is a versioned event: copies live in users' repositories.
     numpy_linalg  rule maths of rules/numpy_linalg.py
     numpy_linalg_solvers  lstsq and eig (both forms) of rules/numpy_linalg.py
     numpy_tangents, numpy_linalg_tangents  forward forms (tangents) of those rules
+    numpy_fft     rule maths of rules/numpy_fft.py; the real part at a real value
     indexing      x[index] and y[index] = v; run-time checks of subscripts and updates
     containers    list, tuple and dict adjoints
     boundary      values crossing into and out of generated code (checked)
@@ -100,6 +101,7 @@ from .numpy import (
     weights_like,
     zero_if_real,
 )
+from .numpy_fft import fft_vjp, fftn_vjp, irfft_vjp, real_part, rfft_vjp
 from .numpy_linalg import (
     cholesky_vjp,
     eigh_vjp,
@@ -231,12 +233,15 @@ __all__ = [
     "einsum_vjp",
     "entry_copy",
     "extremum_index",
+    "fft_vjp",
+    "fftn_vjp",
     "gradient_like",
     "gradient_of",
     "gradient_vjp",
     "inner",
     "inner_vjp",
     "interp_vjp",
+    "irfft_vjp",
     "item_index",
     "item_part",
     "iterable",
@@ -275,8 +280,10 @@ __all__ = [
     "qr_vjp",
     "quotient_remainder_tangent",
     "random_draw",
+    "real_part",
     "real_root",
     "restore_item",
+    "rfft_vjp",
     "rule_contribution",
     "same_memory",
     "saved_item",

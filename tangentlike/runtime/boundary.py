@@ -148,8 +148,8 @@ def seed_like(seed, out, where):
         if isinstance(o, complex) or (numeric and np.result_type(o).kind == "c"):
             refuse(
                 path,
-                f"the output{path} is complex ({np.result_type(o)}); tangentlike differentiates "
-                "real code only (no complex convention)",
+                f"the output{path} is complex ({np.result_type(o)}); complex values may be "
+                "computed inside, but outputs must be real",
                 "return real values (the real and imaginary parts as separate outputs).",
             )
         if not numeric or np.result_type(o).kind not in "fiu":
@@ -244,9 +244,9 @@ def mismatch(g, x, name, path="", inside=False):
     if isinstance(g, bool) or not isinstance(g, (int, float, complex, np.ndarray, np.generic)):
         return f"{path} that is a {type(g).__name__}, not a number or an array"
     dtype = np.result_type(g)
-    if dtype.kind == "c":
+    if dtype.kind == "c" and not np.iscomplexobj(x):  # a complex value's adjoint may be
         return f"{path} that is complex ({dtype})"
-    if dtype.kind not in "fiu":
+    if dtype.kind not in "fiuc":
         return f"{path} of dtype {dtype}, not a real number dtype"
     if np.shape(g) != np.shape(x):
         return f"{path} of shape {np.shape(g)}, but {name}{path} has shape {np.shape(x)}"
@@ -273,7 +273,8 @@ def adjoint_contribution(g, like, name, site):
     why = mismatch(g, like, name)
     if why:
         hint = (
-            "tangentlike differentiates real code only: keep the computation real."
+            "a complex value reached a real one without its real part being taken: keep "
+            "the complex values made inside the function (x * 1j, np.fft.fft(x))"
             if "complex" in why
             else "this is a tangentlike bug; please report it with the function."
         )

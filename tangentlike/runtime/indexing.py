@@ -30,6 +30,12 @@ def unsubscript(g, x, index):
     dtype = np.result_type(x)
     if not np.issubdtype(dtype, np.inexact):
         dtype = np.float64
+    if np.iscomplexobj(g) and dtype.kind != "c":  # never drop an imaginary part silently
+        raise ValueError(
+            "tangentlike: a complex adjoint reached an element of a real array: a complex "
+            "value was computed where tangentlike did not see it being made (a complex "
+            "argument?)"
+        )
     out = np.zeros(np.shape(x), dtype=dtype)
     parts = index if isinstance(index, tuple) else (index,)
     basic = all(

@@ -20,7 +20,7 @@ from ..rules import unknown
 from ..rules.instantiate import bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
-from . import checkpoints, checks, containers, products
+from . import checkpoints, checks, complex_gate, containers, products
 from .adjoints import Adjoints, index_expr
 from .defined import Defined
 
@@ -33,8 +33,12 @@ def adjoint_of(adj: Adjoints, stmt: gast.Assign, defined: Defined):
         set(data_operands(value, ctx.scope, ctx.registry)) & ctx.active
     ):
         return [], defined  # e.g. `out = np.zeros(n)` before writes into out
+    complex_site = complex_gate.site(stmt, ctx.complex_values)
     if isinstance(value, gast.Name):
-        return adj.contribute(value, nodes.name(bt), defined)
+        copied = nodes.name(bt)
+        if complex_site and complex_gate.projected(value, ctx.complex_values):
+            copied = nodes.call(ctx.helper("real_part"), [copied, nodes.name(value.id)])
+        return adj.contribute(value, copied, defined)
     if isinstance(value, (gast.Constant, gast.Attribute)) and not nodes.names_read(value) & (
         ctx.activity.varied
     ):
@@ -64,6 +68,8 @@ def adjoint_of(adj: Adjoints, stmt: gast.Assign, defined: Defined):
             what, hint = unknown.message(callee, ctx.registry, ctx.parsed.func.__qualname__)
             raise UnknownFunctionError(what, ctx.parsed.location(value), hint=hint)
         keywords = {k.arg: k.value for k in value.keywords}
+        if complex_site:
+            rule = complex_gate.rule(ctx.registry, callee, rule)
         bindings = bind_arguments(rule, value.args, keywords)
     elif isinstance(value, gast.Subscript) and ctx.registry.concatenates(
         ctx.scope.resolve(value.value)
@@ -110,12 +116,20 @@ def adjoint_of(adj: Adjoints, stmt: gast.Assign, defined: Defined):
     ]
     if rule.origin == "user":
         checks.user_rule(ctx, rule, instance.bindings, stmts, stmt)
-    handed_over = rule.elementwise and bt in defined.owned and _update_in_place(stmts, bt)
+    handed_over = (  # never in place where complex: g *= 1j cannot update a real g
+        not complex_site
+        and rule.elementwise
+        and bt in defined.owned
+        and _update_in_place(stmts, bt)
+    )
     code: list[gast.stmt] = []
     for s in stmts:
         if _is_contribution(s):
+            binding = instance.bindings[s.targets[0].slice.id]
+            if complex_site and complex_gate.projected(binding, ctx.complex_values):
+                s.value = nodes.call(ctx.helper("real_part"), [s.value, nodes.name(binding.id)])
             part, defined = adj.contribute(
-                instance.bindings[s.targets[0].slice.id],
+                binding,
                 s.value,
                 defined,
                 owned=handed_over and bt in nodes.names_read(s.value),

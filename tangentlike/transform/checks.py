@@ -122,8 +122,8 @@ def contributions(ctx: Context, code: list[gast.stmt], split: bool) -> None:
                 and _is_name(value.left, b)
             )
             like = x if x in steady else b if added else None
-            if like is None:
-                continue
+            if like is None or (like == b and x in ctx.complex_values):
+                continue  # the adjoint of a complex value may be real until a complex part
             if added:
                 value.right = wrap(value.right, like, _where(ctx, stmt))  # blame v
             else:

@@ -93,6 +93,7 @@ class Context:
     selections: dict[int, tuple[str, str]] = field(default_factory=dict)
     # what a user function does to its arguments' memory (analyze.effects), None if unknown
     effects_of: Callable[[object], Effects | None] = lambda func: None
+    complex_values: frozenset[str] = frozenset()  # locals that may be complex (complex_gate)
 
     @property
     def active(self) -> frozenset[str]:

@@ -37,7 +37,7 @@ from ..runtime import forward as fw
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
-from . import forward_rules
+from . import complex_gate, forward_rules
 from .sweep import Block, Branch, Loop, Node, Step
 
 
@@ -65,6 +65,7 @@ class ForwardContext:
     variant: Callable[[object, tuple[str, ...]], Callee]
     width: str | None = None  # vector mode: the name holding k, the number of directions
     owned: frozenset[str] = field(default=frozenset())  # names whose tangent changes in place
+    complex_values: frozenset[str] = field(default=frozenset())  # may be complex (complex_gate)
 
     @property
     def active(self) -> frozenset[str]:
@@ -317,6 +318,9 @@ def _rule(ctx, stmt, target, value, dt) -> list[gast.stmt]:
         raise ctx.error(
             value, "a differentiated call with *args or **kwargs", "pass the arguments explicitly"
         )
+    if complex_gate.site(stmt, ctx.complex_values):  # the complex form where there is one
+        rule = complex_gate.rule(ctx.registry, primal, rule)
+        trule = complex_gate.tangent(ctx.registry, primal) or trule
     try:
         bindings = bind_arguments(rule, args, keywords)
     except BindError as err:

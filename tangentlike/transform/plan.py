@@ -20,7 +20,14 @@ from ..analyze.calls import active_parameters, bind_call
 from ..checkpoint import is_checkpointed
 from ..parse import origins
 from ..syntax import nodes
-from . import argument_copies, checkpoints, container_checks, container_writes, containers
+from . import (
+    argument_copies,
+    checkpoints,
+    complex_gate,
+    container_checks,
+    container_writes,
+    containers,
+)
 from .context import Context
 
 
@@ -71,6 +78,8 @@ def plan(ctx: Context) -> None:
                 visit(stmt.body, True)
 
     visit(ctx.fn.body, False)
+    ctx.complex_values = complex_gate.names(ctx.fn, ctx.scope, ctx.registry)
+    complex_gate.check(ctx, ctx.complex_values)
     if aliases is not None:
         check_calls_that_write(ctx, aliases)
     checkpoints.plan_loops(ctx)

@@ -74,6 +74,8 @@ class Backward(Adjoints):
         if isinstance(stmt, gast.Assign):
             target = stmt.targets[0].id
             code: list[gast.stmt] = []
+            if isinstance(stmt.value, gast.Name) and stmt.value.id == target:
+                return [pop_marker(stmt, popped(target, ctx))], defined  # x = x: the same
             if target in ctx.active:
                 bt = ctx.adjoint[target]
                 if id(stmt) in ctx.calls and bt not in defined:

@@ -408,6 +408,22 @@ CASES: list[Case] = [
     Case("np.fft.fftshift(x, axes=1)", {"x": (3, 4)}),
     Case("np.fft.ifftshift(x)", {"x": (3, 5)}),
     Case("np.fft.ifftshift(x, axes=(0,))", {"x": (5, 2)}),
+    # np.fft: complex intermediates, a real part, modulus or phase at the end
+    Case("np.real(np.fft.fft(x))", {"x": (5,)}),
+    Case("np.abs(np.fft.fft(x, n=6, norm='ortho'))", {"x": (2, 5)}),
+    Case("np.imag(np.fft.fft(x, 4))", {"x": (2, 5)}),
+    Case("np.imag(np.fft.ifft(x, axis=0, norm='forward'))", {"x": (4, 3)}),
+    Case("np.real(np.fft.ifft(np.fft.fft(x) * (1 + 2j)) ** 2)", {"x": (6,)}),
+    Case("np.abs(np.fft.fft2(x)) + np.real(np.fft.ifft2(x, s=(3, 4)))", {"x": (3, 4)}),
+    Case("np.angle(np.fft.fftn(x, axes=(0, 2)) + 0.5) + np.real(np.fft.ifftn(x))", {"x": T}),
+    Case("np.abs(np.fft.rfft(x)) ** 2", {"x": (6,)}),
+    Case("np.imag(np.fft.rfft(x, axis=0, norm='ortho'))", {"x": (4, 3)}),
+    Case("np.real(np.fft.rfft(x, n=5))", {"x": (6,)}, autograd=False),  # autograd: even n only
+    Case("np.fft.irfft(np.fft.rfft(x) * (0.5 + 1j))", {"x": (6,)}),
+    Case("np.fft.irfft(np.fft.rfft(x) * 1j, n=7, norm='forward')", {"x": (6,)}, autograd=False),
+    Case("np.fft.irfft(x, axis=0)", {"x": (4, 2)}),  # a real half spectrum
+    Case("np.abs(complex(x, 2.0) * x)", {"x": S}, autograd=False),  # autograd: no complex()
+    Case("np.real(np.conj(x * 1j + x) * (2 + 1j)) + np.abs(x * (1 - 1j))", {"x": V}),
     *[Case(f"np.atleast_{n}d(x)", {"x": s}) for n in (1, 2, 3) for s in (S, V, M)],
     Case("np.copy(x)", {"x": M}),
     Case("x.copy()", {"x": V}),

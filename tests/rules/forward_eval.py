@@ -222,6 +222,9 @@ class Evaluator:
         if all(t is None for _, t in [*pairs, *named.values()]):
             return result, None
         trule = self.registry.lookup_tangent(primal)  # raises when there is no forward form
+        form = self.registry.complex_rule(primal)
+        if form is not None and any(np.iscomplexobj(v) for v in [*plain, result]):
+            rule, trule = form  # where a value is complex, the complex form applies
         held = self._hold({**{str(i): p for i, p in enumerate(pairs)}, **named})
         bound = bind_arguments(
             rule, [held[str(i)] for i in range(len(pairs))], {k: held[k] for k in named}

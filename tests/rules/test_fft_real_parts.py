@@ -1,7 +1,6 @@
 """The real-valued parts of np.fft: fftshift and ifftshift (permutations) and fftfreq
 (its spacing `d` differentiated too) are differentiated from NumPy's own source; the
-complex transforms (fft, rfft, ...) are refused, located, until tangentlike has a
-complex convention (complex intermediates: see issue 13)."""
+complex transforms are tests/rules/test_complex_fft.py's (here one, as a smoke test)."""
 
 from __future__ import annotations
 
@@ -46,8 +45,9 @@ def test_real_fft_helpers_are_differentiated(tmp_path, name):
     assert np.isclose(jt, np.sum(g * t), rtol=1e-10)
 
 
-def test_a_complex_transform_is_refused_at_its_call(tmp_path):
+def test_a_complex_transform_inside_a_real_function(tmp_path):
     f = load_module(tmp_path, SOURCE).transformed
-    with pytest.raises(tl.UnknownFunctionError) as err:
-        tl.grad(f)(np.ones(4))
-    assert "numpy.fft.fft" in str(err.value) and err.value.location.line == 19
+    x = np.random.RandomState(4).standard_normal(4)
+    g = tl.grad(f)(x)
+    check_against_fd(f, g, [x], 0)
+    np.testing.assert_allclose(g, autograd_grad(f, [x], 0), rtol=1e-10)

@@ -83,6 +83,8 @@ def _like(rng, value):
         return [_like(rng, v) for v in value]
     if isinstance(value, tuple):  # a named tuple (SVDResult) too
         return tuple(_like(rng, v) for v in value)
+    if np.iscomplexobj(value):  # a complex cotangent: both directions of the plane
+        return rng.standard_normal(np.shape(value)) + 1j * rng.standard_normal(np.shape(value))
     return rng.standard_normal(np.shape(value)) if np.ndim(value) else float(rng.standard_normal())
 
 
@@ -93,7 +95,8 @@ def _inner(a, b) -> float:
         return sum(_inner(a[k], b[k]) for k in a)
     if isinstance(a, (list, tuple)):
         return sum(_inner(x, y) for x, y in zip(a, b, strict=True))
-    return float(np.sum(np.asarray(a, dtype=float) * np.asarray(b, dtype=float)))
+    # Re(sum(u * t)): the pairing of autograd's convention (u = dL/dRe - i dL/dIm)
+    return float(np.real(np.sum(np.asarray(a) * np.asarray(b))))
 
 
 def _flat(x, like=None) -> np.ndarray:

@@ -257,3 +257,29 @@ def test_a_test_changed_in_place_keeps_its_forward_value(tmp_path, case, x0):
     x = np.array([x0])
     expected = autograd_grad(functional, [x], 0)
     np.testing.assert_allclose(tl.grad(program)(x), expected, rtol=1e-12)
+
+
+SELF_COPIES = """
+import numpy as np
+
+def or_itself(x):
+    x = x or x
+    return x * 3.0
+
+def and_itself(x, y):
+    y = y and y
+    x = x
+    return np.sum(x * y)
+"""
+
+
+@pytest.mark.parametrize(("name", "args"), [("or_itself", [-1.1]), ("and_itself", [0.7, 1.3])])
+def test_a_value_assigned_to_itself_keeps_its_adjoint(tmp_path, name, args):
+    # `x = x or x` is `if x: x = x` in A-normal form: the copy's adjoint is the identity
+    # (the fuzzer found a zero gradient there: the contribution was added, then reset)
+    f = getattr(load_module(tmp_path, SELF_COPIES), name)
+    for i in range(len(args)):
+        g = tl.grad(f, wrt=i)(*args)
+        expected = directional_fd(f, args, i, 1.0)
+        assert np.isclose(g, expected), (g, expected)
+        assert np.isclose(g, autograd_grad(f, args, i))

@@ -51,6 +51,12 @@ def unsubscript(g, x, index):
     dtype = np.result_type(x)
     if not np.issubdtype(dtype, np.inexact):
         dtype = np.float64
+    if np.iscomplexobj(g) and dtype.kind != "c":  # never drop an imaginary part silently
+        raise ValueError(
+            "tangentlike: a complex adjoint reached an element of a real array: a complex "
+            "value was computed where tangentlike did not see it being made (a complex "
+            "argument?)"
+        )
     out = np.zeros(np.shape(x), dtype=dtype)
     parts = index if isinstance(index, tuple) else (index,)
     basic = all(
@@ -240,8 +246,8 @@ def seed_like(seed, out, where):
         if isinstance(o, complex) or (numeric and np.result_type(o).kind == "c"):
             refuse(
                 path,
-                f"the output{path} is complex ({np.result_type(o)}); tangentlike differentiates "
-                "real code only (no complex convention)",
+                f"the output{path} is complex ({np.result_type(o)}); complex values may be "
+                "computed inside, but outputs must be real",
                 "return real values (the real and imaginary parts as separate outputs).",
             )
         if not numeric or np.result_type(o).kind not in "fiu":

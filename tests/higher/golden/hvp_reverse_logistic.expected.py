@@ -219,8 +219,8 @@ def seed_like(seed, out, where):
         if isinstance(o, complex) or (numeric and np.result_type(o).kind == "c"):
             refuse(
                 path,
-                f"the output{path} is complex ({np.result_type(o)}); tangentlike differentiates "
-                "real code only (no complex convention)",
+                f"the output{path} is complex ({np.result_type(o)}); complex values may be "
+                "computed inside, but outputs must be real",
                 "return real values (the real and imaginary parts as separate outputs).",
             )
         if not numeric or np.result_type(o).kind not in "fiu":
