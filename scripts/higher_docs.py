@@ -81,7 +81,10 @@ one product per basis vector).
 - **Its helpers.** The runtime helpers generated code calls (`unbroadcast`,
   `gradient_like`, `add_item`, `matmul_vjp_a`, ...) have rules of their own, both
   forms (`tangentlike/rules/runtime_helpers.py`). A helper without one is refused
-  with the line that calls it: never read as user code, never zero.
+  with the line that calls it: never read as user code, never zero. A generated
+  jvp is differentiable the same way (reverse over forward: `tl.grad` of
+  `x -> tl.jvp(f)(x, v)[1]` is H v; forward mode's boundaries `tangent_like` and
+  `output_tangent` have rules; tests/higher/test_reverse_over_forward.py).
 - **Its guards.** `raise` is a guard (kept in the forward sweep, nothing to
   differentiate), so the scalar check of `grad` stays in the derivative.
 - **No perturbation confusion.** A derivative taken inside a differentiated

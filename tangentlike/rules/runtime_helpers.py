@@ -23,6 +23,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import runtime
+from ..runtime import forward
 from .registry import Registry
 from .template import d
 
@@ -188,6 +189,23 @@ def _boundaries(adjoint: Callable, tangent: Callable) -> None:
     @tangent(runtime.seed_like)
     def seed_like_tangent(result, seed, out, where):
         d[result] = runtime.seed_like(d[seed], out, where)
+
+    # forward mode's boundaries (differentiating a generated jvp: reverse over forward)
+    @adjoint(forward.tangent_like, constant=("x", "name", "k"))
+    def tangent_like(result, t, x, name, k=None):
+        d[t] = runtime.ungradient_like(d[result], t)
+
+    @tangent(forward.tangent_like)
+    def tangent_like_tangent(result, t, x, name, k=None):
+        d[result] = forward.tangent_like(d[t], x, name, k)
+
+    @adjoint(forward.output_tangent, constant=("value", "k"))
+    def output_tangent(result, t, value, k=None):
+        d[t] = runtime.ungradient_like(d[result], t)
+
+    @tangent(forward.output_tangent)
+    def output_tangent_tangent(result, t, value, k=None):
+        d[result] = forward.output_tangent(d[t], value, k)
 
     @adjoint(runtime.adjoint_contribution, constant=("like", "name", "site"))
     def adjoint_contribution(result, g, like, name, site):

@@ -13,6 +13,7 @@ import tangentlike as tl
 SOURCE = """
 import numpy as np
 from tangentlike import runtime
+from tangentlike.runtime import forward
 
 W23 = np.arange(6.0).reshape(2, 3) / 7.0 - 0.3
 W3 = np.array([0.7, -1.1, 0.4])
@@ -132,6 +133,18 @@ def power_slope_dy(x, y):
     return np.sum(runtime.power_slope_dy(x, y) * W3)
 
 
+def tangent_like(t, x):
+    return np.sum(forward.tangent_like(t, x, "x") * W3)
+
+
+def tangent_like_float(t, x):
+    return forward.tangent_like(t, x, "x") * 1.3
+
+
+def output_tangent(t, value):
+    return np.sum(forward.output_tangent(t, value) * W3)
+
+
 def unsetitem_vjp(h0, h1, g):
     return np.sum(runtime.unsetitem_vjp((h0, h1), g, slice(1, 3)) * W4)
 """
@@ -173,6 +186,9 @@ CASES = [
     ("power_slope", (np.abs(r(3)) + 0.5, r(3) * 2.0), (0, 1)),
     ("power_slope_dx", (np.abs(r(3)) + 0.5, r(3) * 2.0), (0, 1)),
     ("power_slope_dy", (np.abs(r(3)) + 0.5, r(3) * 2.0), (0, 1)),
+    ("tangent_like", (r(3), r(3)), (0,)),
+    ("tangent_like_float", (0.7, 1.2), (0,)),
+    ("output_tangent", (r(3), r(3)), (0,)),
 ]
 PARAMS = [(name, args, i) for name, args, positions in CASES for i in positions]
 
