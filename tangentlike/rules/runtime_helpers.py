@@ -142,6 +142,10 @@ def _checks(adjoint: Callable, tangent: Callable) -> None:
     def zeros_of(result, x):
         pass
 
+    @adjoint(forward.zero_tangent, constant=("x", "k"))
+    def zero_tangent(result, x, k=None):
+        pass
+
     @adjoint(runtime.selects, constant=("x", "what"))
     def selects(result, x, what):
         pass

@@ -38,6 +38,13 @@ def scalar(a):
     return np.sin(a) * a**3
 
 
+def power_loop(a):
+    out = 1
+    for i in range(3):
+        out = out * a
+    return out
+
+
 def phi_of(jf):
     def phi(x, v):
         return jf(x, v)[1]
@@ -63,10 +70,13 @@ def test_grad_of_jvp_is_hvp(m, name):
     check_against_fd(phi, hv, [x, v], 0)
 
 
-def test_grad_of_jvp_of_scalar_function(m):
-    phi = m.phi_of(tl.jvp(m.scalar))
+@pytest.mark.parametrize("name", ["scalar", "power_loop"])
+def test_grad_of_jvp_of_scalar_function(m, name):
+    """power_loop's jvp starts `out`'s tangent with zero_tangent (a constant)."""
+    f = getattr(m, name)
+    phi = m.phi_of(tl.jvp(f))
     a = 0.8
     d2 = tl.grad(phi)(a, 1.0)
-    expected = autograd.grad(autograd.grad(autograd_version(m.scalar)))(a)
+    expected = autograd.grad(autograd.grad(autograd_version(f)))(a)
     assert isinstance(d2, float)
     np.testing.assert_allclose(d2, expected, rtol=1e-10)
