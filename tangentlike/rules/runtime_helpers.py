@@ -24,6 +24,7 @@ import numpy as np
 
 from .. import runtime
 from ..runtime import forward
+from . import runtime_numpy_helpers
 from .registry import Registry
 from .template import d
 
@@ -50,6 +51,7 @@ def register(registry: Registry) -> None:
             runtime.dict_of,
             runtime.item_part,
             runtime.iterable,
+            runtime.linspace_vjp_vjp,
             runtime.part,
             runtime.unadd,
             runtime.unadd_vjp,
@@ -63,6 +65,7 @@ def register(registry: Registry) -> None:
             runtime.unsequence_vjp,
             runtime.unsetitem,
             runtime.unsetitem_vjp,
+            runtime.unstack,
             runtime.unsum,
             runtime.zeros_of,
         ]
@@ -77,6 +80,7 @@ def register(registry: Registry) -> None:
             runtime.add_part: ("g",),
             runtime.add_part_vjp: ("h", "g"),
             runtime.item_part: ("g",),
+            runtime.linspace_vjp: ("g",),
             runtime.part: ("b",),
             runtime.unadd: ("g",),
             runtime.unadd_vjp: ("h",),
@@ -88,7 +92,9 @@ def register(registry: Registry) -> None:
             runtime.unsequence: ("g",),
             runtime.unsequence_vjp: ("h",),
             runtime.unsetitem_vjp: ("h",),
+            runtime.unstack_vjp: ("h",),
             runtime.unsum: ("g",),
+            runtime.unsum_vjp: ("h",),
         }
     )
     _broadcasting(adjoint, tangent)
@@ -96,6 +102,7 @@ def register(registry: Registry) -> None:
     _container_adjoints(adjoint, tangent)
     _products(adjoint, tangent)
     _own_helpers(adjoint, tangent)
+    runtime_numpy_helpers.register(adjoint, tangent)
 
     # -- NumPy calls generated gradients make (the adjoint of a sum is a broadcast) ------
     if registry.lookup_tangent(np.broadcast_to) is None:  # until rules/numpy.py states it
@@ -131,7 +138,14 @@ def register(registry: Registry) -> None:
 # (no isinstance dispatch on differentiated values, no raise): their second derivative is
 # that of their source, read and differentiated like a user's function.
 THROUGH_SOURCE = frozenset(
-    {runtime.prod_others, runtime.norm_vjp, runtime.power_slope_dx, runtime.power_slope_dy}
+    {
+        runtime.prod_others,
+        runtime.norm_vjp,
+        runtime.power_slope_dx,
+        runtime.power_slope_dy,
+        runtime.pinv_vjp,
+        runtime.slogdet_vjp,
+    }
 )
 
 

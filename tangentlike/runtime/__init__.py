@@ -51,6 +51,7 @@ from .higher import (
     add_part,
     add_part_vjp,
     item_part,
+    linspace_vjp_vjp,
     no_object_zero,
     unadd_vjp,
     ungradient_like,
@@ -58,6 +59,8 @@ from .higher import (
     unmul_vjp,
     unsequence_vjp,
     unsetitem_vjp,
+    unstack_vjp,
+    unsum_vjp,
 )
 from .indexing import numeric_item, selects, unsetitem, unshared, unsubscript
 from .numpy import (
@@ -221,6 +224,7 @@ __all__ = [
     "iterable_tangent",
     "kron_vjp",
     "linspace_vjp",
+    "linspace_vjp_vjp",
     "lstsq_jvp",
     "lstsq_vjp",
     "lu_factor_jvp",
@@ -303,8 +307,10 @@ __all__ = [
     "unsort",
     "unsplit",
     "unstack",
+    "unstack_vjp",
     "unsubscript",
     "unsum",
+    "unsum_vjp",
     "untake",
     "untake_along_axis",
     "untile",

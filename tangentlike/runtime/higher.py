@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .broadcast import unbroadcast
+from .numpy import _stack_layout
 
 
 def _zeros_like(x):
@@ -163,3 +164,52 @@ def no_object_zero(t):
     if isinstance(t, np.ndarray) and t.dtype == object and t.ndim == 0:
         return None
     return t
+
+
+def unstack_vjp(h, g, arrays, kind):
+    """The adjoint of `g` in `unstack(g, arrays, kind)`, given the adjoints `h` of its
+    pieces (None for a zero one): the pieces joined back as the stacking joined them."""
+    pieces, axis = _stack_layout(arrays, kind)
+    h = [None] * len(pieces) if h is None else h
+    parts = [
+        np.zeros(np.shape(p)) if hp is None else np.reshape(hp, np.shape(p))
+        for hp, p in zip(h, pieces, strict=True)
+    ]
+    return np.reshape(np.concatenate(parts, axis=axis), np.shape(g))
+
+
+def unsum_vjp(h, g, iterable):
+    """The adjoint of `g` in `unsum(g, iterable)` (each item's part of g, undone of
+    broadcasting against it), given the adjoint `h` of its result: the items' adjoints
+    broadcast back to g's shape and added."""
+    shape = np.shape(g)
+    if h is None:
+        return None
+    if isinstance(iterable, np.ndarray):
+        return np.broadcast_to(np.sum(np.asarray(h), axis=0), shape).copy()
+    total = np.zeros(shape)
+    for part in h:
+        if part is not None:
+            total = total + np.broadcast_to(part, shape)
+    return total
+
+
+def linspace_vjp_vjp(h, g, arg, out, num, endpoint, retstep, axis, side):
+    """The adjoint of `g` in `linspace_vjp(g, arg, out, ...)`, given the adjoint `h`
+    of that start (side 0) or stop (side 1) adjoint: the samples h moves (the tangent
+    of np.linspace when that end moves by h), and with retstep the step it moves, as
+    a (samples, step) pair like g. Zero for integer samples."""
+    samples = out[0] if retstep else out
+    if h is None or not np.issubdtype(np.result_type(samples), np.inexact):
+        return None
+    div = num - 1 if endpoint else num
+    t = np.arange(num) / div if div > 0 else np.zeros(num)
+    weights = t if side == 1 else 1.0 - t
+    sample_shape = list(np.shape(samples))
+    del sample_shape[axis]
+    moved = np.broadcast_to(np.asarray(h), sample_shape)
+    part = np.moveaxis(np.multiply.outer(weights, moved), 0, axis)
+    if not retstep:
+        return part
+    step = moved * ((1.0 if side == 1 else -1.0) / div) if div > 0 else np.zeros(sample_shape)
+    return part, step

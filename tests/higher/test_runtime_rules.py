@@ -20,6 +20,8 @@ W3 = np.array([0.7, -1.1, 0.4])
 W4 = np.array([0.2, -0.5, 1.3, 0.9])
 W24 = np.arange(8.0).reshape(2, 4) / 5.0 - 0.6
 W34 = np.arange(12.0).reshape(3, 4) / 9.0 - 0.5
+W234 = np.arange(24.0).reshape(2, 3, 4) / 11.0 - 1.0
+SAMPLES = np.linspace(W3, 1.0, 5)
 
 
 def unbroadcast(g, x):
@@ -145,6 +147,45 @@ def output_tangent(t, value):
     return np.sum(forward.output_tangent(t, value) * W3)
 
 
+def unarray(g):
+    return np.sum(runtime.unarray(g, [W3, W3]) * W23)
+
+
+def undiagonal(g):
+    return np.sum(runtime.undiagonal(g, W34, 1, 0, 1) * W34)
+
+
+def unrollaxis(g):
+    return np.sum(runtime.unrollaxis(g, W234, 2, 1) * W234)
+
+
+def unstack(g):
+    parts = runtime.unstack(g, [W3, W4], "h")
+    return np.sum(parts[0] * W3) + np.sum(parts[1] * W4)
+
+
+def unstack_v(g):
+    parts = runtime.unstack(g, [W4, W24], "v")
+    return np.sum(parts[0] * W4) + np.sum(parts[1] * W24)
+
+
+def unsum(g):
+    return np.sum(runtime.unsum(g, W23, 0) * W23)
+
+
+def unsum_list(g):
+    parts = runtime.unsum(g, [W3, 1.0])
+    return np.sum(parts[0] * W3) + np.sum(parts[1]) * 0.7
+
+
+def linspace_vjp(g):
+    return np.sum(runtime.linspace_vjp(g, W3, SAMPLES, 5, True, False, 0, 1) * W3)
+
+
+def linspace_vjp_start(g):
+    return np.sum(runtime.linspace_vjp(g, 0.4, SAMPLES, 5, True, False, 0, 0) * 1.3)
+
+
 def unsetitem_vjp(h0, h1, g):
     return np.sum(runtime.unsetitem_vjp((h0, h1), g, slice(1, 3)) * W4)
 """
@@ -189,6 +230,15 @@ CASES = [
     ("tangent_like", (r(3), r(3)), (0,)),
     ("tangent_like_float", (0.7, 1.2), (0,)),
     ("output_tangent", (r(3), r(3)), (0,)),
+    ("unarray", (r(2, 3),), (0,)),
+    ("undiagonal", (r(3),), (0,)),
+    ("unrollaxis", (r(2, 4, 3),), (0,)),
+    ("unstack", (r(7),), (0,)),
+    ("unstack_v", (r(3, 4),), (0,)),
+    ("unsum", (r(3),), (0,)),
+    ("unsum_list", (r(3),), (0,)),
+    ("linspace_vjp", (r(5, 3),), (0,)),
+    ("linspace_vjp_start", (r(5, 3),), (0,)),
 ]
 PARAMS = [(name, args, i) for name, args, positions in CASES for i in positions]
 
