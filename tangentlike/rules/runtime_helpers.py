@@ -393,7 +393,7 @@ def _own_helpers(adjoint: Callable, tangent: Callable) -> None:
     def unadd_vjp_tangent(result, h, g, x, y):
         d[result] = runtime.unadd_vjp(d[h], g, x, y)
 
-    @adjoint(runtime.power_slope)
+    @adjoint(runtime.power_slope, unbroadcast=True)  # x and y broadcast together
     def power_slope(result, x, y):
         d[x] = d[result] * runtime.power_slope_dx(x, y)
         d[y] = d[result] * runtime.power_slope_dy(x, y)

@@ -147,6 +147,10 @@ def output_tangent(t, value):
     return np.sum(forward.output_tangent(t, value) * W3)
 
 
+def power_slope_broadcast(x, y):
+    return np.sum(runtime.power_slope(x, y) * W23)
+
+
 def unarray(g):
     return np.sum(runtime.unarray(g, [W3, W3]) * W23)
 
@@ -230,6 +234,7 @@ CASES = [
     ("tangent_like", (r(3), r(3)), (0,)),
     ("tangent_like_float", (0.7, 1.2), (0,)),
     ("output_tangent", (r(3), r(3)), (0,)),
+    ("power_slope_broadcast", (1.3, np.abs(r(2, 3)) + 0.5), (0, 1)),
     ("unarray", (r(2, 3),), (0,)),
     ("undiagonal", (r(3),), (0,)),
     ("unrollaxis", (r(2, 4, 3),), (0,)),

@@ -1,8 +1,8 @@
 """Second order through the bespoke adjoint helpers of NumPy functions (rules of
-rules/runtime_numpy_helpers.py, and pinv_vjp and slogdet_vjp differentiated through
-their source): Hessian-vector products, forward over reverse and reverse over reverse,
-against autograd (where autograd has the second derivative) and against central
-differences of the gradient."""
+rules/runtime_numpy_helpers.py, pinv_vjp and slogdet_vjp differentiated through their
+source, and power_slope's rule for a scalar base broadcast against its exponents):
+Hessian-vector products, forward over reverse and reverse over reverse, against autograd
+(where autograd has the second derivative) and central differences of the gradient."""
 
 from __future__ import annotations
 
@@ -17,6 +17,11 @@ SOURCE = """
 import numpy as np
 
 W = np.arange(24.0).reshape(3, 4, 2) / 10 - 1
+EXPONENTS = np.array([[0.5, 1.5, 2.0, 0.7], [1.0, 2.5, 3.0, 0.2]])
+
+
+def f_power_broadcast(x):
+    return np.sum(np.sin(x**EXPONENTS))
 
 
 def f_pinv(a):
@@ -79,6 +84,7 @@ def f_sum_list(x):
 R = np.random.RandomState(5)
 CASES = {
     "f_pinv": R.randn(3, 2),
+    "f_power_broadcast": 1.3,
     "f_slogdet": R.randn(3, 3) + 3 * np.eye(3),
     "f_linspace": R.randn(2),
     "f_linspace_axis_retstep": R.randn(3),
