@@ -61,6 +61,8 @@ def register(registry: Registry) -> None:
             runtime.unmul,
             runtime.unmul_term,
             runtime.unmul_vjp,
+            runtime.unmul_vjp_tangent,
+            runtime.unmul_vjp_vjp,
             runtime.unsequence,
             runtime.unsequence_vjp,
             runtime.unsetitem,
@@ -89,6 +91,8 @@ def register(registry: Registry) -> None:
             runtime.unextend: ("b",),
             runtime.unmul: ("g",),
             runtime.unmul_vjp: ("h",),
+            runtime.unmul_vjp_tangent: ("th", "h"),
+            runtime.unmul_vjp_vjp: ("r", "h"),
             runtime.unsequence: ("g",),
             runtime.unsequence_vjp: ("h",),
             runtime.unsetitem_vjp: ("h",),
@@ -377,6 +381,14 @@ def _own_helpers(adjoint: Callable, tangent: Callable) -> None:
     def add_part_tangent(result, g, a):
         d[result] = runtime.add_part(d[g], a)
 
+    @adjoint(runtime.add_part_vjp, constant=("g",))
+    def add_part_vjp(result, h, g):
+        d[h] = runtime.add_part(d[result], h)
+
+    @tangent(runtime.add_part_vjp)
+    def add_part_vjp_tangent(result, h, g):
+        d[result] = runtime.add_part_vjp(d[h], g)
+
     @adjoint(runtime.item_part, constant=("x", "index", "like"))
     def item_part(result, g, x, index, like):
         d[g] = runtime.add_item(None, g, index, d[result])
@@ -401,6 +413,18 @@ def _own_helpers(adjoint: Callable, tangent: Callable) -> None:
     @tangent(runtime.power_slope)
     def power_slope_tangent(result, x, y):
         d[result] = d[x] * runtime.power_slope_dx(x, y) + d[y] * runtime.power_slope_dy(x, y)
+
+    @adjoint(runtime.unmul_vjp)  # bilinear in h and (g, x, y)
+    def unmul_vjp(result, h, g, x, y):
+        grads = runtime.unmul_vjp_vjp(d[result], h, g, x, y)
+        d[h] = grads[0]
+        d[g] = grads[1]
+        d[x] = grads[2]
+        d[y] = grads[3]
+
+    @tangent(runtime.unmul_vjp)
+    def unmul_vjp_tangent(result, h, g, x, y):
+        d[result] = runtime.unmul_vjp_tangent(d[h], d[g], d[x], d[y], h, g, x, y)
 
     @adjoint(runtime.unsequence_vjp, constant=("g", "x"))
     def unsequence_vjp(result, h, g, x):

@@ -213,3 +213,52 @@ def linspace_vjp_vjp(h, g, arg, out, num, endpoint, retstep, axis, side):
         return part
     step = moved * ((1.0 if side == 1 else -1.0) / div) if div > 0 else np.zeros(sample_shape)
     return part, step
+
+
+def unmul_vjp_vjp(r, h, g, x, y):
+    """The adjoints (of h, g, x, y) in `unmul_vjp(h, g, x, y)`, given the adjoint `r` of
+    its triple (of its g, x and y parts): unmul_vjp is bilinear in h and (g, x, y), its
+    parts ub(h0 y + h1 x, g), ub(h1 g, x), ub(h0 g, y) (ub: unbroadcast). For a list
+    repeated by an int only h's first part moves: each repeat's adjoint adds back."""
+    r0, r1, r2 = (None, None, None) if r is None else (r[0], r[1], r[2])
+    h0, h1 = (None, None) if h is None else (h[0], h[1])
+    if isinstance(y, (list, tuple)):
+        dh, dg, dy, dx = unmul_vjp_vjp((r0, r2, r1), None if h is None else (h1, h0), g, y, x)
+        return (None, None) if dh is None else (dh[1], dh[0]), dg, dx, dy
+    if isinstance(x, (list, tuple)):
+        n = len(x)
+        if n == 0 or r0 is None:
+            return None, None, None, None
+        base = [None] * n
+        for k, part in enumerate(r0):
+            base[k % n] = _plus(base[k % n], part)
+        return (base, None), None, None, None
+    rg, rx, ry = _dense(r0, g), _dense(r1, x), _dense(r2, y)
+    a0, a1 = _dense(h0, x), _dense(h1, y)
+    dh = (_fit(rg * y + ry * g, x), _fit(rg * x + rx * g, y))
+    return dh, _fit(rx * a1 + ry * a0, g), _fit(rg * a1, x), _fit(rg * a0, y)
+
+
+def unmul_vjp_tangent(th, tg, tx, ty, h, g, x, y):
+    """The tangent of `unmul_vjp(h, g, x, y)` given the tangents of its arguments (None
+    or a zero object for a zero one): bilinear, the h term plus the (g, x, y) term."""
+    th, tg, tx, ty = (no_object_zero(t) for t in (th, tg, tx, ty))
+    first = unmul_vjp(th, g, x, y) if th is not None else (None, None, None)
+    if isinstance(x, (list, tuple)) or isinstance(y, (list, tuple)):
+        return first
+    second = unmul_vjp(h, _dense(tg, g), _dense(tx, x), _dense(ty, y))
+    return tuple(_plus(a, b) for a, b in zip(first, second, strict=True))
+
+
+def _fit(v, like):
+    """v summed (unbroadcast) to like's shape, and broadcast up to it if smaller."""
+    return np.broadcast_to(unbroadcast(np.asarray(v), like), np.shape(like)).copy()
+
+
+def _dense(t, like):
+    """t, or float zeros of like's shape for a zero (None) one."""
+    return np.zeros(np.shape(like)) if t is None else t
+
+
+def _plus(a, b):
+    return b if a is None else a if b is None else a + b
