@@ -141,9 +141,9 @@ back to `bw_2`, which is H v.
   differentiable form does not cover: refused, located.
 - Third derivatives (a gradient of a second-order gradient) work through loops,
   branches, `while`, lists and helpers, tested against autograd
-  (tests/higher/test_third_order.py); fourth derivatives where the third-order code's
-  helpers have rules (`unmul_vjp` has none yet: a branch or nested loop at fourth order
-  is refused with its line).
+  (tests/higher/test_third_order.py), and so do fourth derivatives of the same loops
+  (the third-order code's helpers, `unmul_vjp` and `add_part_vjp` among them, have
+  rules); a helper without one at a higher order is refused with its line.
 """
 
 
