@@ -81,7 +81,10 @@ one product per basis vector).
 - **Its helpers.** The runtime helpers generated code calls (`unbroadcast`,
   `gradient_like`, `add_item`, `matmul_vjp_a`, ...) have rules of their own, both
   forms (`tangentlike/rules/runtime_helpers.py`). A helper without one is refused
-  with the line that calls it: never read as user code, never zero.
+  with the line that calls it: never read as user code, never zero. A generated
+  jvp is differentiable the same way (reverse over forward: `tl.grad` of
+  `x -> tl.jvp(f)(x, v)[1]` is H v; forward mode's boundaries `tangent_like` and
+  `output_tangent` have rules; tests/higher/test_reverse_over_forward.py).
 - **Its guards.** `raise` is a guard (kept in the forward sweep, nothing to
   differentiate), so the scalar check of `grad` stays in the derivative.
 - **No perturbation confusion.** A derivative taken inside a differentiated
@@ -138,9 +141,9 @@ back to `bw_2`, which is H v.
   differentiable form does not cover: refused, located.
 - Third derivatives (a gradient of a second-order gradient) work through loops,
   branches, `while`, lists and helpers, tested against autograd
-  (tests/higher/test_third_order.py); fourth derivatives where the third-order code's
-  helpers have rules (`unmul_vjp` has none yet: a branch or nested loop at fourth order
-  is refused with its line).
+  (tests/higher/test_third_order.py), and so do fourth derivatives of the same loops
+  (the third-order code's helpers, `unmul_vjp` and `add_part_vjp` among them, have
+  rules); a helper without one at a higher order is refused with its line.
 """
 
 

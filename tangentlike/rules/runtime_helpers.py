@@ -24,6 +24,8 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import runtime
+from ..runtime import forward
+from . import runtime_numpy_helpers
 from .registry import Registry
 from .template import d
 
@@ -50,6 +52,7 @@ def register(registry: Registry) -> None:
             runtime.dict_of,
             runtime.item_part,
             runtime.iterable,
+            runtime.linspace_vjp_vjp,
             runtime.part,
             runtime.unadd,
             runtime.unadd_vjp,
@@ -59,10 +62,13 @@ def register(registry: Registry) -> None:
             runtime.unmul,
             runtime.unmul_term,
             runtime.unmul_vjp,
+            runtime.unmul_vjp_tangent,
+            runtime.unmul_vjp_vjp,
             runtime.unsequence,
             runtime.unsequence_vjp,
             runtime.unsetitem,
             runtime.unsetitem_vjp,
+            runtime.unstack,
             runtime.unsum,
             runtime.zeros_of,
         ]
@@ -77,6 +83,7 @@ def register(registry: Registry) -> None:
             runtime.add_part: ("g",),
             runtime.add_part_vjp: ("h", "g"),
             runtime.item_part: ("g",),
+            runtime.linspace_vjp: ("g",),
             runtime.part: ("b",),
             runtime.unadd: ("g",),
             runtime.unadd_vjp: ("h",),
@@ -85,10 +92,14 @@ def register(registry: Registry) -> None:
             runtime.unextend: ("b",),
             runtime.unmul: ("g",),
             runtime.unmul_vjp: ("h",),
+            runtime.unmul_vjp_tangent: ("th", "h"),
+            runtime.unmul_vjp_vjp: ("r", "h"),
             runtime.unsequence: ("g",),
             runtime.unsequence_vjp: ("h",),
             runtime.unsetitem_vjp: ("h",),
+            runtime.unstack_vjp: ("h",),
             runtime.unsum: ("g",),
+            runtime.unsum_vjp: ("h",),
         }
     )
     _broadcasting(adjoint, tangent)
@@ -96,6 +107,7 @@ def register(registry: Registry) -> None:
     _container_adjoints(adjoint, tangent)
     _products(adjoint, tangent)
     _own_helpers(adjoint, tangent)
+    runtime_numpy_helpers.register(adjoint, tangent)
 
     # -- NumPy calls generated gradients make (the adjoint of a sum is a broadcast) ------
     if registry.lookup_tangent(np.broadcast_to) is None:  # until rules/numpy.py states it
@@ -131,7 +143,14 @@ def register(registry: Registry) -> None:
 # (no isinstance dispatch on differentiated values, no raise): their second derivative is
 # that of their source, read and differentiated like a user's function.
 THROUGH_SOURCE = frozenset(
-    {runtime.prod_others, runtime.norm_vjp, runtime.power_slope_dx, runtime.power_slope_dy}
+    {
+        runtime.prod_others,
+        runtime.norm_vjp,
+        runtime.power_slope_dx,
+        runtime.power_slope_dy,
+        runtime.pinv_vjp,
+        runtime.slogdet_vjp,
+    }
 )
 
 
@@ -140,6 +159,10 @@ def _checks(adjoint: Callable, tangent: Callable) -> None:
 
     @adjoint(runtime.zeros_of, constant=("x",))
     def zeros_of(result, x):
+        pass
+
+    @adjoint(forward.zero_tangent, constant=("x", "k"))
+    def zero_tangent(result, x, k=None):
         pass
 
     @adjoint(runtime.selects, constant=("x", "what"))
@@ -201,6 +224,23 @@ def _boundaries(adjoint: Callable, tangent: Callable) -> None:
     @tangent(runtime.seed_like)
     def seed_like_tangent(result, seed, out, where):
         d[result] = runtime.seed_like(d[seed], out, where)
+
+    # forward mode's boundaries (differentiating a generated jvp: reverse over forward)
+    @adjoint(forward.tangent_like, constant=("x", "name", "k"))
+    def tangent_like(result, t, x, name, k=None):
+        d[t] = runtime.ungradient_like(d[result], t)
+
+    @tangent(forward.tangent_like)
+    def tangent_like_tangent(result, t, x, name, k=None):
+        d[result] = forward.tangent_like(d[t], x, name, k)
+
+    @adjoint(forward.output_tangent, constant=("value", "k"))
+    def output_tangent(result, t, value, k=None):
+        d[t] = runtime.ungradient_like(d[result], t)
+
+    @tangent(forward.output_tangent)
+    def output_tangent_tangent(result, t, value, k=None):
+        d[result] = forward.output_tangent(d[t], value, k)
 
     @adjoint(runtime.adjoint_contribution, constant=("like", "name", "site"))
     def adjoint_contribution(result, g, like, name, site):
@@ -354,6 +394,14 @@ def _own_helpers(adjoint: Callable, tangent: Callable) -> None:
     def add_part_tangent(result, g, a):
         d[result] = runtime.add_part(d[g], a)
 
+    @adjoint(runtime.add_part_vjp, constant=("g",))
+    def add_part_vjp(result, h, g):
+        d[h] = runtime.add_part(d[result], h)
+
+    @tangent(runtime.add_part_vjp)
+    def add_part_vjp_tangent(result, h, g):
+        d[result] = runtime.add_part_vjp(d[h], g)
+
     @adjoint(runtime.item_part, constant=("x", "index", "like"))
     def item_part(result, g, x, index, like):
         d[g] = runtime.add_item(None, g, index, d[result])
@@ -370,7 +418,7 @@ def _own_helpers(adjoint: Callable, tangent: Callable) -> None:
     def unadd_vjp_tangent(result, h, g, x, y):
         d[result] = runtime.unadd_vjp(d[h], g, x, y)
 
-    @adjoint(runtime.power_slope)
+    @adjoint(runtime.power_slope, unbroadcast=True)  # x and y broadcast together
     def power_slope(result, x, y):
         d[x] = d[result] * runtime.power_slope_dx(x, y)
         d[y] = d[result] * runtime.power_slope_dy(x, y)
@@ -378,6 +426,18 @@ def _own_helpers(adjoint: Callable, tangent: Callable) -> None:
     @tangent(runtime.power_slope)
     def power_slope_tangent(result, x, y):
         d[result] = d[x] * runtime.power_slope_dx(x, y) + d[y] * runtime.power_slope_dy(x, y)
+
+    @adjoint(runtime.unmul_vjp)  # bilinear in h and (g, x, y)
+    def unmul_vjp(result, h, g, x, y):
+        grads = runtime.unmul_vjp_vjp(d[result], h, g, x, y)
+        d[h] = grads[0]
+        d[g] = grads[1]
+        d[x] = grads[2]
+        d[y] = grads[3]
+
+    @tangent(runtime.unmul_vjp)
+    def unmul_vjp_tangent(result, h, g, x, y):
+        d[result] = runtime.unmul_vjp_tangent(d[h], d[g], d[x], d[y], h, g, x, y)
 
     @adjoint(runtime.unsequence_vjp, constant=("g", "x"))
     def unsequence_vjp(result, h, g, x):

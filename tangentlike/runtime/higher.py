@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .broadcast import unbroadcast
+from .numpy import _stack_layout
 
 
 def _zeros_like(x):
@@ -163,3 +164,101 @@ def no_object_zero(t):
     if isinstance(t, np.ndarray) and t.dtype == object and t.ndim == 0:
         return None
     return t
+
+
+def unstack_vjp(h, g, arrays, kind):
+    """The adjoint of `g` in `unstack(g, arrays, kind)`, given the adjoints `h` of its
+    pieces (None for a zero one): the pieces joined back as the stacking joined them."""
+    pieces, axis = _stack_layout(arrays, kind)
+    h = [None] * len(pieces) if h is None else h
+    parts = [
+        np.zeros(np.shape(p)) if hp is None else np.reshape(hp, np.shape(p))
+        for hp, p in zip(h, pieces, strict=True)
+    ]
+    return np.reshape(np.concatenate(parts, axis=axis), np.shape(g))
+
+
+def unsum_vjp(h, g, iterable):
+    """The adjoint of `g` in `unsum(g, iterable)` (each item's part of g, undone of
+    broadcasting against it), given the adjoint `h` of its result: the items' adjoints
+    broadcast back to g's shape and added."""
+    shape = np.shape(g)
+    if h is None:
+        return None
+    if isinstance(iterable, np.ndarray):
+        return np.broadcast_to(np.sum(np.asarray(h), axis=0), shape).copy()
+    total = np.zeros(shape)
+    for part in h:
+        if part is not None:
+            total = total + np.broadcast_to(part, shape)
+    return total
+
+
+def linspace_vjp_vjp(h, g, arg, out, num, endpoint, retstep, axis, side):
+    """The adjoint of `g` in `linspace_vjp(g, arg, out, ...)`, given the adjoint `h`
+    of that start (side 0) or stop (side 1) adjoint: the samples h moves (the tangent
+    of np.linspace when that end moves by h), and with retstep the step it moves, as
+    a (samples, step) pair like g. Zero for integer samples."""
+    samples = out[0] if retstep else out
+    if h is None or not np.issubdtype(np.result_type(samples), np.inexact):
+        return None
+    div = num - 1 if endpoint else num
+    t = np.arange(num) / div if div > 0 else np.zeros(num)
+    weights = t if side == 1 else 1.0 - t
+    sample_shape = list(np.shape(samples))
+    del sample_shape[axis]
+    moved = np.broadcast_to(np.asarray(h), sample_shape)
+    part = np.moveaxis(np.multiply.outer(weights, moved), 0, axis)
+    if not retstep:
+        return part
+    step = moved * ((1.0 if side == 1 else -1.0) / div) if div > 0 else np.zeros(sample_shape)
+    return part, step
+
+
+def unmul_vjp_vjp(r, h, g, x, y):
+    """The adjoints (of h, g, x, y) in `unmul_vjp(h, g, x, y)`, given the adjoint `r` of
+    its triple (of its g, x and y parts): unmul_vjp is bilinear in h and (g, x, y), its
+    parts ub(h0 y + h1 x, g), ub(h1 g, x), ub(h0 g, y) (ub: unbroadcast). For a list
+    repeated by an int only h's first part moves: each repeat's adjoint adds back."""
+    r0, r1, r2 = (None, None, None) if r is None else (r[0], r[1], r[2])
+    h0, h1 = (None, None) if h is None else (h[0], h[1])
+    if isinstance(y, (list, tuple)):
+        dh, dg, dy, dx = unmul_vjp_vjp((r0, r2, r1), None if h is None else (h1, h0), g, y, x)
+        return (None, None) if dh is None else (dh[1], dh[0]), dg, dx, dy
+    if isinstance(x, (list, tuple)):
+        n = len(x)
+        if n == 0 or r0 is None:
+            return None, None, None, None
+        base = [None] * n
+        for k, part in enumerate(r0):
+            base[k % n] = _plus(base[k % n], part)
+        return (base, None), None, None, None
+    rg, rx, ry = _dense(r0, g), _dense(r1, x), _dense(r2, y)
+    a0, a1 = _dense(h0, x), _dense(h1, y)
+    dh = (_fit(rg * y + ry * g, x), _fit(rg * x + rx * g, y))
+    return dh, _fit(rx * a1 + ry * a0, g), _fit(rg * a1, x), _fit(rg * a0, y)
+
+
+def unmul_vjp_tangent(th, tg, tx, ty, h, g, x, y):
+    """The tangent of `unmul_vjp(h, g, x, y)` given the tangents of its arguments (None
+    or a zero object for a zero one): bilinear, the h term plus the (g, x, y) term."""
+    th, tg, tx, ty = (no_object_zero(t) for t in (th, tg, tx, ty))
+    first = unmul_vjp(th, g, x, y) if th is not None else (None, None, None)
+    if isinstance(x, (list, tuple)) or isinstance(y, (list, tuple)):
+        return first
+    second = unmul_vjp(h, _dense(tg, g), _dense(tx, x), _dense(ty, y))
+    return tuple(_plus(a, b) for a, b in zip(first, second, strict=True))
+
+
+def _fit(v, like):
+    """v summed (unbroadcast) to like's shape, and broadcast up to it if smaller."""
+    return np.broadcast_to(unbroadcast(np.asarray(v), like), np.shape(like)).copy()
+
+
+def _dense(t, like):
+    """t, or float zeros of like's shape for a zero (None) one."""
+    return np.zeros(np.shape(like)) if t is None else t
+
+
+def _plus(a, b):
+    return b if a is None else a if b is None else a + b

@@ -112,21 +112,23 @@ def undiagonal(g, a, offset, axis1, axis2):
 
 def unstack(g, arrays, kind):
     """Split the adjoint of `np.hstack`/`vstack`/`dstack`/`column_stack` back onto `arrays`."""
-    if kind == "v":
-        pieces = [np.atleast_2d(x) for x in arrays]
-        axis = 0
-    elif kind == "d":
-        pieces = [np.atleast_3d(x) for x in arrays]
-        axis = 2
-    elif kind == "column":
-        pieces = [np.reshape(x, (-1, 1)) if np.ndim(x) < 2 else x for x in arrays]
-        axis = 1
-    else:
-        pieces = [np.atleast_1d(x) for x in arrays]
-        axis = 0 if pieces[0].ndim == 1 else 1
+    pieces, axis = _stack_layout(arrays, kind)
     ends = np.cumsum([np.shape(p)[axis] for p in pieces])[:-1]
     parts = np.split(g, ends, axis=axis)
     return [np.reshape(p, np.shape(x)) for p, x in zip(parts, arrays, strict=True)]
+
+
+def _stack_layout(arrays, kind):
+    """The pieces `np.hstack`/`vstack`/`dstack`/`column_stack` (kind "h", "v", "d",
+    "column") join, each raised to the dimension they join at, and the joining axis."""
+    if kind == "v":
+        return [np.atleast_2d(x) for x in arrays], 0
+    if kind == "d":
+        return [np.atleast_3d(x) for x in arrays], 2
+    if kind == "column":
+        return [np.reshape(x, (-1, 1)) if np.ndim(x) < 2 else x for x in arrays], 1
+    pieces = [np.atleast_1d(x) for x in arrays]
+    return pieces, 0 if pieces[0].ndim == 1 else 1
 
 
 def arange_vjp(g, arg, stop, result, side):
@@ -142,25 +144,25 @@ def arange_vjp(g, arg, stop, result, side):
     return np.asarray(np.sum(np.asarray(g) * weights), dtype=dtype)
 
 
-def linspace_vjp(g, arg, result, num, endpoint, retstep, axis, side):
+def linspace_vjp(g, arg, out, num, endpoint, retstep, axis, side):
     """The adjoint of `start` (side 0) or `stop` (side 1) in `np.linspace`: the samples are
     start + t_k (stop - start) along `axis`, t_k = k / div (div = num - 1 with the endpoint,
-    num without); with retstep, result and g are (samples, step) pairs, step = (stop -
+    num without); with retstep, out and g are (samples, step) pairs, step = (stop -
     start) / div. Zero for integer samples (they are floored: locally constant)."""
     g_step = None
     if retstep:
         g, g_step = (None, None) if g is None else g
-        result = result[0]
+        out = out[0]
     dtype = np.result_type(arg)
     if not np.issubdtype(dtype, np.inexact):
         dtype = np.float64
     shape = np.shape(arg)
-    if not np.issubdtype(np.result_type(result), np.inexact):
+    if not np.issubdtype(np.result_type(out), np.inexact):
         return np.zeros(shape, dtype=dtype)
     div = num - 1 if endpoint else num
     t = np.arange(num) / div if div > 0 else np.zeros(num)
     weights = t if side == 1 else 1.0 - t
-    sample_shape = list(np.shape(result))
+    sample_shape = list(np.shape(out))
     del sample_shape[axis]  # the shape of one sample (none may exist: num = 0)
     total = np.zeros(sample_shape)
     if g is not None:

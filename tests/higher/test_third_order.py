@@ -120,14 +120,18 @@ def test_third_derivative_through_loops_agrees_with_autograd(programs, name):
         assert third(x) == pytest.approx(differences, rel=1e-5, abs=1e-6)
 
 
-@pytest.mark.parametrize("name", ["affine_loop", "helper_in_loop"])
+@pytest.mark.parametrize("name", NAMES)
 def test_fourth_derivative_through_loops_agrees_with_autograd(programs, name):
-    """(branch_in_loop and nested_loops at fourth order need unmul_vjp's second-order rule:
-    refused, located.)"""
+    """branch_in_loop and nested_loops reach unmul_vjp (the third-order code's adjoint of a
+    product's adjoint) at fourth order: its rule, both forms (rules/runtime_helpers.py)."""
     f = getattr(programs, name)
     fourth = _nth(tl.grad, f, 4)
+    third = _nth(tl.grad, f, 3)
     for x in (0.7, 1.3):
         assert fourth(x) == pytest.approx(_nth(autograd.grad, f, 4)(x), rel=1e-8, abs=1e-10)
+        h = 1e-5
+        differences = (third(x + h) - third(x - h)) / (2 * h)
+        assert fourth(x) == pytest.approx(differences, rel=1e-5, abs=1e-6)
 
 
 def test_hvp_of_a_gradient_through_a_loop(programs):
