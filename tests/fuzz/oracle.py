@@ -117,23 +117,35 @@ def differences(program: Program, traced: Traced, args: list, trace, attempt: in
     ]
     slopes = []
     for h in (STEP, STEP / 2):
-        values = []
-        for t in (h, -h):
-            try:
-                value, other = traced.run(_move(program, args, directions, t))
-            except Exception as e:
-                return f"primal raises {type(e).__name__} near the point"
-            if other != trace:
-                return "near a branch boundary or kink at every point"
-            if not _finite_scalar(value):
-                return "primal is non-finite or huge near the point"
-            values.append(float(value))
+        values = values_along(program, traced, args, directions, trace, h)
+        if isinstance(values, str):
+            return values
         slopes.append((values[0] - values[1]) / (2 * h))
     coarse, fine = slopes
     error = abs(fine - coarse)
     if error > 1e-4 * (1.0 + abs(fine)):
         return "finite differences unstable (steep or singular) at every point"
     return (4 * fine - coarse) / 3, error, directions
+
+
+def values_along(
+    program: Program, traced: Traced, args: list, directions: list, trace, h: float
+) -> tuple[float, float] | str:
+    """f at args + h u and args - h u, or why they cannot be used: a decision differs
+    from `trace` (a branch boundary or kink within h), the primal raises or is not a
+    finite number of reasonable size."""
+    values = []
+    for t in (h, -h):
+        try:
+            value, other = traced.run(_move(program, args, directions, t))
+        except Exception as e:
+            return f"primal raises {type(e).__name__} near the point"
+        if other != trace:
+            return "near a branch boundary or kink at every point"
+        if not _finite_scalar(value):
+            return "primal is non-finite or huge near the point"
+        values.append(float(value))
+    return values[0], values[1]
 
 
 def _with_autograd(program: Program, ref: Reference) -> Reference:

@@ -22,7 +22,7 @@ import tangentlike as tl
 
 from .classify import Outcome, _run, crash
 from .limits import Timeout, time_limit
-from .oracle import Reference, Skip, _finite_scalar, _move, reference
+from .oracle import Reference, Skip, _move, reference, values_along
 from .program import ENTRY, Program, load, unload
 from .tracer import Traced
 
@@ -81,17 +81,9 @@ def second_difference(program: Program, ref: Reference) -> tuple[float, float] |
     _, trace = traced.run(_move(program, ref.args, ref.directions, 0.0))
     estimates = []
     for h in (STEP2, STEP2 / 2):
-        values = []
-        for t in (h, -h):
-            try:
-                value, other = traced.run(_move(program, ref.args, ref.directions, t))
-            except Exception as e:
-                return f"primal raises {type(e).__name__} near the point"
-            if other != trace:
-                return "a decision changes within the second-difference step"
-            if not _finite_scalar(value):
-                return "primal is non-finite or huge near the point"
-            values.append(float(value))
+        values = values_along(program, traced, ref.args, ref.directions, trace, h)
+        if isinstance(values, str):
+            return values
         estimates.append((values[0] - 2.0 * ref.value + values[1]) / (h * h))
     coarse, fine = estimates
     error = abs(fine - coarse)
