@@ -98,9 +98,11 @@ def differentiable_form(func: types.FunctionType) -> types.FunctionType:
 
 
 def _accumulate_out_of_place(fn: ast.FunctionDef) -> None:
-    """`b += v` as `b = b + v`: generated code adds into an adjoint in place only where
-    no other name refers to its array (transform/adjoints.py), so the two compute the
-    same values, and the second needs no aliasing check when differentiated again."""
+    """`b += v` as `b = b + v` (and `*=`, `-=`, `/=`): generated code updates an adjoint
+    in place only where no other name refers to its array (transform/adjoints.py,
+    transform/assignment.py `_update_in_place`; user code's updates are lowered before
+    it is emitted), so the two compute the same values, and the second needs no
+    aliasing check (nor argument copies) when differentiated again."""
     for node in ast.walk(fn):
         for field in ("body", "orelse", "finalbody"):
             stmts = getattr(node, field, None)
@@ -109,11 +111,11 @@ def _accumulate_out_of_place(fn: ast.FunctionDef) -> None:
             for k, stmt in enumerate(stmts):
                 if (
                     isinstance(stmt, ast.AugAssign)
-                    and isinstance(stmt.op, ast.Add)
+                    and isinstance(stmt.op, (ast.Add, ast.Sub, ast.Mult, ast.Div))
                     and isinstance(stmt.target, ast.Name)
                 ):
                     name = stmt.target.id
-                    value = ast.BinOp(left=_load(name), op=ast.Add(), right=stmt.value)
+                    value = ast.BinOp(left=_load(name), op=type(stmt.op)(), right=stmt.value)
                     stmts[k] = ast.copy_location(_assign(name, value), stmt)
 
 
