@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import threading
 import types
+import warnings
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -23,7 +24,7 @@ import numpy as np
 from . import specialize
 from .api import vjp
 from .build import cached
-from .errors import UnknownClassError, WrtError
+from .errors import JitError, JitWarning, UnknownClassError, WrtError
 from .gradients import _function_for, disk_cache
 from .job import Job, Mode, resolve_wrt
 from .live import Built, Live, show
@@ -40,13 +41,23 @@ _cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
 
 
-def jvp(f: Callable, wrt: Wrt = 0, *, optimize: bool = True, verbose: int = 0) -> Callable:
+def jvp(
+    f: Callable,
+    wrt: Wrt = 0,
+    *,
+    optimize: bool = True,
+    verbose: int = 0,
+    jit: bool | str = False,
+) -> Callable:
     """The Jacobian-vector product of `f`: `jf(*args, t)` returns `(f(*args), J t)`.
 
     `t` is shaped like the `wrt` argument (a tuple of such for a tuple `wrt`; a
     container argument takes a tangent of its structure, None for a zero part);
-    the tangent of the output has the output's structure (array, tuple, dict)."""
-    return _jvp(f, wrt, optimize, verbose, vector=False)
+    the tangent of the output has the output's structure (array, tuple, dict).
+    `jit=True` runs the tangent code compiled by numba in nopython mode (numbers and
+    arrays; `pip install tangentlike[jit]`), refusing with a located JitError what it
+    cannot compile; `jit="auto"` runs the Python code instead, with one JitWarning."""
+    return _jvp(f, wrt, optimize, verbose, vector=False, jit=jit)
 
 
 def jvp_vector(f: Callable, wrt: Wrt = 0, *, optimize: bool = True, verbose: int = 0) -> Callable:
@@ -62,14 +73,17 @@ def _jvp(
     verbose: int,
     vector: bool,
     param_types: tuple[tuple[str, type], ...] = (),
+    jit: bool | str = False,
 ) -> Callable:
-    rebuild = functools.partial(_jvp, optimize=optimize, verbose=verbose, vector=vector)
+    if not (jit is True or jit is False or jit == "auto"):
+        raise TypeError(f'jit= takes True, False or "auto", not {jit!r}')
+    rebuild = functools.partial(_jvp, optimize=optimize, verbose=verbose, vector=vector, jit=jit)
     if peel_bound(f) is not None:  # a bound method, partial or callable object
         return specialize.bound(f, *resolve_wrt(f, wrt), rebuild)
     func = unwrap(f)
     if not isinstance(func, types.FunctionType):
         func = _function_for(func)
-    key = (tuple(wrt) if isinstance(wrt, list) else wrt, optimize, vector, param_types)
+    key = (tuple(wrt) if isinstance(wrt, list) else wrt, optimize, vector, param_types, jit)
     found = _cache.get(func, {}).get(key)
     if found is not None:
         if verbose:
@@ -87,7 +101,7 @@ def _jvp(
         if param_types:
             raise
         return specialize.per_call(func, wrt, names, True, err, rebuild)
-    wrapper = _wrap(func, live, names, single)
+    wrapper = _wrap(func, live, names, single, _compiled(func, names, live, jit))
     show(wrapper, live.built)
     wrapper.__tangentlike_live__ = live
     live.wrappers.append(wrapper)
@@ -121,12 +135,42 @@ def _build(
     return cached(job.disk_options(), roots, registry, disk_cache(True), transform)
 
 
-def _wrap(func: Callable, live: Live, wrt: tuple[str, ...], single: bool) -> Callable:
+def _compiled(func: Callable, wrt: tuple[str, ...], live: Live, jit: bool | str) -> Any:
+    """With `jit`, the compiled jvp standing for the generated function (jit/compiled.py),
+    its lowering checked now so that `jvp` itself refuses what cannot be compiled
+    (jit="auto": a warning, and None: the Python code runs)."""
+    if not jit:
+        return None
+    from .jit import compiled
+
+    job = Job(func, wrt, len(wrt) == 1, mode=Mode.JVP, jit=jit)
+    try:
+        compiled.check_lowering(live.built, job)
+    except JitError as err:
+        if jit != "auto":
+            raise
+        warnings.warn(
+            f"jit='auto': running the Python jvp of {func.__qualname__}: {err}",
+            JitWarning,
+            stacklevel=4,
+        )
+        return None
+    return compiled.JitGradient(job, live, None, disk_cache(True))
+
+
+def _wrap(
+    func: Callable,
+    live: Live,
+    wrt: tuple[str, ...],
+    single: bool,
+    compiled: Any = None,
+) -> Callable:
     """`jf(*args, t)`: the tangents passed by keyword to the generated function (its
-    last parameters are the tangents, positional or keyword-only)."""
+    last parameters are the tangents, positional or keyword-only); `compiled`: the
+    compiled jvp (jit/compiled.JitGradient), called instead of it."""
     import inspect
 
-    generated = live.caller()
+    generated = live.caller() if compiled is None else compiled.generic()
     params = list(inspect.signature(live.built.generated).parameters)
     keywords = params[len(params) - len(wrt) :]
     kwarg = [
@@ -163,6 +207,8 @@ def _wrap(func: Callable, live: Live, wrt: tuple[str, ...], single: bool) -> Cal
     jf.__name__ = live.built.generated.__name__
     jf.__qualname__ = live.built.generated.__qualname__
     jf.wrt = wrt
+    if compiled is not None:
+        jf.jit_sources = compiled.sources  # the lowered module numba compiles
     return jf
 
 

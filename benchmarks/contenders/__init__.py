@@ -43,7 +43,7 @@ KINDS: dict[str, list[tuple[str, Adapter]]] = {
         ("tangentlike jit", tangentlike_jit),
         *_PEERS[1:],
     ],
-    "jvp": [(BASELINE, hand_written), *_PEERS],
+    "jvp": [(BASELINE, hand_written), _PEERS[0], ("tangentlike jit", tangentlike_jit), *_PEERS[1:]],
     "hvp": [(BASELINE, hand_written), *_PEERS],
     "hessian": [(BASELINE, hand_written), *_PEERS],
 }

@@ -81,10 +81,10 @@ def _tangentlike(task: Task, jit: bool) -> Prepared:
     if task.kind == "grad":
         df = _tl_built(lambda: _tl_api("grad")(w.f, wrt=w.wrt, **options))
         return _calling(df, args)
-    if jit:
-        raise NotAvailable(f"not measured (jit=True is timed for grad, not {task.kind})")
+    if jit and task.kind != "jvp":
+        raise NotAvailable(f"not measured (jit=True is timed for grad and jvp, not {task.kind})")
     if task.kind == "jvp":
-        jf = _tl_built(lambda: _tl_api("jvp")(w.f, wrt=i))
+        jf = _tl_built(lambda: _tl_api("jvp")(w.f, wrt=i, **options))
         return _calling(jf, (*args, task.probe), pick=_second)
     if task.kind == "hvp":
         hv = _tl_built(lambda: _tl_api("hvp")(w.f, wrt=i))

@@ -70,6 +70,7 @@ class Compiled:
         self.lowered = lowered
         self.entry = getattr(module, lowered.entry)
         self.finish = getattr(module, lowered.finish)
+        self.start = getattr(module, lowered.start) if lowered.start else None
         self.where = where
         self.where_defined = where_defined
         params = inspect.signature(self.entry.py_func).parameters.values()
@@ -87,6 +88,8 @@ class Compiled:
             if any(d is inspect.Parameter.empty for d in missing):
                 self.signature.bind(*args)  # the TypeError naming the missing argument
             args = args + missing
+        if self.start is not None:
+            args = self.start(*args)
         try:
             out = self.entry(*args)
         except Exception as err:
@@ -233,7 +236,7 @@ class JitGradient:
         self,
         job: Job,
         live: Live,
-        build_job: Callable[[Job], Built],
+        build_job: Callable[[Job], Built] | None,  # None: the generic build only (a jvp)
         disk: DiskCache | None,
     ) -> None:
         self.job = job

@@ -29,6 +29,7 @@ KERNELS = frozenset(
         "unmul",
         "unsubscript",
         "zeros_of",
+        "zero_tangent",
     }
 )
 # NumPy functions numba has for arrays only: called through kernels that take numbers too
@@ -44,7 +45,12 @@ JOIN_KERNELS = frozenset(
         "sum_keepdims",
     }
 )
+# kernels defined in kernels_forward.py: numba implementations of runtime/forward.py's
+# helpers (a compiled jvp)
+FORWARD_KERNELS = frozenset({"zero_tangent"})
 FINISH = "gradient_like"  # the helper shaping gradients: run in Python, after the call
+START = "tangent_like"  # a jvp's check of the caller's tangents: Python, before the call
+OUTPUT = "output_tangent"  # a jvp's shaping of the output's tangent: Python, after the call
 
 ORIGIN = re.compile(r"([\w.-]+\.py):(\d+)")
 Where = Callable[[str, int], SourceLocation | None]
@@ -57,6 +63,7 @@ class Lowered:
     finish: str  # the Python function (params..., outputs) -> what the gradient returns
     params: tuple[str, ...]  # the entry's parameters, in order
     origins: dict[int, tuple[str, int]]  # line of `source` -> (user file basename, line)
+    start: str | None = None  # Python (params...) -> the params the entry takes (a jvp's)
 
 
 @dataclass
@@ -72,6 +79,7 @@ class Module:
     taken: set[str]
     saves: dict[str, str] = field(default_factory=dict)  # variant base -> stack in the entry
     numpy_kernels: dict[str, str] = field(default_factory=dict)  # kernel -> its module name
+    forward: bool = False  # a jvp's module: a tangent's line stands for the primal's above
 
     def __post_init__(self) -> None:
         self.lines = self.text.splitlines()
@@ -86,10 +94,11 @@ class Module:
 
     def origin(self, line: int) -> tuple[str, int] | None:
         """The user's (file, line) a generated line stands for: its own comment, else the
-        block comment above it (`# grad of f.py:12 ...`)."""
+        block comment above it (`# grad of f.py:12 ...`); in a jvp's module, else the
+        comment of the line above (a tangent's statement follows its primal's)."""
         for at in range(line, 0, -1):
             found = ORIGIN.search(self.comments.get(at, ""))
-            if found and (at == line or at in self.full_line):
+            if found and (at == line or at in self.full_line or self.forward):
                 return found[1], int(found[2])
             if at < line and self.text_line(at).lstrip().startswith("def "):
                 return None

@@ -9,9 +9,20 @@ the text to the user's line it stands for (for numba's refusals).
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from pathlib import Path
 
-from .context import FINISH, JOIN_KERNELS, Lowered, Module, is_name, load, names_in
+from .context import (
+    FINISH,
+    FORWARD_KERNELS,
+    JOIN_KERNELS,
+    OUTPUT,
+    Lowered,
+    Module,
+    is_name,
+    load,
+    names_in,
+)
 
 # ---------------------------------------------------------------------------
 # the entry's return: raw adjoints out of numba, shaped in Python
@@ -31,6 +42,8 @@ def split_return(fn: ast.FunctionDef, finish: str, module: Module) -> ast.Functi
     def part(node: ast.expr) -> ast.expr:
         if isinstance(node, ast.Tuple):
             return ast.Tuple([part(e) for e in node.elts], ast.Load())
+        if isinstance(node, ast.Call) and is_name(node.func, OUTPUT) and not node.keywords:
+            return ast.Call(node.func, [part(a) for a in node.args], [])
         if isinstance(node, ast.Call) and is_name(node.func, FINISH):
             b, x, *rest = node.args
             if not (isinstance(x, ast.Name) and x.id in params):
@@ -52,14 +65,22 @@ def split_return(fn: ast.FunctionDef, finish: str, module: Module) -> ast.Functi
 # emitting: the generated text's comments kept beside the lowered statements
 
 
+@dataclass(frozen=True)
+class Ends:
+    """The Python functions around the compiled entry: `finish` shapes what it returns;
+    `start` (a jvp's) checks the caller's tangents before it runs, or None."""
+
+    finish: ast.FunctionDef
+    start: ast.FunctionDef | None = None
+
+
 def emit(
     tree: ast.Module,
     generated: list[str],
     defs: dict[str, ast.FunctionDef],
-    finish_def: ast.FunctionDef,
+    ends: Ends,
     module: Module,
     entry: str,
-    finish: str,
     params: tuple[str, ...],
     cache: bool,
     standalone: bool = False,
@@ -81,19 +102,27 @@ def emit(
         lines += ["", "# --- tangentlike numba kernels (tangentlike/jit/kernels*.py) ---"]
         lines += kernel_text().splitlines()
         lines += [f"{n} = {k}" for k, n in kernels if n != k]
-    for where in ("kernels", "kernels_join"):
-        mine = [(k, n) for k, n in kernels if (k in JOIN_KERNELS) == (where == "kernels_join")]
+    for where in ("kernels", "kernels_join", "kernels_forward"):
+        mine = [(k, n) for k, n in kernels if kernel_module(k) == where]
         if mine and not standalone:
             names = ", ".join(n if n == k else f"{k} as {n}" for k, n in mine)
             lines.append(f"from tangentlike.jit.{where} import {names}")
     for node in tree.body:
         if isinstance(node, (ast.Assign, ast.AnnAssign)):
             lines.append(ast.unparse(node))
-    lines += ["", "# --- shaping the gradients like the arguments (Python, after the call) ---"]
-    for name, fn in defs.items():
-        if name == FINISH or (module.helpers.get(name, "") is None and _used(name, finish_def)):
-            lines += ["", "", *ast.unparse(fn).splitlines()]
-    lines += ["", "", *ast.unparse(finish_def).splitlines()]
+    python = [end for end in (ends.start, ends.finish) if end is not None]
+    imported = {n for k, n in kernels}
+    if ends.start is None:
+        lines += ["", "# --- shaping the gradients like the arguments (Python, after the call) ---"]
+    else:
+        lines += [
+            "",
+            "# --- the tangents checked before the call, the output's shaped after (Python) ---",
+        ]
+    for name in _python_helpers(defs, module, python, imported):
+        lines += ["", "", *ast.unparse(defs[name]).splitlines()]
+    for end in python:
+        lines += ["", "", *ast.unparse(end).splitlines()]
     compiled = module.fresh(f"_{entry}_nopython")
     for name in generated:
         lines += ["", "", f"@numba.njit(cache={cache})"]
@@ -104,8 +133,37 @@ def emit(
         args = ast.unparse(defs[entry].args)
         passed = ", ".join(params)
         lines += ["", "", f"def {entry}({args}):"]
-        lines.append(f"    return {finish}({passed}, {compiled}({passed}))")
-    return Lowered("\n".join(lines) + "\n", compiled, finish, params, origins)
+        lines.append(f"    return {ends.finish.name}({passed}, {compiled}({passed}))")
+    start = ends.start.name if ends.start is not None else None
+    text = "\n".join(lines) + "\n"
+    return Lowered(text, compiled, ends.finish.name, params, origins, start)
+
+
+def kernel_module(kernel: str) -> str:
+    """The module of tangentlike/jit defining `kernel`."""
+    if kernel in JOIN_KERNELS:
+        return "kernels_join"
+    return "kernels_forward" if kernel in FORWARD_KERNELS else "kernels"
+
+
+def _python_helpers(
+    defs: dict[str, ast.FunctionDef],
+    module: Module,
+    roots: list[ast.FunctionDef],
+    imported: set[str],
+) -> list[str]:
+    """The module's helpers the Python functions `roots` call, directly or through each
+    other (the shaping of gradients, a jvp's checks), in the module's order; a helper
+    with a kernel is written out only where the kernel is not imported."""
+    wanted: set[str] = {FINISH} & set(defs)
+    todo = list(roots) + [defs[n] for n in wanted]
+    while todo:
+        for name in names_in(todo.pop()):
+            known = name in defs and name not in wanted and name in module.helpers
+            if known and (module.helpers[name] is None or name not in imported):
+                wanted.add(name)
+                todo.append(defs[name])
+    return [n for n in defs if n in wanted]
 
 
 def kernel_text() -> str:
@@ -122,10 +180,6 @@ def kernel_text() -> str:
             if not line.startswith(("from __future__", "from .kernels import"))
         ]
     return "\n".join(texts).strip("\n") + "\n"
-
-
-def _used(name: str, fn: ast.AST) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(fn))
 
 
 def _emit_body(

@@ -22,7 +22,7 @@ import io
 import re
 import tokenize
 
-from . import emit, inplace, stacks
+from . import emit, forward, inplace, stacks
 from .context import (
     FINISH,
     KERNELS,
@@ -65,7 +65,8 @@ def lower(
     tree = ast.parse(text)
     comments, full_line = _comments(text)
     defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-    generated = [n for n in defs if n == entry or n.startswith(("_fwd_", "_bwd_"))]
+    variants = ("_fwd_", "_bwd_", forward.VARIANT)
+    generated = [n for n in defs if n == entry or n.startswith(variants)]
     taken = set(defs) | _module_names(tree)
     for name in generated:
         fn = defs[name]
@@ -73,6 +74,18 @@ def lower(
     helpers = {n: _kernel_of(n) for n in defs if n not in generated}
     module = Module(text, where, comments, full_line, helpers, _numpy_name(tree), taken)
     classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+    fn = defs[entry]
+    finish = module.fresh(f"_finish_{entry}")
+    start_def = finish_def = None
+    module.forward = forward.is_forward(fn)
+    if module.forward:  # a jvp: its tangents checked and its output shaped in Python
+        if standalone:
+            raise module.refuse(fn, "a compiled jvp written as a standalone module")
+        start_def = forward.split_start(fn, module.fresh(f"_start_{entry}"), module)
+        finish_def = emit.split_return(fn, finish, module)
+        for name in generated:
+            if name.startswith(forward.VARIANT):
+                forward.positional(defs[name])
     for name in generated:
         _Patterns(module).visit(defs[name])
         _check_constructs(defs[name], module, classes)
@@ -82,18 +95,17 @@ def lower(
     for name in generated:
         if name.startswith("_bwd_"):
             stacks.lower_backward_variant(defs[name], module)
-    fn = defs[entry]
     if fn.args.kwonlyargs or fn.args.vararg or fn.args.kwarg or fn.args.posonlyargs:
         raise module.refuse(fn, "parameters other than plain positional ones")
     params = tuple(a.arg for a in fn.args.args)
-    finish = module.fresh(f"_finish_{entry}")
-    finish_def = emit.split_return(fn, finish, module)
-    stacks.lower_body(fn, module, entry=True)
+    if finish_def is None:
+        finish_def = emit.split_return(fn, finish, module)
+    if not module.forward:  # a jvp has no stack
+        stacks.lower_body(fn, module, entry=True)
     for name in generated:
         inplace.run(defs[name], module)
-    return emit.emit(
-        tree, generated, defs, finish_def, module, entry, finish, params, cache, standalone
-    )
+    ends = emit.Ends(finish_def, start_def)
+    return emit.emit(tree, generated, defs, ends, module, entry, params, cache, standalone)
 
 
 def _module_names(tree: ast.Module) -> set[str]:
@@ -146,6 +158,10 @@ def _is_const(node: ast.expr | None, value: object) -> bool:
     return isinstance(node, ast.Constant) and node.value is value
 
 
+def _is_value(node: ast.expr | None, value: int) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == value
+
+
 def _is_int(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) is int
 
@@ -172,9 +188,14 @@ class _Patterns(ast.NodeTransformer):
             axis = self.axis_kept(node)
             node.func = load(self.module.numpy_kernel(_AXIS_KEPT[attr]))
             node.args, node.keywords = [node.args[0], axis], []
-        elif attr == "concatenate" and len(node.args) == 1 and not node.keywords:
-            if isinstance(node.args[0], ast.Tuple):
+        elif attr == "concatenate" and isinstance(node.args[0], ast.Tuple):
+            if self.first_axis(node, 1):  # (parts) or (parts, 0)
                 node.func = load(self.module.numpy_kernel("concatenate"))
+                node.args, node.keywords = node.args[:1], []
+        elif attr == "roll" and len(node.args) == 3 and _is_const(node.args[2], None):
+            node.args = node.args[:2]  # numba's np.roll: the flattened array (axis None)
+        elif attr == "diff" and self.last_axis(node):
+            node.args, node.keywords = node.args[:2], []  # numba's np.diff: the last axis
         elif is_name(node.func, "unconcatenate") and len(node.args) == 3 and not node.keywords:
             node.func = load(self.module.numpy_kernel("split_like"))  # the same pieces
         elif attr == "split" and len(node.args) == 3 and not node.keywords:
@@ -195,6 +216,28 @@ class _Patterns(ast.NodeTransformer):
         if isinstance(axis, ast.UnaryOp) and isinstance(axis.op, ast.USub):
             return axis if _is_int(axis.operand) else None
         return axis if _is_int(axis) else None
+
+    @staticmethod
+    def first_axis(node: ast.Call, at: int) -> bool:
+        """Whether the call's axis (argument `at` or `axis=`) is absent or 0."""
+        axis = node.args[at] if len(node.args) > at else None
+        for k in node.keywords:
+            if k.arg != "axis":
+                return False
+            axis = k.value
+        return len(node.args) <= at + 1 and (axis is None or _is_value(axis, 0))
+
+    @staticmethod
+    def last_axis(node: ast.Call) -> bool:
+        """`np.diff(x, n, -1)` (or `axis=-1`): the axis numba's np.diff takes."""
+        if len(node.args) != 3 or node.keywords:
+            return False
+        axis = node.args[2]
+        return (
+            isinstance(axis, ast.UnaryOp)
+            and isinstance(axis.op, ast.USub)
+            and (_is_value(axis.operand, 1))
+        )
 
     @staticmethod
     def keywords(node: ast.Call) -> dict[str, str]:

@@ -115,6 +115,10 @@ def vector_ops(x, y):
     return np.sum(np.sqrt(z * z + 1.0)) + np.max(x) * 0.5
 
 
+def rolled(x):
+    return np.sum(np.roll(x, 2) * x)
+
+
 def accumulate(x):
     out = 0.0
     k = 0
@@ -145,6 +149,7 @@ CASES = [
     ("running_product", (POS * 3.0,), 0),
     ("vector_ops", (VEC, POS), (0, 1)),
     ("accumulate", (VEC,), 0),
+    ("rolled", (VEC,), 0),
     ("scalar_map", (np.float64(0.5), 0.9, 30), (0, 1)),  # a NumPy scalar: the generic build
 ]
 

@@ -45,11 +45,13 @@ def m(tmp_path_factory):
 
 
 def test_kernels_define_every_name_the_lowering_binds():
-    from tangentlike.jit import kernels, kernels_join
+    import importlib
+
+    from tangentlike.jit.emit import kernel_module
 
     names = [*context.KERNELS, *context.NUMPY_KERNELS.values(), *context.JOIN_KERNELS]
-    for name in [*names, "add_item_inplace"]:
-        where = kernels_join if name in context.JOIN_KERNELS else kernels
+    for name in [*names, *context.FORWARD_KERNELS, "add_item_inplace"]:
+        where = importlib.import_module(f"tangentlike.jit.{kernel_module(name)}")
         assert callable(getattr(where, name)), name
 
 
