@@ -27,6 +27,12 @@ def load_module(tmp_path: Path, source: str, name: str | None = None) -> types.M
     return module
 
 
+def line_of(module: types.ModuleType, text: str) -> int:
+    """The number of the first line of `module`'s file that contains `text`."""
+    lines = Path(module.__file__).read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if text in line)
+
+
 def directional_fd(f, args, i, direction, eps=1e-6):
     """(f(a + eps u) - f(a - eps u)) / 2 eps, in float64, for argument i."""
     args = [np.array(a, dtype=np.float64) if _is_float(a) else a for a in args]

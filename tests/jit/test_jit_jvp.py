@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import types
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
-from reference import load_module
+from reference import line_of, load_module
 
 import tangentlike as tl
 from tangentlike.errors import JitError, JitWarning
@@ -189,17 +188,12 @@ def test_compiled_module_checks_tangents_in_python_and_is_kept(m):
         jf(0.5, 0.9, 10, "one")  # the Python check still runs before the compiled code
 
 
-def _line_of(m, text: str) -> int:
-    lines = Path(m.__file__).read_text().splitlines()
-    return next(i for i, line in enumerate(lines, 1) if text in line)
-
-
 def test_construct_it_cannot_compile_is_refused_at_jvp_with_its_line(m):
     with pytest.raises(JitError) as info:
         tl.jvp(m.with_dict_literal, jit=True)
     err = info.value
     assert err.location.filename == m.__file__
-    assert err.location.line == _line_of(m, 'd = {"a": x')
+    assert err.location.line == line_of(m, 'd = {"a": x')
     assert "jit=True cannot compile this line: a dict" in str(err)
 
 
@@ -209,7 +203,7 @@ def test_what_numba_cannot_type_is_refused_at_the_first_call_with_its_line(m):
         jf(2.0, 1.0)
     err = info.value
     assert err.location.filename == m.__file__
-    assert err.location.line == _line_of(m, "y = gammaln(x)")
+    assert err.location.line == line_of(m, "y = gammaln(x)")
     assert "jit=True cannot compile this gradient for these arguments" in str(err)
 
 

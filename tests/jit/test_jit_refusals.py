@@ -5,11 +5,10 @@ JitWarning (numba absent: skipped, except the message saying numba is missing)."
 from __future__ import annotations
 
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
-from reference import load_module
+from reference import line_of, load_module
 
 import tangentlike as tl
 from tangentlike.errors import JitError, JitWarning
@@ -57,18 +56,13 @@ def m(tmp_path_factory):
     return load_module(tmp_path_factory.mktemp("jit_refusals"), SOURCE)
 
 
-def _line_of(m, text: str) -> int:
-    lines = Path(m.__file__).read_text().splitlines()
-    return next(i for i, line in enumerate(lines, 1) if text in line)
-
-
 def test_helper_without_kernel_is_refused_at_grad_with_its_line(m):
     pytest.importorskip("numba")
     with pytest.raises(JitError) as info:
         tl.grad(m.uses_cumprod, jit=True)
     err = info.value
     assert err.location.filename == m.__file__
-    assert err.location.line == _line_of(m, "np.cumprod(y)")
+    assert err.location.line == line_of(m, "np.cumprod(y)")
     assert "cumprod_vjp" in str(err)
     assert "return np.sum(np.cumprod(y))" in str(err)  # the line, with a caret
     assert 'jit="auto"' in str(err)
@@ -81,7 +75,7 @@ def test_numba_typing_refusal_is_located_at_the_first_call(m):
         df(1.5, (1, 2, 3))
     err = info.value
     assert err.location is not None and err.location.filename == m.__file__
-    assert err.location.line == _line_of(m, "n = count(labels)")
+    assert err.location.line == line_of(m, "n = count(labels)")
     assert "count" in str(err)
 
 
@@ -166,4 +160,4 @@ def test_checkpointed_loops_are_refused_at_grad(m):
     pytest.importorskip("numba")
     with pytest.raises(JitError, match="checkpoint") as info:
         tl.grad(m.loop, jit=True, checkpoint=tl.Binomial(snapshots=2))
-    assert info.value.location.line == _line_of(m, "for _ in range(steps):")
+    assert info.value.location.line == line_of(m, "for _ in range(steps):")
