@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -120,9 +121,14 @@ def builder_fingerprint() -> str:
     Part of every disk-cache key, so that tangentlike changed in place (a checkout of
     another commit, an edit, a reinstall under the same version) never loads a module
     an older transformer wrote."""
-    package = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        stat = path.stat()
-        digest.update(f"{path.relative_to(package)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
-    return digest.hexdigest()[:16]
+    package = str(Path(__file__).resolve().parent)
+    found = []
+    for directory, subdirectories, files in os.walk(package):  # os.walk: pathlib's rglob
+        subdirectories[:] = [d for d in subdirectories if d != "__pycache__"]  # is 10x slower
+        relative = os.path.relpath(directory, package)
+        for name in files:
+            if name.endswith(".py"):
+                stat = os.stat(os.path.join(directory, name))
+                path = name if relative == "." else f"{relative}/{name}"
+                found.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}\n")
+    return hashlib.sha256("".join(sorted(found)).encode()).hexdigest()[:16]

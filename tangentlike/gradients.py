@@ -54,6 +54,14 @@ def gradient(
     """The gradient wrapper of `f` for the Job these make (found in the memory cache, or
     built). `options`: the Job's fields beyond wrt and mode (optimize, cache, checkpoint,
     stats, param_types); `checks` None: TANGENTLIKE_CHECKS decides."""
+    asked = _asked_key(f, wrt, mode, checks, options)
+    if asked is not None:  # the warmest path: this function object, asked this way before
+        try:
+            entry = _cache.get(f, _NOTHING).get(asked)
+        except TypeError:  # an unhashable option value: the Job says what is wrong with it
+            entry = asked = None
+        if entry is not None:
+            return _current(entry, verbose)
     if checks is None:  # a compiled gradient is built from the plain adjoint (job.Job.jit)
         checks = False if options.get("jit") else checks_from_environment()
     checks = bool(checks)
@@ -67,6 +75,7 @@ def gradient(
     per_func = _cache.get(func, {})
     entry = per_func.get(request) if request is not None else None
     if entry is not None:
+        _remember(f, asked, entry)
         return _current(entry, verbose)
     job = Job.of(func, wrt, mode, checks=checks, **options)
     entry = per_func.get(job.memory_key())
@@ -74,6 +83,7 @@ def gradient(
         if request is not None:
             with _lock:
                 per_func[request] = entry
+        _remember(f, asked, entry)
         return _current(entry, verbose)
     registry = default_registry()
     disk = disk_cache(job.cache)
@@ -106,6 +116,7 @@ def gradient(
         per_func[job.memory_key()] = entry
         if request is not None:
             per_func[request] = entry
+    _remember(f, asked, entry)
     if verbose:
         print(wrapper.source)
     return wrapper
@@ -200,7 +211,39 @@ def _again(mode: Mode, verbose: int, checks: bool, options: dict[str, Any]) -> C
     return functools.partial(gradient, mode=mode, verbose=verbose, checks=checks, **options)
 
 
-def _request_key(wrt: Wrt, mode: Mode, checks: bool, options: dict[str, Any]) -> tuple | None:
+def _asked_key(
+    f: Callable, wrt: Wrt, mode: Mode, checks: bool | None, options: dict[str, Any]
+) -> tuple | None:
+    """The in-memory key of a plain Python function asked for exactly so (the function
+    object itself, before unwrapping; `checks` as given, with TANGENTLIKE_CHECKS's text
+    when it is None), which finds a gradient built before without reading f's wrappers
+    or the environment's meaning; None for anything else (wrt other than ints and strs:
+    True == 1 as keys). The key may be unhashable (an option): the caller catches that."""
+    if type(f) is not types.FunctionType:
+        return None
+    kind = type(wrt)
+    if kind is list:
+        wrt, kind = tuple(wrt), tuple
+    if kind is tuple:
+        for item in wrt:
+            if type(item) is not int and type(item) is not str:
+                return None
+    elif kind is not int and kind is not str:
+        return None
+    environment = os.environ.get("TANGENTLIKE_CHECKS") if checks is None else None
+    return ("asked", wrt, mode, checks, environment, *options.values())
+
+
+def _remember(f: Callable, asked: tuple | None, entry: _Entry) -> None:
+    if asked is not None:
+        with _lock:
+            _cache.setdefault(f, {})[asked] = entry
+
+
+_NOTHING: dict = {}
+
+
+def _request_key(wrt: Wrt, mode: Mode, checks: object, options: dict[str, Any]) -> tuple | None:
     """The in-memory key of a request as given: wrt unresolved (`wrt=1` and `wrt="W"` are
     two keys of one entry) and every option. None when wrt is not plainly ints and strs
     (True == 1 and 1.0 == 1 as keys: resolve_wrt decides) or an option is unhashable."""

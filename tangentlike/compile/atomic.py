@@ -2,8 +2,10 @@
 
 `write_atomic` writes to a temporary file in the target's directory, flushes and fsyncs
 it, gives it its permission bits, renames it over the target (`os.replace`) and fsyncs
-the directory (POSIX, best effort). Guarantees: a reader sees the old file or the whole
-new one, never a part; on any failure, an interrupt included, the temporary file is
+the directory (POSIX, best effort); `durable=False` leaves out both fsyncs, for files
+whose readers detect a torn file themselves (the disk cache's digest). Guarantees: a
+reader sees the old file or the whole new one, never a part (after a machine crash,
+only when durable); on any failure, an interrupt included, the temporary file is
 removed and the error raised, and the target is as it was. Assumes: the directory
 exists (the caller creates it with the permissions it wants). Standard library only.
 """
@@ -18,11 +20,14 @@ import tempfile
 TEMPORARY_SUFFIX = ".tmp"
 
 
-def write_atomic(path: pathlib.Path, data: bytes, mode: int | None = None) -> None:
+def write_atomic(
+    path: pathlib.Path, data: bytes, mode: int | None = None, durable: bool = True
+) -> None:
     """Replace `path` by a file holding `data`, atomically.
 
     The temporary file is `.<name>.<random>.tmp` beside `path`. `mode`: the new file's
-    permission bits; None keeps the temporary file's 0600 (private)."""
+    permission bits; None keeps the temporary file's 0600 (private). `durable`: fsync
+    the file and the directory (two disk flushes, milliseconds each)."""
     fd, temporary = tempfile.mkstemp(
         prefix=f".{path.name}.", suffix=TEMPORARY_SUFFIX, dir=path.parent
     )
@@ -30,7 +35,8 @@ def write_atomic(path: pathlib.Path, data: bytes, mode: int | None = None) -> No
         with open(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         if mode is not None:
             os.chmod(temporary, mode)
         os.replace(temporary, path)
@@ -38,7 +44,8 @@ def write_atomic(path: pathlib.Path, data: bytes, mode: int | None = None) -> No
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
-    fsync_directory(path.parent)
+    if durable:
+        fsync_directory(path.parent)
 
 
 def mode_to_keep(path: pathlib.Path) -> int:

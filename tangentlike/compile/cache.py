@@ -9,10 +9,11 @@ Assumes: keys come from `cache_key` over everything the generated text depends o
 options, rule registry fingerprint, tangentlike version), so one key always maps to one text; the
 cache directory is trusted (the digest detects damage, not tampering: whoever can write the
 directory can make us load any source). Guarantees: never pickles; writes are atomic
-(compile/atomic.py: temporary file in the same directory, fsync, `os.replace`), so no reader
-ever sees a partial entry; a temporary left by a killed writer is removed by a later `store`
-once it is older than `STALE_TEMPORARY_SECONDS`, or by `clear`; directories the cache creates
-are private (0700, whatever the umask), entries are 0600; `load` returns a body only if its
+(compile/atomic.py: temporary file in the same directory, `os.replace`; no fsync: after a
+machine crash a torn entry fails its digest), so no reader ever sees a partial entry; a
+temporary left by a killed writer is removed by a later `store` once it is older than
+`STALE_TEMPORARY_SECONDS`, or by `clear`; directories the cache creates are private (0700,
+whatever the umask), entries are 0600; `load` returns a body only if its
 header, key and digest all check out, and otherwise reports a miss; environmental failures
 (unwritable or unreadable directory, full disk) become misses or ``None``,
 never exceptions. Standard library and platformdirs (the default directory) only.
@@ -144,7 +145,10 @@ class DiskCache:
         try:
             _make_private_directory(self.directory)
             _remove_stale_temporaries(self.directory)
-            write_atomic(path, data)  # 0600: only its user may plant code we run
+            # 0600: only its user may plant code we run. Not durable: a torn entry after
+            # a crash fails its digest and is a miss, so the two fsyncs (a cold build's
+            # slowest step) buy nothing
+            write_atomic(path, data, durable=False)
         except OSError:
             return None
         return path

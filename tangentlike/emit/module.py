@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import inspect
 import itertools
 import re
@@ -58,7 +59,7 @@ def render(
         alias = _numpy_alias(objects)
         if alias != "np":
             helpers = {n: re.sub(r"\bnp\.", f"{alias}.", text) for n, text in helpers.items()}
-    used |= _names_read(list(helpers.values()))
+    used |= set().union(*map(_text_names, helpers.values()))
     imports: list[str] = []
     constants: list[str] = []
     external: dict[str, object] = {}
@@ -127,16 +128,16 @@ def _helpers(roots: dict[str, object], objects: dict[str, object]) -> dict[str, 
         if name in helpers:
             return
         helpers[name] = ""  # in progress (a helper may call itself)
-        text = textwrap.dedent(inspect.getsource(obj))
+        text = _helper_text(obj)
         module = vars(sys.modules[obj.__module__])
         renames = {obj.__name__: name}
-        for used in sorted(_names_read([text])):
+        for used in sorted(_text_names(text)):
             dep = module.get(used)
             if used != obj.__name__ and _is_helper(dep):
                 renames[used] = name_for(dep, used)
                 add(dep)
         del helpers[name]  # re-inserted after its dependencies: definition order
-        helpers[name] = _helper_source(text, obj, renames)
+        helpers[name] = _helper_source(text, obj, tuple(sorted(renames.items())))
 
     for obj in roots.values():
         add(obj)
@@ -163,6 +164,21 @@ def _names_read(sources: list[str]) -> set[str]:
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 names.add(node.id)
     return names
+
+
+# A runtime helper's text, the names it reads and its renamed texts are the same at every
+# build of a process (the runtime modules do not change): parsed once, not per gradient.
+
+
+@functools.cache
+def _helper_text(obj: object) -> str:
+    return textwrap.dedent(inspect.getsource(obj))
+
+
+@functools.lru_cache(maxsize=1024)
+def _text_names(text: str) -> frozenset[str]:
+    """The names a helper's text reads (memoized: helper texts recur at every build)."""
+    return frozenset(_names_read([text]))
 
 
 def _sorted_imports(lines: list[str]) -> str:
@@ -241,10 +257,13 @@ def _import_object(name: str, obj: object) -> str | None:
     return f"from {module_name} import {qualname}{alias}"
 
 
-def _helper_source(text: str, obj: types.FunctionType | type, renames: dict[str, str]) -> str:
-    """A helper's source with its own name and the names it reads changed as `renames`
-    says (names only: `np.add.at` keeps its `add`)."""
-    renames = {old: new for old, new in renames.items() if old != new}
+@functools.lru_cache(maxsize=1024)
+def _helper_source(
+    text: str, obj: types.FunctionType | type, renamed: tuple[tuple[str, str], ...]
+) -> str:
+    """A helper's source with its own name and the names it reads changed as `renamed`
+    ((old, new) pairs) says (names only: `np.add.at` keeps its `add`)."""
+    renames = {old: new for old, new in renamed if old != new}
     if renames:
         lines = [row.encode() for row in text.split("\n")]  # ast columns count bytes
         spots = sorted(

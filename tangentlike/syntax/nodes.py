@@ -177,13 +177,14 @@ def located(new: Node, old: Node) -> Node:
 
 def names_read(node: Node) -> set[str]:
     """Every Name loaded anywhere under node; `b *= m` reads b too."""
-    return {
-        n.id for n in gast.walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)
-    } | {
-        n.target.id
-        for n in gast.walk(node)
-        if isinstance(n, gast.AugAssign) and isinstance(n.target, gast.Name)
-    }
+    found = set()
+    for n in gast.walk(node):  # one walk: names read are a cold build's most asked question
+        if isinstance(n, gast.Name):
+            if isinstance(n.ctx, gast.Load):
+                found.add(n.id)
+        elif isinstance(n, gast.AugAssign) and isinstance(n.target, gast.Name):
+            found.add(n.target.id)
+    return found
 
 
 def names_stored(node: Node) -> set[str]:

@@ -225,6 +225,24 @@ def test_a_repeated_request_does_not_read_the_signature_again(model, monkeypatch
     assert tl.grad(model.f, wrt=["x", "W"], cache=False) is df
 
 
+def test_a_repeated_request_for_the_same_function_reads_no_wrapper(model, monkeypatch):
+    """The warmest path: the function object asked for before, exactly so, is found
+    without peeling bound methods or unwrapping (a few microseconds); the environment's
+    TANGENTLIKE_CHECKS is part of its key."""
+    monkeypatch.delenv("TANGENTLIKE_CHECKS", raising=False)
+    df = tl.grad(model.f, wrt=1, cache=False)
+
+    def no_peeling(*args, **kwargs):
+        raise AssertionError("the warm path read the function's wrappers")
+
+    monkeypatch.setattr(gradients, "peel_bound", no_peeling)
+    monkeypatch.setattr(gradients, "unwrap", no_peeling)
+    assert tl.grad(model.f, wrt=1, cache=False) is df
+    monkeypatch.setenv("TANGENTLIKE_CHECKS", "1")
+    with pytest.raises(AssertionError, match="read the function's wrappers"):
+        tl.grad(model.f, wrt=1, cache=False)  # another key: the slow path
+
+
 @pytest.mark.parametrize("wrt", [True, 1.0, (1.0,), (True, 0)])
 def test_keys_that_equal_an_answered_request_are_still_read(model, wrt):
     """True == 1 and 1.0 == 1 as dictionary keys; as wrt they are errors."""

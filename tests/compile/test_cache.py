@@ -318,11 +318,11 @@ import os, sys, time
 sys.path.insert(0, {root!r})
 from tangentlike.compile import cache
 
-def stuck(fd):  # the writer is killed between writing its temporary file and renaming it
+def stuck(*args):  # the writer is killed between writing its temporary file and renaming it
     print("writing", flush=True)
     time.sleep(60)
 
-cache.os.fsync = stuck
+cache.os.replace = stuck
 cache.DiskCache({directory!r}).store({key!r}, "x = 1\\n" * 1000)
 """
 
