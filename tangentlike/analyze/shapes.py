@@ -62,6 +62,24 @@ class Shapes:
         known = self.result.get(id(stmt))
         return known is not None and _shape(self.before.get(id(stmt), {}).get(name)) == known
 
+    def summed(self, stmt: gast.stmt, name: str) -> tuple[int, tuple[int, ...]] | None:
+        """How a value of the shape `stmt` assigns sums down to the shape `name` has when
+        `stmt` runs, where both are known dimension patterns (`name` broadcast into
+        the result): (the result's leading axes beyond name's, then the axes where name
+        has 1 and the result not, summed with keepdims). None when either is unknown."""
+        known = self.result.get(id(stmt))
+        mine = _shape(self.before.get(id(stmt), {}).get(name))
+        if known is None or mine is None or known[0] != "dims" or mine[0] != "dims":
+            return None
+        result, pattern = known[1], mine[1]
+        extra = len(result) - len(pattern)
+        if extra < 0:
+            return None
+        pairs = list(zip(pattern, result[extra:], strict=True))
+        if any(p == "N" and r == "1" for p, r in pairs):
+            return None  # name does not broadcast into the result: not this analysis's case
+        return extra, tuple(i for i, (p, r) in enumerate(pairs) if p == "1" and r == "N")
+
 
 def analyze(
     fn: gast.FunctionDef,

@@ -105,8 +105,10 @@ def adjoint_of(adj: Adjoints, stmt: gast.Assign, defined: Defined):
     # an elementwise rule's contribution to an operand of the result's shape needs no
     # unbroadcast (then the backward sweep need not read the operand, nor save it)
     same_shape = (lambda name: ctx.shapes.same(stmt, name)) if rule.elementwise else None
+    # and one whose shape is known to broadcast into the result's, a NumPy sum
+    summed = (lambda name: ctx.shapes.summed(stmt, name)) if rule.elementwise else None
     instance = instantiate(
-        rule, bindings, nodes.name(target), bt, ctx.namer, ctx.namespace, same_shape
+        rule, bindings, nodes.name(target), bt, ctx.namer, ctx.namespace, same_shape, summed
     )
     products.specialise(ctx, stmt, instance.stmts)
     stmts = [

@@ -182,3 +182,16 @@ def test_a_loops_later_pass_forgets_what_its_first_pass_found(tmp_path):
     df = tl.grad(m.f, wrt=0, cache=False)
     check_against_fd(m.f, df(x, y), (x, y), 0)
     check_against_fd(m.f, df.__wrapped__(x, y), (x, y), 0)  # the generic build too
+
+
+def test_summed_says_how_the_result_sums_down_to_an_operand(tmp_path):
+    stage = prepare(tmp_path, DIMS).normalize()
+    dims = {"x": "NN", "W": "NN", "b": "N", "xs": "NN"}
+    found = shapes.analyze(stage.fn, stage.scope, stage.registry, frozenset({"n"}), dims)
+    z, _, p = stage.fn.body[1:4]  # z = _z1 + b ('NN'), m ('N1'), p = z - m ('NN')
+    assert found.summed(z, "b") == (1, ())  # one leading axis
+    assert found.summed(z, "_z1") == (0, ())  # the same shape: nothing to sum
+    assert found.summed(p, "m") == (0, (1,))  # the axis where m has 1, kept
+    assert found.summed(p, "x") == (0, ())
+    generic = shapes.analyze(stage.fn, stage.scope, stage.registry)
+    assert generic.summed(z, "b") is None  # shapes unknown: unbroadcast decides at run time
