@@ -88,10 +88,14 @@ class Adjoints:
             ]
             if not targets:
                 return [], defined
-            parts = ctx.namer.temp("parts")
-            code = [nodes.assign(parts, value)]
-            for i, name in targets:
-                piece = nodes.subscript(nodes.name(parts), nodes.const(i))
+            if isinstance(value, gast.Tuple) and len(value.elts) == len(binding.elts):
+                code = []  # a tuple of the pieces' expressions: each goes to its own
+                pieces = [value.elts[i] for i, _ in targets]
+            else:
+                parts = ctx.namer.temp("parts")
+                code = [nodes.assign(parts, value)]
+                pieces = [nodes.subscript(nodes.name(parts), nodes.const(i)) for i, _ in targets]
+            for (_, name), piece in zip(targets, pieces, strict=True):
                 more, defined = self.accumulate(name, piece, defined)
                 code.extend(more)
             return code, defined

@@ -20,7 +20,7 @@ from ..rules import unknown
 from ..rules.instantiate import bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
-from . import checkpoints, checks, complex_gate, containers, products
+from . import checkpoints, checks, complex_gate, containers, joins, products
 from .adjoints import Adjoints, index_expr
 from .defined import Defined
 
@@ -111,6 +111,7 @@ def adjoint_of(adj: Adjoints, stmt: gast.Assign, defined: Defined):
         rule, bindings, nodes.name(target), bt, ctx.namer, ctx.namespace, same_shape, summed
     )
     products.specialise(ctx, stmt, instance.stmts)
+    joins.specialise(ctx, stmt, instance.stmts)
     stmts = [
         s
         for s in _hoist_contributions(instance.stmts, ctx.namer)
