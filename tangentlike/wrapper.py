@@ -169,15 +169,19 @@ Signature = tuple[tuple[str, "str | None"], ...]
 def signature(names: tuple[str, ...], args: tuple) -> Signature:
     """(parameter, pattern) for the positional parameters (of `names`) that `args` passes
     a Python float or int (pattern None) or an ndarray (the pattern of its dimensions:
-    "1" where one is 1, "N" where not, analyze/shapes.py). Arguments passed by name or
-    left to their defaults, and other values (NumPy scalars, containers) are unknown."""
+    "1" where one is 1, "0" where empty, "N" where longer, analyze/shapes.py).
+    Arguments passed by name or left to their defaults, and other values (NumPy
+    scalars, containers) are unknown."""
     known = []
     for n, v in zip(names, args, strict=False):  # args past the parameters: a seed, *args
         if type(v) is float or type(v) is int:
             known.append((n, None))
         elif type(v) is np.ndarray and v.dtype.kind in "biufc":  # not arrays of objects
-            known.append((n, "".join("1" if d == 1 else "N" for d in v.shape)))
+            known.append((n, "".join(_DIMENSION.get(d, "N") for d in v.shape)))
     return tuple(known)
+
+
+_DIMENSION = {1: "1", 0: "0"}  # a dimension's pattern; "N" for 2 elements or more
 
 
 def signature_label(known: Signature) -> tuple[str, ...]:

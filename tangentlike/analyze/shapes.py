@@ -5,7 +5,10 @@ Assumes: A-normal form. Guarantees: `Shapes.before[id(stmt)][name]` and
 unknown shapes are absent. Two values of one class have one shape. The classes:
 
 - `("dims", pattern)`: an array (or number) of `len(pattern)` dimensions, `pattern[k]`
-  "1" where dimension k is 1 and "N" where it is not; `SCALAR` is `("dims", "")`.
+  "1" where dimension k is 1, "0" where it is empty and "N" where it has 2 or more
+  elements; `SCALAR` is `("dims", "")`. A vector may carry a lower bound on its
+  length, `("dims", "N", m)`, so that its slices, differences and concatenations
+  have a pattern too (analyze/vectors.py); the bound is not part of the class.
   Parameters get one in a build specialised to the call's signature (`dims`, see
   job.Job.arrays and job.Job.scalars); literals, full reductions (`np.sum(x)`) and
   `len` are scalars. Broadcasting two dimensions that are not 1 requires them equal,
@@ -34,6 +37,7 @@ import numpy as np
 from ..parse.resolve import Scope
 from ..rules.registry import Registry
 from ..syntax import nodes
+from . import vectors
 
 SCALAR = ("dims", "")
 Shape = tuple
@@ -55,12 +59,30 @@ class Shapes:
 
     def scalar(self, stmt: gast.stmt, name: str) -> bool:
         """Whether `name`, when `stmt` runs, certainly has no dimensions (a number)."""
-        return _shape(self.before.get(id(stmt), {}).get(name)) == SCALAR
+        return _class(self.before.get(id(stmt), {}).get(name)) == SCALAR
 
     def same(self, stmt: gast.stmt, name: str) -> bool:
         """Whether `name`, when `stmt` runs, has the shape of the value `stmt` assigns."""
         known = self.result.get(id(stmt))
-        return known is not None and _shape(self.before.get(id(stmt), {}).get(name)) == known
+        return known is not None and _class(self.before.get(id(stmt), {}).get(name)) == known
+
+    def summed(self, stmt: gast.stmt, name: str) -> tuple[int, tuple[int, ...]] | None:
+        """How a value of the shape `stmt` assigns sums down to the shape `name` has when
+        `stmt` runs, where both are known dimension patterns (`name` broadcast into
+        the result): (the result's leading axes beyond name's, then the axes where name
+        has 1 and the result not, summed with keepdims). None when either is unknown."""
+        known = self.result.get(id(stmt))
+        mine = _class(self.before.get(id(stmt), {}).get(name))
+        if known is None or mine is None or known[0] != "dims" or mine[0] != "dims":
+            return None
+        result, pattern = known[1], mine[1]
+        extra = len(result) - len(pattern)
+        if extra < 0:
+            return None
+        pairs = list(zip(pattern, result[extra:], strict=True))
+        if any(p != r and p != "1" for p, r in pairs):
+            return None  # name does not broadcast into the result: not this analysis's case
+        return extra, tuple(i for i, (p, r) in enumerate(pairs) if p == "1" and r != "1")
 
 
 def analyze(
@@ -98,6 +120,8 @@ def analyze(
             return _product(of(node.left, env), of(node.right, env))
         if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)):
             return of(node.operand, env)
+        if isinstance(node, gast.Subscript) and isinstance(node.slice, gast.Slice):
+            return vectors.sliced(of(node.value, env), node.slice)
         if isinstance(node, gast.Subscript):
             return _item(of(node.value, env), node.slice, lambda i: is_int(i, env))
         if isinstance(node, gast.Call):
@@ -111,6 +135,15 @@ def analyze(
             return _reduced(of(node.args[0], env), keywords)
         if node.keywords:
             return None
+        if callee is np.concatenate and len(node.args) == 1:
+            parts = node.args[0]
+            if isinstance(parts, (gast.Tuple, gast.List)):
+                return vectors.joined(
+                    [vectors.list_literal(p) or _listed(p, env) for p in parts.elts]
+                )
+            return None
+        if callee is np.diff and len(node.args) == 1:
+            return vectors.differenced(of(node.args[0], env))
         if any(callee is f for f in _SCALAR_MAKERS):
             return SCALAR
         if any(callee is f for f in _PRODUCTS) and len(node.args) == 2:
@@ -146,13 +179,15 @@ def analyze(
                     shape: Shape = _INT
                 elif isinstance(value, gast.Call) and scope.resolve(value.func) is builtins.range:
                     shape = _RANGE
+                elif vectors.list_literal(value) is not None:
+                    shape = vectors.list_literal(value)
                 else:
                     shape = of(value, env) or (("at", name, id(stmt)) if array(value) else None)
                 shapes.result.pop(id(stmt), None)  # a loop's body is analysed again
                 if shape is not None:
                     env[name] = shape
-                    if shape != _RANGE:
-                        shapes.result[id(stmt)] = _shape(shape)
+                    if _class(shape) is not None:
+                        shapes.result[id(stmt)] = _class(shape)
             elif isinstance(stmt, gast.If):
                 env = _join(block(stmt.body, env), block(stmt.orelse, env))
             elif isinstance(stmt, (gast.For, gast.While)):
@@ -183,10 +218,22 @@ def analyze(
 
 
 def _shape(known: Shape | None) -> Shape | None:
-    """The shape class of an environment entry (an int is a scalar, a range has none)."""
+    """The shape class of an environment entry, with a vector's bound (an int is a
+    scalar; a range and a list have none)."""
     if known == _INT:
         return SCALAR
-    return None if known == _RANGE else known
+    return None if known == _RANGE or (known is not None and known[0] == "list") else known
+
+
+def _class(known: Shape | None) -> Shape | None:
+    """The shape class of an environment entry, without a vector's bound."""
+    known = _shape(known)
+    return known[:2] if known is not None and known[0] == "dims" else known
+
+
+def _listed(node: gast.expr, env: Env) -> Shape | None:
+    """The class of a name for np.concatenate: a vector's, or a list literal's."""
+    return env.get(node.id) if isinstance(node, gast.Name) else None
 
 
 def _ranges(iterable: gast.expr, env: Env, scope: Scope) -> bool:
@@ -201,16 +248,26 @@ def _combine(parts: list[Shape | None]) -> Shape | None:
     if any(p is None for p in parts):
         return None
     if all(p[0] == "dims" for p in parts):
-        return ("dims", _broadcast([p[1] for p in parts]))
+        pattern = _broadcast([p[1] for p in parts])
+        if pattern == "N":  # vectors of one length, and scalars
+            return vectors.widest(parts)
+        return None if pattern is None else ("dims", pattern)
     arrays = {p for p in parts if p != SCALAR}
     return arrays.pop() if len(arrays) == 1 else None
 
 
-def _broadcast(patterns: list[str]) -> str:
-    """The dimension pattern of the broadcast of arrays of these patterns."""
+def _broadcast(patterns: list[str]) -> str | None:
+    """The dimension pattern of the broadcast of arrays of these patterns (None where an
+    empty dimension meets a long one: an error when it runs)."""
     ndim = max(len(p) for p in patterns)
     padded = ["1" * (ndim - len(p)) + p for p in patterns]
-    return "".join("N" if any(p[k] == "N" for p in padded) else "1" for k in range(ndim))
+    found = []
+    for k in range(ndim):
+        sizes = {p[k] for p in padded} - {"1"}
+        if len(sizes) > 1:
+            return None
+        found.append(sizes.pop() if sizes else "1")
+    return "".join(found)
 
 
 def _product(a: Shape | None, b: Shape | None, dot: bool = False) -> Shape | None:
@@ -266,4 +323,8 @@ def _join(a: Env, b: Env) -> Env:
             joined[k] = v
         elif w is not None and _shape(v) == SCALAR and _shape(w) == SCALAR:
             joined[k] = SCALAR
+        elif w is not None and _shape(v) is not None and _shape(w) is not None:
+            both = vectors.merged(_shape(v), _shape(w))
+            if both is not None:
+                joined[k] = both
     return joined

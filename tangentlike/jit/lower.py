@@ -171,7 +171,8 @@ class _Patterns(ast.NodeTransformer):
     `np.ndim`, `np.shape` (numbers too), `np.sum(x, axis=None, keepdims=True)`,
     `np.concatenate` of a tuple (lists of numbers
     too), and the concatenation adjoint's `np.split(g, np.cumsum([np.shape(p)[0] for p in
-    parts])[:-1], axis)` or `unconcatenate(g, parts, axis)` as `split_like(g, parts, axis)`."""
+    parts])[:-1], axis)` or `unconcatenate(g, parts, axis)` as `split_like(g, parts, axis)`;
+    the helper `spread(g, x)` as `np.broadcast_to(g, np.shape(x))`."""
 
     def __init__(self, module: Module) -> None:
         self.module = module
@@ -196,6 +197,12 @@ class _Patterns(ast.NodeTransformer):
             node.args = node.args[:2]  # numba's np.roll: the flattened array (axis None)
         elif attr == "diff" and self.last_axis(node):
             node.args, node.keywords = node.args[:2], []  # numba's np.diff: the last axis
+        elif self.helper(node.func) == "spread" and len(node.args) == 2 and not node.keywords:
+            # the reduction adjoint's helper: np.broadcast_to, which numba has
+            g, x = node.args
+            shape = ast.Call(load(self.module.numpy_kernel("shape")), [x], [])
+            func = ast.Attribute(load(self.module.numpy), "broadcast_to", ast.Load())
+            return ast.copy_location(ast.Call(func, [g, shape], []), node)
         elif is_name(node.func, "unconcatenate") and len(node.args) == 3 and not node.keywords:
             node.func = load(self.module.numpy_kernel("split_like"))  # the same pieces
         elif attr == "split" and len(node.args) == 3 and not node.keywords:
@@ -242,6 +249,12 @@ class _Patterns(ast.NodeTransformer):
     @staticmethod
     def keywords(node: ast.Call) -> dict[str, str]:
         return {k.arg: ast.unparse(k.value) for k in node.keywords}
+
+    def helper(self, func: ast.expr) -> str | None:
+        """The runtime helper a call's function names (maybe renamed `name_2`), else None."""
+        if isinstance(func, ast.Name) and func.id in self.module.helpers:
+            return re.sub(r"_\d+$", "", func.id)
+        return None
 
     def numpy_function(self, func: ast.expr) -> str | None:
         if isinstance(func, ast.Attribute) and is_name(func.value, self.module.numpy):

@@ -66,12 +66,15 @@ def instantiate(
     namer: Namer,
     namespace: Namespace,
     same_shape: Callable[[str], bool] | None = None,
+    summed: Callable[[str], tuple[int, tuple[int, ...]] | None] | None = None,
 ) -> Instance:
     """Fill the template in. Free template names become module globals.
 
     `same_shape(name)`: whether the local `name` surely has the result's shape; a
     contribution of an unbroadcast rule that reads d[result] needs no unbroadcast
-    for such an operand."""
+    for such an operand. `summed(name)`: where known, how the result's shape sums down to
+    the local `name`'s (analyze/shapes.Shapes.summed): such a contribution is that sum,
+    a NumPy expression, instead of an unbroadcast call."""
     locals_ = {
         n.id
         for stmt in rule.body
@@ -98,7 +101,7 @@ def instantiate(
         stmts.extend(fold_static_ifs([stmt]))
     if rule.unbroadcast:
         stmts = [
-            _wrap_unbroadcast(s, bindings, namer, namespace, result_adjoint, same_shape)
+            _wrap_unbroadcast(s, bindings, namer, namespace, result_adjoint, same_shape, summed)
             for s in stmts
         ]
     return Instance(stmts, bindings, rule)
@@ -230,6 +233,7 @@ def _wrap_unbroadcast(
     namespace: Namespace,
     result_adjoint: str,
     same_shape: Callable[[str], bool] | None,
+    summed: Callable[[str], tuple[int, tuple[int, ...]] | None] | None = None,
 ) -> gast.stmt:
     """Wrap `d[p] = v` as `d[p] = unbroadcast(v, p)` where p's shape may differ from v's."""
     from .. import runtime
@@ -248,9 +252,45 @@ def _wrap_unbroadcast(
         and same_shape(mine.id)
     ):
         return stmt  # p has the result's shape: so has v
+    if (
+        summed is not None
+        and isinstance(mine, gast.Name)
+        and result_adjoint in nodes.names_read(stmt.value)
+    ):
+        total = _static_sum(stmt.value, summed(mine.id), namespace, namer)
+        if total is not None:  # v has the result's shape: summed down to p's
+            stmt.value = total
+            return stmt
     helper = namespace.bind("unbroadcast", runtime.unbroadcast, namer)
     stmt.value = nodes.call(nodes.name(helper), [stmt.value, nodes.deepcopy(bindings[param])])
     return stmt
+
+
+def _static_sum(
+    value: gast.expr,
+    axes: tuple[int, tuple[int, ...]] | None,
+    namespace: Namespace,
+    namer: Namer,
+) -> gast.expr | None:
+    """`unbroadcast(value, p)` as a NumPy sum, for the shapes `axes` states (leading axes,
+    kept axes; Shapes.summed): `value.sum()` down to a number, `value.sum(axis=0)`
+    over one leading axis, `np.sum(value, axis=k, keepdims=True)` over one stretched
+    axis; None for other cases (unbroadcast's helper then)."""
+    import numpy as np
+
+    if axes is None:
+        return None
+    extra, kept = axes
+    if extra and not kept:
+        method = nodes.attribute(value, "sum")
+        if extra == 1:
+            return nodes.call(method, [], {"axis": nodes.const(0)})
+        return None
+    if kept and not extra and len(kept) == 1:
+        np_name = namespace.bind("np", np, namer)
+        keywords = {"axis": nodes.const(kept[0]), "keepdims": nodes.const(True)}
+        return nodes.call(nodes.attribute(nodes.name(np_name), "sum"), [value], keywords)
+    return None
 
 
 def _same_shape(other: gast.expr, mine: gast.expr) -> bool:

@@ -8,8 +8,9 @@ the two cannot drift:
   weight shaped like the input: d result = sum(W * d a) over the reduced axes)
   gives the reverse form `d[a] = G * W` and the forward form
   `d[result] = np.sum(W * d[a], axis=axis, keepdims=keepdims)`; `S = expr` (a
-  scalar weight, `S = 1` for sum) gives `d[a] = np.broadcast_to(G * S, np.shape(a))`
-  and `d[result] = np.sum(d[a], axis=axis, keepdims=keepdims) * S`. In the body
+  scalar weight, `S = 1` for sum) gives `d[a] = runtime.spread(G * S, a)` (G
+  broadcast to a's shape) and
+  `d[result] = np.sum(d[a], axis=axis, keepdims=keepdims) * S`. In the body
   `G` is the result's adjoint and `R` the result, each with the reduced axes kept:
   the `axis is None or keepdims` branch that puts them back is written here once.
 - `keepdims_adjoint` / `keepdims_tangent`: a bespoke template using `G` and `R`,
@@ -142,9 +143,9 @@ def reduction(
             if kind == "W":
                 last = f"d[{x}] = {_times_g(weight)}"
             elif weight == "1":
-                last = f"d[{x}] = np.broadcast_to(G, np.shape({x}))"
+                last = f"d[{x}] = runtime.spread(G, {x})"
             else:
-                last = f"d[{x}] = np.broadcast_to(G * ({weight}), np.shape({x}))"
+                last = f"d[{x}] = runtime.spread(G * ({weight}), {x})"
             return tuple(_kept([*prelude, _stmt(last)], "result"))
 
         def forward(template: Callable) -> tuple[gast.stmt, ...]:

@@ -187,7 +187,7 @@ def _average(registry: Registry) -> None:
     @keepdims_adjoint(registry, np.average, restriction="returned=False")
     def average(result, a, axis=None, weights=None, returned=False, keepdims=False):
         if weights is None:
-            d[a] = np.broadcast_to(G * (np.size(result) / np.size(a)), np.shape(a))
+            d[a] = runtime.spread(G * (np.size(result) / np.size(a)), a)
         else:
             w = runtime.weights_like(weights, a, axis)
             total = np.sum(np.broadcast_to(w, np.shape(a)), axis=axis, keepdims=True)

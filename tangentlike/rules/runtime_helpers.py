@@ -197,6 +197,14 @@ def _broadcasting(adjoint: Callable, tangent: Callable) -> None:
     def unbroadcast_tangent(result, g, x):
         d[result] = runtime.unbroadcast(d[g], x)
 
+    @adjoint(runtime.spread, constant=("x",))
+    def spread(result, g, x):
+        d[g] = runtime.unbroadcast(d[result], g)
+
+    @tangent(runtime.spread)
+    def spread_tangent(result, g, x):
+        d[result] = runtime.spread(d[g], x)
+
     @adjoint(runtime.sum_to, constant=("shape",))
     def sum_to(result, g, shape):
         d[g] = np.broadcast_to(d[result], np.shape(g))

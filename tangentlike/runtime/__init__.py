@@ -4,7 +4,7 @@ Written derivative modules carry copies of the helpers they use (emit/module.py
 copies a helper and the helpers it calls), so each helper is pure and changing
 what one computes is a versioned event: copies live in users' repositories.
 
-    broadcast     unbroadcast
+    broadcast     unbroadcast; spread (the adjoint of a reduction)
     numpy         rule maths of rules/numpy_reductions, numpy_shape, numpy_values
     numpy_products  rule maths of rules/numpy_products.py
     numpy_linalg  rule maths of rules/numpy_linalg.py
@@ -24,7 +24,7 @@ what one computes is a versioned event: copies live in users' repositories.
 from __future__ import annotations
 
 from .boundary import adjoint_contribution, gradient_like, rule_contribution, seed_like
-from .broadcast import sum_to, unbroadcast
+from .broadcast import spread, sum_to, unbroadcast
 from .containers import (
     add,
     add_item,
@@ -301,6 +301,7 @@ __all__ = [
     "solve_jvp",
     "solve_vjp",
     "sorted_like",
+    "spread",
     "stop_gradient",
     "sum_to",
     "svd_jvp",

@@ -1,4 +1,5 @@
-"""Undoing NumPy broadcasting in adjoints: `unbroadcast`, and `sum_to` for a known shape.
+"""NumPy broadcasting in adjoints: undone (`unbroadcast`, and `sum_to` for a known
+shape), and done for the adjoint of a reduction (`spread`).
 
 Part of the runtime: copied into generated modules that use it (NumPy only).
 """
@@ -29,3 +30,17 @@ def sum_to(g, shape):
     if axes:
         g = g.sum(axis=axes, keepdims=True)
     return g
+
+
+def spread(g, x):
+    """`g` broadcast to the shape of `x` (the adjoint of a sum or mean of x): the value of
+    np.broadcast_to(g, np.shape(x)), read-only as it is. For a small array x and a float
+    g, a filled array: np.broadcast_to costs microseconds of Python, which a gradient of
+    small arrays pays at every reduction; for a large x (over 1024 elements, where filling
+    costs more), its view (nothing copied)."""
+    if type(x) is np.ndarray and x.size <= 1024 and type(g) in (float, np.float64):
+        out = np.empty(x.shape)
+        out.fill(g)
+        out.flags.writeable = False  # as np.broadcast_to's: never updated in place
+        return out
+    return np.broadcast_to(g, np.shape(x))

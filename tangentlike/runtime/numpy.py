@@ -363,6 +363,15 @@ def uncast(g, x, result):
 def unconcatenate(g, arrays, axis):
     """The adjoint of `np.concatenate(arrays, axis)`: g cut along the axis into pieces
     of the arrays' lengths (views of g, as np.split gives)."""
+    if type(g) is np.ndarray and g.ndim == 1 and axis in (0, -1):
+        # the common case first: vectors (lists or 1-D arrays), cut without index tuples
+        pieces = []
+        start = 0
+        for x in arrays:
+            end = start + (x.shape[0] if type(x) is np.ndarray else len(x))
+            pieces.append(g[start:end])
+            start = end
+        return pieces
     g = np.asarray(g)
     pieces = []
     start = 0
@@ -377,6 +386,18 @@ def unconcatenate(g, arrays, axis):
 
 def undiff(g, a, n, axis):
     """The adjoint of `np.diff(a, n, axis)`: n transposed first differences."""
+    if (
+        n == 1
+        and type(g) is np.ndarray
+        and g.ndim == 1
+        and type(a) is np.ndarray
+        and a.shape == (g.shape[0] + 1,)
+    ):
+        # the common case first, a vector: out[k] = g[k - 1] - g[k] (g[-1], g[len]: 0)
+        out = np.zeros(a.shape, dtype=g.dtype)
+        out[1:] = g
+        out[:-1] -= g
+        return out
     g = np.asarray(g)
     ndim = g.ndim
     if n == 1 and np.ndim(a) == ndim and np.shape(a)[axis] == g.shape[axis] + 1:

@@ -88,10 +88,14 @@ class Adjoints:
             ]
             if not targets:
                 return [], defined
-            parts = ctx.namer.temp("parts")
-            code = [nodes.assign(parts, value)]
-            for i, name in targets:
-                piece = nodes.subscript(nodes.name(parts), nodes.const(i))
+            if isinstance(value, gast.Tuple) and len(value.elts) == len(binding.elts):
+                code = []  # a tuple of the pieces' expressions: each goes to its own
+                pieces = [value.elts[i] for i, _ in targets]
+            else:
+                parts = ctx.namer.temp("parts")
+                code = [nodes.assign(parts, value)]
+                pieces = [nodes.subscript(nodes.name(parts), nodes.const(i)) for i, _ in targets]
+            for (_, name), piece in zip(targets, pieces, strict=True):
                 more, defined = self.accumulate(name, piece, defined)
                 code.extend(more)
             return code, defined
@@ -109,11 +113,14 @@ class Adjoints:
             if b in defined:
                 value = nodes.call(self.ctx.helper("add"), [nodes.name(b), value])
             return [nodes.assign(b, value)], defined.assigned(b)
+        op: gast.operator = gast.Add()
+        if b in defined and _negated(value) is not None:  # b + -g is b - g, one operation
+            value, op = _negated(value), gast.Sub()
         if b in defined.owned:  # its array is this code's alone: add into it
-            update = gast.AugAssign(target=nodes.name(b, store=True), op=gast.Add(), value=value)
+            update = gast.AugAssign(target=nodes.name(b, store=True), op=op, value=value)
             return [update], defined
         if b in defined:
-            value = nodes.binop(nodes.name(b), gast.Add(), value)
+            value = nodes.binop(nodes.name(b), op, value)
         return [nodes.assign(b, value)], defined.assigned(b, owned or self.allocates(value))
 
     def allocates(self, value: gast.expr) -> bool:
@@ -147,3 +154,16 @@ def index_expr(index: gast.expr) -> gast.expr:
     if isinstance(index, gast.Tuple):
         return nodes.tuple_([index_expr(e) for e in index.elts])
     return nodes.deepcopy(index)
+
+
+def _negated(value: gast.expr) -> gast.expr | None:
+    """`g` for a contribution `-g`, or `g * m` for `-g * m` (a chain of products and
+    quotients whose leftmost factor is negated: rounding is symmetric in the sign, so
+    -(g * m) is (-g) * m exactly, and b + -v is b - v). None for other values."""
+    if isinstance(value, gast.UnaryOp) and isinstance(value.op, gast.USub):
+        return value.operand
+    if isinstance(value, gast.BinOp) and isinstance(value.op, (gast.Mult, gast.Div)):
+        left = _negated(value.left)
+        if left is not None:
+            return gast.BinOp(left=left, op=value.op, right=value.right)
+    return None

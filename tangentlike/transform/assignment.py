@@ -20,7 +20,7 @@ from ..rules import unknown
 from ..rules.instantiate import bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
-from . import checkpoints, checks, complex_gate, containers, products
+from . import checkpoints, checks, complex_gate, containers, joins, products
 from .adjoints import Adjoints, index_expr
 from .defined import Defined
 
@@ -105,10 +105,13 @@ def adjoint_of(adj: Adjoints, stmt: gast.Assign, defined: Defined):
     # an elementwise rule's contribution to an operand of the result's shape needs no
     # unbroadcast (then the backward sweep need not read the operand, nor save it)
     same_shape = (lambda name: ctx.shapes.same(stmt, name)) if rule.elementwise else None
+    # and one whose shape is known to broadcast into the result's, a NumPy sum
+    summed = (lambda name: ctx.shapes.summed(stmt, name)) if rule.elementwise else None
     instance = instantiate(
-        rule, bindings, nodes.name(target), bt, ctx.namer, ctx.namespace, same_shape
+        rule, bindings, nodes.name(target), bt, ctx.namer, ctx.namespace, same_shape, summed
     )
     products.specialise(ctx, stmt, instance.stmts)
+    joins.specialise(ctx, stmt, instance.stmts)
     stmts = [
         s
         for s in _hoist_contributions(instance.stmts, ctx.namer)

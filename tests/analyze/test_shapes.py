@@ -182,3 +182,68 @@ def test_a_loops_later_pass_forgets_what_its_first_pass_found(tmp_path):
     df = tl.grad(m.f, wrt=0, cache=False)
     check_against_fd(m.f, df(x, y), (x, y), 0)
     check_against_fd(m.f, df.__wrapped__(x, y), (x, y), 0)  # the generic build too
+
+
+def test_summed_says_how_the_result_sums_down_to_an_operand(tmp_path):
+    stage = prepare(tmp_path, DIMS).normalize()
+    dims = {"x": "NN", "W": "NN", "b": "N", "xs": "NN"}
+    found = shapes.analyze(stage.fn, stage.scope, stage.registry, frozenset({"n"}), dims)
+    z, _, p = stage.fn.body[1:4]  # z = _z1 + b ('NN'), m ('N1'), p = z - m ('NN')
+    assert found.summed(z, "b") == (1, ())  # one leading axis
+    assert found.summed(z, "_z1") == (0, ())  # the same shape: nothing to sum
+    assert found.summed(p, "m") == (0, (1,))  # the axis where m has 1, kept
+    assert found.summed(p, "x") == (0, ())
+    generic = shapes.analyze(stage.fn, stage.scope, stage.registry)
+    assert generic.summed(z, "b") is None  # shapes unknown: unbroadcast decides at run time
+
+
+VECTORS = """
+def f(k, q, v):
+    s = np.diff(np.concatenate(([0.0], q, [0.0])))
+    t = k * s
+    a = t[1:]
+    b = t[:-1]
+    c = t[2:]
+    w = [1.0]
+    u = w + w
+    return np.sum(a - b) + np.sum(c) + v
+"""
+
+
+def test_vector_lengths_give_slices_and_differences_a_pattern(tmp_path):
+    stage = prepare(tmp_path, VECTORS).normalize()
+
+    def found(dims):
+        return shapes.analyze(stage.fn, stage.scope, stage.registry, frozenset(), dims)
+
+    def shape(stmt) -> str | None:
+        known = now.result.get(id(stmt))
+        return None if known is None else repr(known[1])
+
+    # q has at least 2 elements: the concatenation at least 4, its differences at least
+    # 3, so has t (k's length); t[1:] and t[:-1] at least 2, t[2:] perhaps 1: unknown;
+    # a list has no shape, nor does a list made with +
+    now = found({"k": "N", "q": "N", "v": "N"})
+    assert annotated(stage.fn, shape) == code(
+        """
+        _s1 = [0.0]
+        _s2 = [0.0]
+        _s3 = np.concatenate((_s1, q, _s2))  # 'N'
+        s = np.diff(_s3)  # 'N'
+        t = k * s  # 'N'
+        a = t[1:]  # 'N'
+        b = t[:-1]  # 'N'
+        c = t[2:]
+        w = [1.0]
+        u = w + w
+        _f1 = a - b  # 'N'
+        _f2 = np.sum(_f1)  # ''
+        _f3 = np.sum(c)  # ''
+        _f4 = _f2 + _f3  # ''
+        f = _f4 + v  # 'N'
+        return f
+        """
+    )
+    # an empty q: the concatenation has 2 elements, its differences 1: unknown from there
+    now = found({"k": "N", "q": "0", "v": "N"})
+    assert [shape(s) for s in stage.fn.body[2:5]] == ["'N'", None, None]

@@ -6,7 +6,7 @@
 import numpy as np
 
 # --- tangentlike runtime helpers ---
-# copied here: Plan, BinomialPlan, gradient_like, sum_to, matmul_vjp_a, matmul_vjp_b, unbroadcast (see runtime_helpers.expected.py)
+# copied here: Plan, BinomialPlan, gradient_like, sum_to, matmul_vjp_a, matmul_vjp_b, spread, unbroadcast (see runtime_helpers.expected.py)
 
 
 def drnn(W, h, xs, brnn=1.0):
@@ -29,7 +29,7 @@ def drnn(W, h, xs, brnn=1.0):
     _rnn1 = h * h                       # checkpointed_loop.py:9
     # backward sweep
     # grad of checkpointed_loop.py:9  return np.sum(h * h)
-    b_rnn1 = np.broadcast_to(brnn, np.shape(_rnn1))
+    b_rnn1 = spread(brnn, _rnn1)
     bh = b_rnn1 * h
     bh += b_rnn1 * h
     # grad of checkpointed_loop.py:7  for t in tl.checkpointed(range(len(xs)), snapshots=4):

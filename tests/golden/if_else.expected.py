@@ -6,7 +6,7 @@
 import numpy as np
 
 # --- tangentlike runtime helpers ---
-# copied here: gradient_like, sum_to, unbroadcast (see runtime_helpers.expected.py)
+# copied here: gradient_like, spread, sum_to, unbroadcast (see runtime_helpers.expected.py)
 
 
 def dpiecewise(x, a, bpiecewise=1.0):
@@ -20,7 +20,7 @@ def dpiecewise(x, a, bpiecewise=1.0):
         y = _y2 - a                     # if_else.py:8
     # backward sweep
     # grad of if_else.py:9  return np.sum(y)
-    by = np.broadcast_to(bpiecewise, np.shape(y))
+    by = spread(bpiecewise, y)
     # grad of if_else.py:5  if np.sum(x) > 0.0:
     if _c2:
         # grad of if_else.py:6  y = np.exp(x) * a

@@ -6,7 +6,7 @@
 import numpy as np
 
 # --- tangentlike runtime helpers ---
-# copied here: gradient_like, sum_to, unbroadcast (see runtime_helpers.expected.py)
+# copied here: gradient_like, spread, sum_to, unbroadcast (see runtime_helpers.expected.py)
 
 
 def drnn(w, h, xs, brnn=1.0):
@@ -25,7 +25,7 @@ def drnn(w, h, xs, brnn=1.0):
     _rnn1 = h * h                       # loop_overwrite.py:7
     # backward sweep
     # grad of loop_overwrite.py:7  return np.sum(h * h)
-    b_rnn1 = np.broadcast_to(brnn, np.shape(_rnn1))
+    b_rnn1 = spread(brnn, _rnn1)
     bh = b_rnn1 * h
     bh += b_rnn1 * h
     # grad of loop_overwrite.py:5  for t in range(xs.shape[0]):

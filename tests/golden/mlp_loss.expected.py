@@ -6,7 +6,7 @@
 import numpy as np
 
 # --- tangentlike runtime helpers ---
-# copied here: gradient_like, sum_to, matmul_vjp_a, matmul_vjp_b, unbroadcast (see runtime_helpers.expected.py)
+# copied here: gradient_like, sum_to, matmul_vjp_a, matmul_vjp_b, spread, unbroadcast (see runtime_helpers.expected.py)
 
 
 def dloss(W1, W2, X, y, bloss=1.0):
@@ -35,20 +35,18 @@ def dloss(W1, W2, X, y, bloss=1.0):
     bdata = unbroadcast(bloss, data)
     b_loss5 = unbroadcast(bloss, _loss6) * 0.01
     b_loss2 = b_loss5
-    b_loss3 = np.broadcast_to(b_loss5, np.shape(_loss3))
+    b_loss3 = spread(b_loss5, _loss3)
     bW2 = b_loss3 * W2
     bW2 += b_loss3 * W2
-    b_loss1 = np.broadcast_to(b_loss2, np.shape(_loss1))
+    b_loss1 = spread(b_loss2, _loss1)
     bW1 = b_loss1 * W1
     bW1 += b_loss1 * W1
     # grad of mlp_loss.py:9  data = -np.sum(y * logp) / X.shape[0]
-    b_data2 = -unbroadcast(bdata / _data5, _data3)
-    b_data1 = np.broadcast_to(b_data2, np.shape(_data1))
+    b_data1 = spread(-unbroadcast(bdata / _data5, _data3), _data1)
     blogp = unbroadcast(b_data1 * y, logp)
     # grad of mlp_loss.py:8  logp = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
     bshifted = unbroadcast(blogp, shifted)
-    b_logp2 = unbroadcast(-blogp, _logp3) / _logp2
-    b_logp1 = np.broadcast_to(b_logp2, np.shape(_logp1))
+    b_logp1 = spread(unbroadcast(-blogp, _logp3) / _logp2, _logp1)
     bshifted = bshifted + b_logp1 * _logp1
     # grad of mlp_loss.py:7  shifted = logits - np.max(logits, axis=1, keepdims=True)
     blogits = unbroadcast(bshifted, logits)

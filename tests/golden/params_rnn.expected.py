@@ -6,7 +6,7 @@
 import numpy as np
 
 # --- tangentlike runtime helpers ---
-# copied here: add, unsubscript, add_item, gradient_like, iterable, sum_to, matmul_vjp_a, matmul_vjp_b, unappend, unbroadcast, unsum, zeros_of (see runtime_helpers.expected.py)
+# copied here: add, unsubscript, add_item, gradient_like, iterable, sum_to, matmul_vjp_a, matmul_vjp_b, spread, unappend, unbroadcast, unsum, zeros_of (see runtime_helpers.expected.py)
 
 
 def dloss(params, xs, bloss=1.0):
@@ -74,15 +74,14 @@ def dloss(params, xs, bloss=1.0):
     # grad of params_rnn.py:10  return np.sum(np.stack(hs) ** 2) + 0.1 * sum(np.sum(p * p) for p in params.values())
     b_loss3 = unbroadcast(bloss, _loss3)
     b_comp1 = unsum(unbroadcast(bloss, _loss5) * 0.1, _comp1)
-    b_loss2 = np.broadcast_to(b_loss3, np.shape(_loss2))
-    b_loss1 = b_loss2 * (2 * _loss1)
+    b_loss1 = spread(b_loss3, _loss2) * (2 * _loss1)
     bhs = list(np.moveaxis(b_loss1, 0, 0))
     bparams = zeros_of(params)
     for _i2 in reversed(_r2):
         b_comp1, _bcall21 = unappend(b_comp1, _call2)
         b_call2 = _bcall21
         _comp1.pop()
-        b_call1 = np.broadcast_to(b_call2, np.shape(_call1))
+        b_call1 = spread(b_call2, _call1)
         _call2 = _pop()
         b_p1 = b_call1 * _p1
         b_p1 += b_call1 * _p1

@@ -303,6 +303,20 @@ def matmul_vjp_b(g, a, b):
     return sum_to(gb, shape).reshape(np.shape(b))
 
 
+def spread(g, x):
+    """`g` broadcast to the shape of `x` (the adjoint of a sum or mean of x): the value of
+    np.broadcast_to(g, np.shape(x)), read-only as it is. For a small array x and a float
+    g, a filled array: np.broadcast_to costs microseconds of Python, which a gradient of
+    small arrays pays at every reduction; for a large x (over 1024 elements, where filling
+    costs more), its view (nothing copied)."""
+    if type(x) is np.ndarray and x.size <= 1024 and type(g) in (float, np.float64):
+        out = np.empty(x.shape)
+        out.fill(g)
+        out.flags.writeable = False  # as np.broadcast_to's: never updated in place
+        return out
+    return np.broadcast_to(g, np.shape(x))
+
+
 def sum_to(g, shape):
     """Sum `g` down to `shape`: over the leading axes it has beyond `shape`, and over the
     axes where `shape` has 1 and `g` has more (the axes broadcasting stretched)."""
