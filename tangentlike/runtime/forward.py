@@ -24,6 +24,8 @@ def zero_tangent(x, k=None):
     zero tangents for a list, tuple or dict, None for what carries no tangent (text,
     None, other objects). A bool is a number (`(x < 0 or 2 * x) * x` multiplies by it):
     its tangent is 0.0."""
+    if k is None and type(x) in (float, int, bool, type(None)):
+        return None if x is None else 0.0  # the common cases first: numbers, a declaration
     if isinstance(x, dict):
         return {key: zero_tangent(v, k) for key, v in x.items()}
     if type(x) in (list, tuple):

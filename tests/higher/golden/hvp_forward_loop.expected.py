@@ -221,6 +221,8 @@ def zero_tangent(x, k=None):
     zero tangents for a list, tuple or dict, None for what carries no tangent (text,
     None, other objects). A bool is a number (`(x < 0 or 2 * x) * x` multiplies by it):
     its tangent is 0.0."""
+    if k is None and type(x) in (float, int, bool, type(None)):
+        return None if x is None else 0.0  # the common cases first: numbers, a declaration
     if isinstance(x, dict):
         return {key: zero_tangent(v, k) for key, v in x.items()}
     if type(x) in (list, tuple):
@@ -362,9 +364,16 @@ def sum_to(g, shape):
 
 def unbroadcast(g, x):
     """Sum the adjoint `g` down to the shape of `x`, undoing NumPy broadcasting."""
-    shape = x.shape if type(x) is np.ndarray else () if type(x) is float else np.shape(x)
-    if (type(g) is np.ndarray and g.shape == shape) or (type(g) is float and shape == ()):
-        return g  # the common cases first: nothing to undo
+    if type(x) is np.ndarray:
+        shape = x.shape
+        if type(g) is np.ndarray and g.shape == shape:
+            return g  # the common cases first: nothing to undo
+    elif type(x) in (float, np.float64):
+        if type(g) in (float, np.float64):
+            return g  # numbers (NumPy's float64 too: what np.sin of a float returns)
+        shape = ()
+    else:
+        shape = np.shape(x)
     return sum_to(g, shape)
 
 

@@ -280,9 +280,16 @@ def spread(g, x):
 
 def unbroadcast(g, x):
     """Sum the adjoint `g` down to the shape of `x`, undoing NumPy broadcasting."""
-    shape = x.shape if type(x) is np.ndarray else () if type(x) is float else np.shape(x)
-    if (type(g) is np.ndarray and g.shape == shape) or (type(g) is float and shape == ()):
-        return g  # the common cases first: nothing to undo
+    if type(x) is np.ndarray:
+        shape = x.shape
+        if type(g) is np.ndarray and g.shape == shape:
+            return g  # the common cases first: nothing to undo
+    elif type(x) in (float, np.float64):
+        if type(g) in (float, np.float64):
+            return g  # numbers (NumPy's float64 too: what np.sin of a float returns)
+        shape = ()
+    else:
+        shape = np.shape(x)
     return sum_to(g, shape)
 
 
