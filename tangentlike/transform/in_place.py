@@ -210,7 +210,8 @@ class _Lowering:
     def numeric_item(self, stmt: gast.Assign) -> list[gast.stmt]:
         """`L[k] op= v` (normalize/desugar.py marks it) into what may be a list or dict:
         Python updates the item in place when it is an array or a list, which other names
-        may hold; the lowered `L[k] = L[k] op v` is right only for a number there, which
+        may hold; the lowered `L[k] = L[k] op v` is right for a number there, and for an
+        array no name read afterwards holds or shares (L's other slots included), which
         runtime.numeric_item checks."""
         target = stmt.targets[0]
         y = target.value.id
@@ -222,7 +223,11 @@ class _Lowering:
             f"the item of {y!r} in place"
         )
         key = index_expr(target.slice)
-        return [nodes.expr_stmt(nodes.call(helper, [nodes.name(y), key, nodes.const(what)]))]
+        args = [nodes.name(y), key, nodes.const(what)]
+        if not self.aliases.global_roots(stmt, y):  # else any array item is refused
+            live = self.aliases.live_sharers(stmt, y)  # who would see the item change
+            args.append(nodes.tuple_([nodes.name(n) for n in live]))
+        return [nodes.expr_stmt(nodes.call(helper, args))]
 
     def before_arrays(self, stmt: gast.stmt) -> frozenset[str]:
         """Names certainly not a list or dict when stmt runs."""
