@@ -106,7 +106,17 @@ from .numpy import (
     weights_like,
     zero_if_real,
 )
-from .numpy_fft import fft_vjp, fftn_vjp, irfft_vjp, real_part, rfft_vjp
+from .numpy_fft import (
+    fft_vjp,
+    fftn_vjp,
+    hfft_vjp,
+    ihfft_vjp,
+    irfft_vjp,
+    irfftn_vjp,
+    real_part,
+    rfft_vjp,
+    rfftn_vjp,
+)
 from .numpy_linalg import (
     cholesky_vjp,
     eigh_vjp,
@@ -243,10 +253,13 @@ __all__ = [
     "gradient_like",
     "gradient_of",
     "gradient_vjp",
+    "hfft_vjp",
+    "ihfft_vjp",
     "inner",
     "inner_vjp",
     "interp_vjp",
     "irfft_vjp",
+    "irfftn_vjp",
     "item_index",
     "item_part",
     "iterable",
@@ -290,6 +303,7 @@ __all__ = [
     "real_root",
     "restore_item",
     "rfft_vjp",
+    "rfftn_vjp",
     "rule_contribution",
     "same_memory",
     "saved_item",
