@@ -312,6 +312,7 @@ INDEX_CONCATENATORS = [np.r_, np.c_]
 
 # Return a list of arrays: the adjoint of the result is a list (analyze/containers).
 SEQUENCE_MAKERS = [np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.divmod, np.modf]
+SEQUENCE_MAKERS += [np.meshgrid]
 # Take a list of arrays and give its adjoint as a list.
 SEQUENCE_PARAMS = {
     np.stack: ("arrays",),

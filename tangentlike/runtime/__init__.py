@@ -117,6 +117,7 @@ from .numpy_fft import (
     rfft_vjp,
     rfftn_vjp,
 )
+from .numpy_grids import meshgrid_of, meshgrid_vjp
 from .numpy_linalg import (
     cholesky_vjp,
     eigh_vjp,
@@ -278,6 +279,8 @@ __all__ = [
     "matrix_power_jvp",
     "matrix_power_vjp",
     "median_vjp",
+    "meshgrid_of",
+    "meshgrid_vjp",
     "multi_dot_jvp",
     "multi_dot_vjp",
     "negated",

@@ -422,6 +422,12 @@ CASES: list[Case] = [
     Case("np.fft.irfft(np.fft.rfft(x) * (0.5 + 1j))", {"x": (6,)}),
     Case("np.fft.irfft(np.fft.rfft(x) * 1j, n=7, norm='forward')", {"x": (6,)}, autograd=False),
     Case("np.fft.irfft(x, axis=0)", {"x": (4, 2)}),  # a real half spectrum
+    # np.meshgrid (autograd has no rule): every output weighted by the test's w
+    Case("np.meshgrid(x, y)[0] * np.meshgrid(x, y)[1]", {"x": (3,), "y": (4,)}, autograd=False),
+    Case("np.stack(np.meshgrid(x, y, indexing='ij'))", {"x": (3,), "y": (2,)}, autograd=False),
+    Case("np.meshgrid(x, y, sparse=True)[1] * x", {"x": (3,), "y": (2,)}, autograd=False),
+    Case("np.stack(np.meshgrid(x, y, x))", {"x": (2,), "y": (3,)}, autograd=False),
+    Case("np.meshgrid(x, y)[1] ** 2", {"x": (2, 2), "y": S}, autograd=False),
     Case("np.abs(np.fft.rfft2(x)) ** 2", {"x": (4, 6)}),
     Case("np.imag(np.fft.rfftn(x, axes=(0, 2), norm='ortho'))", {"x": (4, 3, 6)}),
     Case("np.fft.irfft2(np.fft.rfft2(x) * (0.5 + 1j))", {"x": (4, 6)}),
