@@ -149,6 +149,14 @@ def _bespoke(registry: Registry) -> None:
     def iterable_tangent(result, x):
         d[result] = runtime.iterable_tangent(d[x], x)
 
+    # np.vectorize(h)(x), lowered to [h(e) for e in np.ravel(x)] (normalize/vectorized.py)
+    @linear(registry, runtime.vectorized, "results", constant=("like",))  # its shape
+    def vectorized(result, results, like):
+        d[results] = runtime.unvectorized(d[result], results)
+
+    registry.sequence_params({runtime.vectorized: ("results",)})
+    registry.sequence_makers([runtime.unvectorized])
+
     @linear(registry, runtime.dict_of, "values")
     def dict_of(result, keys, values):
         d[values] = runtime.undict_of(d[result], keys)

@@ -210,6 +210,7 @@ from .statistics import (
     quantile_weights,
     vander_slope,
 )
+from .vectorized import unvectorized, vectorized
 
 
 def owns(obj: object) -> bool:
@@ -365,7 +366,9 @@ __all__ = [
     "untake",
     "untake_along_axis",
     "untile",
+    "unvectorized",
     "unweights",
+    "vectorized",
     "weights_like",
     "with_zero_item",
     "without_item",

@@ -422,6 +422,9 @@ CASES: list[Case] = [
     Case("np.fft.irfft(np.fft.rfft(x) * (0.5 + 1j))", {"x": (6,)}),
     Case("np.fft.irfft(np.fft.rfft(x) * 1j, n=7, norm='forward')", {"x": (6,)}, autograd=False),
     Case("np.fft.irfft(x, axis=0)", {"x": (4, 2)}),  # a real half spectrum
+    # np.vectorize of a function: a comprehension over the entries (autograd: no rule)
+    Case("np.vectorize(np.sin)(x)", {"x": M}, autograd=False),
+    Case("np.vectorize(np.tanh)(x) * x", {"x": V}, autograd=False),
     # np.meshgrid (autograd has no rule): every output weighted by the test's w
     Case("np.meshgrid(x, y)[0] * np.meshgrid(x, y)[1]", {"x": (3,), "y": (4,)}, autograd=False),
     Case("np.stack(np.meshgrid(x, y, indexing='ij'))", {"x": (3,), "y": (2,)}, autograd=False),

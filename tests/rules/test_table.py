@@ -145,7 +145,9 @@ def _called(case: Case) -> set[object]:
             found.add(type(node.op))
         elif isinstance(node, gast.Attribute):
             target = _resolve(node)
-            if target is not None:
+            if target is np.vectorize:  # normalize/vectorized: vectorized([h(e) for ...], x)
+                found.add(runtime.vectorized)
+            elif target is not None:
                 found.add(target)
             elif node.attr == "pop":  # normalize/anf_expressions: xs.pop(i)
                 found.add(runtime.without_item)
