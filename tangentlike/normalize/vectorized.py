@@ -1,6 +1,8 @@
 """Lower `np.vectorize(h)(x)` to a comprehension over x's entries, so h's body is
 differentiated like any user function's: `vectorized([h(_e) for _e in np.ravel(x)], x)`
-(runtime/vectorized.py makes the results an array of x's shape and vectorize's dtype).
+(runtime/vectorized.py makes the results an array of x's shape and vectorize's dtype);
+likewise `np.apply_along_axis(h, axis, a, *args)` to
+`along_axis([h(_r, *args) for _r in rows_along(a, axis)], a, axis)`.
 
 Assumes: the fence passed; runs before comprehensions. Guarantees: every call of a
 `np.vectorize(h)` object made in place is lowered or refused with its location: one
@@ -38,6 +40,8 @@ class _Lowering(gast.NodeTransformer):
 
     def visit_Call(self, node: gast.Call) -> gast.expr:
         self.generic_visit(node)
+        if self.scope.resolve(node.func) is np.apply_along_axis:
+            return self.along_axis(node)
         maker = node.func
         if not (isinstance(maker, gast.Call) and self.scope.resolve(maker.func) is np.vectorize):
             return node
@@ -67,3 +71,36 @@ class _Lowering(gast.NodeTransformer):
         results = gast.ListComp(elt=call, generators=[each])
         helper = nodes.name(self.namespace.bind("vectorized", runtime.vectorized, self.namer))
         return gast.copy_location(nodes.call(helper, [results, nodes.deepcopy(x)]), node)
+
+    def along_axis(self, node: gast.Call) -> gast.expr:
+        """`np.apply_along_axis(h, axis, a, *args)` as
+        `along_axis([h(_r, *args) for _r in rows_along(a, axis)], a, axis)`."""
+        atoms = all(_atom(a) for a in node.args[1:])
+        if len(node.args) < 3 or node.keywords or not atoms:
+            raise self.parsed.error(
+                node,
+                "np.apply_along_axis is differentiated with its arguments given by position, "
+                "as names or literals, only",
+                "assign the arguments to variables first, and pass them by position",
+            )
+        func, axis, arr, *extra = node.args
+        row = self.namer.temp("r")
+        rows = nodes.name(self.namespace.bind("rows_along", runtime.rows_along, self.namer))
+        each = gast.comprehension(
+            target=nodes.name(row, store=True),
+            iter=nodes.call(rows, [nodes.deepcopy(arr), nodes.deepcopy(axis)]),
+            ifs=[],
+            is_async=0,
+        )
+        args = [nodes.name(row), *(nodes.deepcopy(e) for e in extra)]
+        results = gast.ListComp(elt=nodes.call(nodes.deepcopy(func), args), generators=[each])
+        helper = nodes.name(self.namespace.bind("along_axis", runtime.along_axis, self.namer))
+        call = nodes.call(helper, [results, nodes.deepcopy(arr), nodes.deepcopy(axis)])
+        return gast.copy_location(call, node)
+
+
+def _atom(node: gast.expr) -> bool:
+    """A name or a literal (-1 too): evaluating it once per row changes nothing."""
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)):
+        node = node.operand
+    return isinstance(node, (gast.Name, gast.Constant))

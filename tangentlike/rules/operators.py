@@ -154,8 +154,19 @@ def _bespoke(registry: Registry) -> None:
     def vectorized(result, results, like):
         d[results] = runtime.unvectorized(d[result], results)
 
-    registry.sequence_params({runtime.vectorized: ("results",)})
-    registry.sequence_makers([runtime.unvectorized])
+    # np.apply_along_axis(h, axis, a), lowered to
+    # along_axis([h(r) for r in rows_along(a, axis)], a, axis)
+    @linear(registry, runtime.rows_along, "a", constant=("axis",))
+    def rows_along(result, a, axis):
+        d[a] = runtime.unrows_along(d[result], a, axis)
+
+    @linear(registry, runtime.along_axis, "results", constant=("a", "axis"))
+    def along_axis(result, results, a, axis):
+        d[results] = runtime.unalong_axis(d[result], results, a, axis)
+
+    registry.sequence_params({runtime.vectorized: ("results",), runtime.along_axis: ("results",)})
+    registry.sequence_params({runtime.unrows_along: ("g",)})
+    registry.sequence_makers([runtime.unvectorized, runtime.rows_along, runtime.unalong_axis])
 
     @linear(registry, runtime.dict_of, "values")
     def dict_of(result, keys, values):

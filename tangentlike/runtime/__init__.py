@@ -210,7 +210,14 @@ from .statistics import (
     quantile_weights,
     vander_slope,
 )
-from .vectorized import unvectorized, vectorized
+from .vectorized import (
+    along_axis,
+    rows_along,
+    unalong_axis,
+    unrows_along,
+    unvectorized,
+    vectorized,
+)
 
 
 def owns(obj: object) -> bool:
@@ -225,6 +232,7 @@ __all__ = [
     "add_part",
     "add_part_vjp",
     "adjoint_contribution",
+    "along_axis",
     "arange_vjp",
     "cast_tangent",
     "cho_factor_jvp",
@@ -308,6 +316,7 @@ __all__ = [
     "restore_item",
     "rfft_vjp",
     "rfftn_vjp",
+    "rows_along",
     "rule_contribution",
     "same_memory",
     "saved_item",
@@ -328,6 +337,7 @@ __all__ = [
     "trapezoid_vjp",
     "unadd",
     "unadd_vjp",
+    "unalong_axis",
     "unappend",
     "unarray",
     "unbroadcast",
@@ -351,6 +361,7 @@ __all__ = [
     "unprod",
     "unrepeat",
     "unrollaxis",
+    "unrows_along",
     "unsequence",
     "unsequence_vjp",
     "unsetitem",

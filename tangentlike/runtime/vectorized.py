@@ -32,3 +32,56 @@ def unvectorized(g, results):
     result (the list of their adjoints)."""
     flat = np.ravel(g)
     return [np.reshape(flat[i], np.shape(r)) for i, r in enumerate(results)]
+
+
+def rows_along(a, axis):
+    """The 1-D slices of `a` along `axis`, in np.ndindex order of the other axes (how
+    np.apply_along_axis visits them; normalize/vectorized.py)."""
+    moved = np.moveaxis(np.asarray(a), axis, -1)
+    return [moved[i] for i in np.ndindex(*moved.shape[:-1])]
+
+
+def unrows_along(g, a, axis):
+    """The adjoint of `a` in `rows_along(a, axis)`: the rows' adjoints put back (None:
+    zero)."""
+    moved = np.moveaxis(np.zeros(np.shape(a), dtype=np.result_type(a, 1.0)), axis, -1)
+    for k, i in enumerate(np.ndindex(*moved.shape[:-1])):
+        if g[k] is not None:
+            moved[i] = g[k]
+    return np.moveaxis(moved, -1, axis)
+
+
+def along_axis(results, a, axis):
+    """np.apply_along_axis's result from the function's results on `rows_along(a,
+    axis)`: stacked over the other axes of a, the result's own axes put where `axis`
+    was, the first result's dtype. Results of other shapes or kinds (which
+    apply_along_axis would cast) raise ValueError."""
+    shape = np.shape(results[0]) if len(results) else None
+    dtype = np.result_type(results[0]) if len(results) else None
+    if shape is None or any(
+        np.shape(r) != shape or np.result_type(r).kind != dtype.kind for r in results
+    ):
+        raise ValueError(
+            "tangentlike: np.apply_along_axis's function returned results of different "
+            "shapes or kinds, or there is no row\nWhat to do: return float arrays of one "
+            "shape (or write the loop)"
+        )
+    ndim = np.ndim(a)
+    at = int(axis) % ndim
+    lead = tuple(s for k, s in enumerate(np.shape(a)) if k != at)
+    out = np.reshape(np.array(results, dtype=dtype), lead + shape)
+    own = range(len(lead), len(lead) + len(shape))
+    return np.moveaxis(out, list(own), list(range(at, at + len(shape))))
+
+
+def unalong_axis(g, results, a, axis):
+    """The adjoint of `results` in `along_axis(results, a, axis)`: g's entries for each
+    result, in order."""
+    at = int(axis) % np.ndim(a)
+    shape = np.shape(results[0])
+    lead = np.ndim(a) - 1
+    back = np.moveaxis(
+        np.asarray(g), list(range(at, at + len(shape))), list(range(lead, lead + len(shape)))
+    )
+    flat = np.reshape(back, (-1, *shape))
+    return [flat[k] for k in range(len(results))]

@@ -425,6 +425,9 @@ CASES: list[Case] = [
     # np.vectorize of a function: a comprehension over the entries (autograd: no rule)
     Case("np.vectorize(np.sin)(x)", {"x": M}, autograd=False),
     Case("np.vectorize(np.tanh)(x) * x", {"x": V}, autograd=False),
+    Case("np.apply_along_axis(np.sum, 1, x)", {"x": M}, autograd=False),
+    Case("np.apply_along_axis(np.cumsum, 0, x) * x", {"x": M}, autograd=False),
+    Case("np.apply_along_axis(np.sort, -1, x)", {"x": T}, autograd=False),
     # np.meshgrid (autograd has no rule): every output weighted by the test's w
     Case("np.meshgrid(x, y)[0] * np.meshgrid(x, y)[1]", {"x": (3,), "y": (4,)}, autograd=False),
     Case("np.stack(np.meshgrid(x, y, indexing='ij'))", {"x": (3,), "y": (2,)}, autograd=False),

@@ -147,6 +147,8 @@ def _called(case: Case) -> set[object]:
             target = _resolve(node)
             if target is np.vectorize:  # normalize/vectorized: vectorized([h(e) for ...], x)
                 found.add(runtime.vectorized)
+            elif target is np.apply_along_axis:  # along_axis([h(r) for r in rows_along(..)])
+                found.update((runtime.along_axis, runtime.rows_along))
             elif target is not None:
                 found.add(target)
             elif node.attr == "pop":  # normalize/anf_expressions: xs.pop(i)

@@ -1,5 +1,6 @@
-"""np.vectorize(h)(x) with a user function h (issue 13): lowered to a comprehension over
-x's entries, so h's body is differentiated. Gradients against central differences
+"""np.vectorize(h)(x) and np.apply_along_axis(h, axis, a) with a user function h (issue
+13): lowered to a comprehension over x's entries (a's 1-D slices), so h's body is
+differentiated. Gradients against central differences
 (autograd has no rule for vectorize), tangents against reverse mode (one direction
 and k at once), and the forms it does not lower refused with their location."""
 
@@ -35,6 +36,30 @@ def of_a_ufunc(x):
 def of_a_number(x):
     z = np.vectorize(h)(1.5)
     return np.sum(x * z)
+
+
+def row_norm(r):
+    return np.sqrt(np.sum(r ** 2) + 0.1) * r[0]
+
+
+def row_map(r, w):
+    return np.cumsum(r * w)[:2]
+
+
+def along_rows(x):
+    return np.sum(np.apply_along_axis(row_norm, 1, x) ** 2)
+
+
+def along_columns_to_vectors(x):
+    w = x[0, 0]
+    y = np.apply_along_axis(row_map, 0, x, w)
+    return np.sum(np.sin(y) * np.arange(y.size).reshape(y.shape))
+
+
+def along_the_last_of_three(x):
+    t = np.reshape(x, (2, 1, 3))
+    a = -1
+    return np.sum(np.apply_along_axis(row_norm, a, t))
 """
 
 REFUSED = """
@@ -63,6 +88,10 @@ def k(t):
 
 def mixed_kinds(x):  # vectorize casts to the first result's int: refused at run time
     return np.sum(np.vectorize(k)(x) * x)
+
+
+def along_with_keywords(x):
+    return np.sum(np.apply_along_axis(h, axis=0, arr=x))
 """
 
 
@@ -74,7 +103,11 @@ def module(tmp_path_factory):
 X = np.array([[0.3, 0.9, -0.4], [1.2, 0.6, -1.1]])
 
 
-@pytest.mark.parametrize("name", ["scalar_branches", "of_a_ufunc", "of_a_number"])
+NAMES = ["scalar_branches", "of_a_ufunc", "of_a_number", "along_rows"]
+NAMES += ["along_columns_to_vectors", "along_the_last_of_three"]
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_reverse_and_forward(module, name):
     f = getattr(module, name)
     g = tl.grad(f)(X)
@@ -93,7 +126,13 @@ def test_second_order_is_refused_not_wrong(module):
 
 @pytest.mark.parametrize(
     ("name", "line"),
-    [("two_arguments", 10), ("otypes", 14), ("an_expression", 18), ("mixed_kinds", 26)],
+    [
+        ("two_arguments", 10),
+        ("otypes", 14),
+        ("an_expression", 18),
+        ("mixed_kinds", 26),
+        ("along_with_keywords", 30),
+    ],
 )
 def test_what_is_not_lowered_is_refused_with_a_location(tmp_path, name, line):
     refused = load_module(tmp_path, REFUSED)
