@@ -211,7 +211,8 @@ class _Lowering:
         """`L[k] op= v` (normalize/desugar.py marks it) into what may be a list or dict:
         Python updates the item in place when it is an array or a list, which other names
         may hold; the lowered `L[k] = L[k] op v` is right for a number there, and for an
-        array no name read afterwards holds or shares (L's other slots included), which
+        array no name read afterwards holds or shares (L's other slots included) and that
+        is no argument's or global's (whose change the caller sees), which
         runtime.numeric_item checks."""
         target = stmt.targets[0]
         y = target.value.id
@@ -224,8 +225,9 @@ class _Lowering:
         )
         key = index_expr(target.slice)
         args = [nodes.name(y), key, nodes.const(what)]
-        if not self.aliases.global_roots(stmt, y):  # else any array item is refused
-            live = self.aliases.live_sharers(stmt, y)  # who would see the item change
+        a = self.aliases  # an argument's or a global's array changes for the caller: refused
+        if not a.global_roots(stmt, y) and not a.params_of(stmt, y):
+            live = a.live_sharers(stmt, y)  # who would see the item change
             args.append(nodes.tuple_([nodes.name(n) for n in live]))
         return [nodes.expr_stmt(nodes.call(helper, args))]
 

@@ -71,6 +71,12 @@ def both_slots_read(y):
     return np.sum(L1[0] ** 2)
 
 
+def argument_view_in_a_list(y):  # the caller's y changes: refused, not followed
+    L = [y[0:2], 1.0]
+    L[0] += 1.0
+    return np.sum(L[0] ** 2)
+
+
 def other_slot_read(y):
     v = y * 2.0
     L = [v, v]
@@ -100,5 +106,6 @@ REFUSED = [
     (argument_in_a_dict, (Y,), ['`D["a"] += y`', "the item of 'D'"]),
     (both_slots_read, (Y,), ["`L1[0] -= 1.1 * y`", "the item of 'L1'"]),
     (other_slot_read, (Y,), ["`L[0] -= y`", "the item of 'L'"]),
+    (argument_view_in_a_list, (Y,), ["`L[0] += 1.0`", "the item of 'L'"]),
     (view_read, (Y,), ["`L[0] *= y[1:3]`", "the item of 'L'"]),
 ]
