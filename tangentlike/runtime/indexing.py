@@ -80,14 +80,15 @@ def selects(x, what):
         )
 
 
-def numeric_item(y, key, what, others=None):
+def numeric_item(y, key, what, others=None, rebound=()):
     """Check `y[key] op= v` (`what`), lowered to `y[key] = y[key] op v`, where y may be a
     list or dict. For an array `y` or a number in the slot the lowering is what runs. An
     array in the slot is updated in place by Python: the lowering is what runs exactly
     when nothing read afterwards (`others`: the names that may share its memory, y
-    among them; its own slot excepted) holds that array or shares its memory; raise
-    ValueError otherwise, and for any other item (a list: extended in place). `others`
-    None: nothing is known, any array item raises."""
+    among them; its own slot excepted) holds that array or shares its memory, but the
+    names of `rebound` holding that very array (the generated code rebinds them to the
+    new one); raise ValueError otherwise, and for any other item (a list: extended in
+    place). `others` None: nothing is known, any array item raises."""
     if not isinstance(y, (list, dict)):
         return
     item = y[key]
@@ -95,7 +96,8 @@ def numeric_item(y, key, what, others=None):
         return
     if isinstance(item, np.ndarray) and others is not None:
         try:
-            unshared(item, tuple(_other_slots(o, y, key) for o in others), what)
+            kept = [o for o in others if not (o is item and any(o is r for r in rebound))]
+            unshared(item, tuple(_other_slots(o, y, key) for o in kept), what)
             return
         except ValueError:
             held = "another value read afterwards holds it or shares its memory"

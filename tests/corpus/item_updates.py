@@ -1,7 +1,8 @@
 """`L[k] op= v` on items of lists and dicts the function made (issue 13): an array item
 changes in place, so the out-of-place form tangentlike differentiates is the program's
-meaning exactly when nothing read afterwards holds or shares that array (the list's
-other slots included); numbers in a list are rebound. `CASES`: (f, arguments, wrt, the
+meaning when the names read afterwards that held the old array are rebound to the new
+one and nothing else read afterwards holds or shares it (another slot of the list, a
+view); numbers in a list are rebound. `CASES`: (f, arguments, wrt, the
 out-of-place program for autograd or None: f itself);
 `REFUSED`: (f, arguments, words of the run-time message)."""
 
@@ -58,10 +59,34 @@ def dict_of_parameters(y):
     return np.sum(p["w"] ** 2) + np.sum(p["b"])
 
 
-def argument_in_a_dict(y):
+def argument_in_a_dict(y):  # y changes (for the caller too): both names see it
     D = {"a": y}
     D["a"] += y
-    return np.sum(y)
+    return np.sum(y * y) + np.sum(D["a"])
+
+
+def argument_in_a_dict_out_of_place(y):
+    z = y + y
+    return np.sum(z * z) + np.sum(z)
+
+
+def name_and_slot(y):
+    v = y * 2.0
+    w = v
+    L = [v, 1.0]
+    for i in range(2):
+        L[0] *= y
+        L[1] += np.sum(w)
+    return np.sum(v * w) + L[1]
+
+
+def name_and_slot_out_of_place(y):
+    v = y * 2.0
+    s = 1.0
+    for i in range(2):
+        v = v * y
+        s = s + np.sum(v)
+    return np.sum(v * v) + s
 
 
 def both_slots_read(y):
@@ -100,10 +125,11 @@ CASES = [
     (view_not_read, (Y,), 0, None),
     (in_a_loop, (Y,), 0, None),
     (dict_of_parameters, (Y,), 0, None),
+    (argument_in_a_dict, (Y,), 0, argument_in_a_dict_out_of_place),
+    (name_and_slot, (Y,), 0, name_and_slot_out_of_place),
 ]
 
 REFUSED = [
-    (argument_in_a_dict, (Y,), ['`D["a"] += y`', "the item of 'D'"]),
     (both_slots_read, (Y,), ["`L1[0] -= 1.1 * y`", "the item of 'L1'"]),
     (other_slot_read, (Y,), ["`L[0] -= y`", "the item of 'L'"]),
     (argument_view_in_a_list, (Y,), ["`L[0] += 1.0`", "the item of 'L'"]),

@@ -52,3 +52,15 @@ def test_refused_where_a_value_read_afterwards_holds_the_item(case, build):
     for word in words:
         assert word.replace('"', "'") in message.replace('"', "'"), message
     assert re.search(r"\^", message), message
+
+
+def test_the_argument_changes_as_it_does_in_the_function():
+    y, changed = c.Y.copy(), c.Y.copy()
+    c.argument_in_a_dict(changed)
+    tl.grad(c.argument_in_a_dict)(y)
+    np.testing.assert_array_equal(y, changed)  # y + y, written back into the caller's
+
+
+def test_names_holding_the_old_array_are_rebound_to_the_new_one():
+    source = tl.grad(c.name_and_slot).source
+    assert " is _L_old" in source, source
