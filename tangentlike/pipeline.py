@@ -43,6 +43,7 @@ from .normalize import (
     jumps,
     methods,
     nested_grads,
+    vectorized,
 )
 from .optimize import accumulate, dce, inline, zeros
 from .parse import fence
@@ -238,6 +239,7 @@ class ModuleBuilder:
             own = parsed if g is fn else dataclasses.replace(parsed, node=g)  # names its result
             schedule = default_schedule if g is fn else None
             checkpoints.run(g, own, scope, self.namespace, namer, schedule)
+            vectorized.run(g, own, namer, self.namespace, scope)
             comprehensions.run(g, own, namer, self.namespace, scope)
             methods.run(
                 g,

@@ -169,6 +169,28 @@ def _stmt(stmt: gast.stmt, namer: Namer) -> list[gast.stmt]:
     return [stmt]
 
 
+def _element_of_element(target: gast.Subscript, value: gast.expr, namer: Namer) -> list[gast.stmt]:
+    """`y[i][j] = v` as Python runs it: v, then the element `_y1 = y[i]` (a view of an
+    array, or the list a list holds), then `_y1[j] = v` written into that element."""
+    out: list[gast.stmt] = []
+    if not isinstance(value, (gast.Name, gast.Constant)):
+        temp = namer.temp("v")
+        out.append(nodes.assign(temp, value))
+        value = nodes.name(temp)
+    element = nodes.deepcopy(target.value)
+    _set_load(element)
+    root = element
+    while isinstance(root, gast.Subscript):
+        root = root.value
+    holder = namer.temp(root.id if isinstance(root, gast.Name) else "e")
+    out.append(nodes.assign(holder, element))
+    write = gast.Subscript(value=nodes.name(holder), slice=target.slice, ctx=gast.Store())
+    if getattr(target, "augmented", False):
+        write.augmented = True
+    out.append(nodes.assign(write, value))
+    return out
+
+
 def _set_load(node: gast.AST) -> None:
     for n in gast.walk(node):
         if hasattr(n, "ctx"):
@@ -176,6 +198,8 @@ def _set_load(node: gast.AST) -> None:
 
 
 def _assign(target: gast.expr, value: gast.expr, namer: Namer) -> list[gast.stmt]:
+    if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Subscript):
+        return _element_of_element(target, value, namer)
     if isinstance(target, (gast.Name, gast.Subscript)):
         return [nodes.assign(target, value)]
     assert isinstance(target, (gast.Tuple, gast.List))

@@ -175,16 +175,24 @@ def _flatten_targets(targets: list[gast.expr]) -> list[gast.expr]:
     return out
 
 
+def _indexed(target: gast.Subscript) -> gast.expr:
+    """What `y[i][j]...` indexes first: y (normalize/desugar.py takes the element
+    `_e = y[i]` and writes into it, which is what Python does)."""
+    while isinstance(target, gast.Subscript):
+        target = target.value
+    return target
+
+
 def _check_detail(parsed: ParsedFunction, node: gast.AST) -> None:
     if isinstance(node, (gast.Assign, gast.AugAssign)):
         targets = node.targets if isinstance(node, gast.Assign) else [node.target]
         for t in _flatten_targets(targets):
-            if isinstance(t, gast.Subscript) and not isinstance(t.value, gast.Name):
+            if isinstance(t, gast.Subscript) and not isinstance(_indexed(t), gast.Name):
                 _refuse(
                     parsed,
                     t,
-                    "assignment into an element of an element or of an attribute (y[i][j] = ...)",
-                    "index once: y[i, j] = ..., into a local array",
+                    "assignment into an element of an attribute or of a call's result",
+                    "assign into a local variable: y = ...; y[i] = ...",
                 )
             if isinstance(t, gast.Attribute):
                 _refuse(

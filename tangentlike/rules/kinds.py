@@ -291,6 +291,7 @@ def linear(
     fixed: dict[str, str | None] | None = None,
     cast: bool = False,
     keywords: tuple[str, ...] = (),
+    via: object = None,
     **options: object,
 ) -> Callable[[Callable], Callable]:
     """A function linear in `params` jointly: forward form `d[result] = f(..d[p]..)`.
@@ -298,14 +299,15 @@ def linear(
     `fixed` passes an expression for a parameter in the forward form (an offset the
     tangent does not carry: `np.pad`'s `constant_values` -> 0); `cast` gives the
     tangent the result's float type, zero for an integer or boolean result;
-    `keywords` are passed by name."""
+    `keywords` are passed by name; `via` computes f where the primal cannot take the
+    rule's parameters as they are (np.meshgrid's fixed slots)."""
     linear_in = {params} if isinstance(params, str) else set(params)
 
     def register(template: Callable) -> Callable:
         rule = rule_from_function(primal, template, **options)
 
         def forward() -> tuple[gast.stmt, ...]:
-            value = _call(rule, linear_in, fixed or {}, keywords=keywords)
+            value = _call(rule, linear_in, fixed or {}, via, keywords)
             if cast:
                 value = f"runtime.cast_tangent({value}, result)"
             return (_stmt(f"d[result] = {value}"),)

@@ -255,6 +255,13 @@ ARRAY_MAKERS = [
 ]
 # More functions whose result is always new (a number or a new array), by name: some are
 # NumPy >= 2 only. Not those returning tuples (eigh, svd): a tuple is a container.
+# Called with a shape alone, a float ndarray (transform/containers.py: arithmetic with
+# one is never a list repeated).
+FLOAT_MAKERS = [np.zeros, np.ones, np.empty, np.eye, np.identity]
+# f(x): an array of x's rank and dtype kind; f([a, b]): an array of rank >= 1.
+KIND_KEEPERS = [np.copy]
+LIST_ARRAYS = [np.array, np.asarray]
+
 NEW_RESULTS = [
     "amax",
     "amin",
@@ -305,6 +312,7 @@ INDEX_CONCATENATORS = [np.r_, np.c_]
 
 # Return a list of arrays: the adjoint of the result is a list (analyze/containers).
 SEQUENCE_MAKERS = [np.split, np.array_split, np.hsplit, np.vsplit, np.dsplit, np.divmod, np.modf]
+SEQUENCE_MAKERS += [np.meshgrid]
 # Take a list of arrays and give its adjoint as a list.
 SEQUENCE_PARAMS = {
     np.stack: ("arrays",),
@@ -318,6 +326,8 @@ SEQUENCE_PARAMS = {
 
 def register(registry: Registry) -> None:
     registry.array_makers(ARRAY_MAKERS)
+    registry.float_makers(FLOAT_MAKERS)
+    registry.array_kinds(KIND_KEEPERS, LIST_ARRAYS)
     registry.array_makers(getattr(np, name) for name in NEW_RESULTS if hasattr(np, name))
     registry.sequence_makers(SEQUENCE_MAKERS)
     registry.sequence_params(SEQUENCE_PARAMS)

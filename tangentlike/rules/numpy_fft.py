@@ -80,9 +80,10 @@ ROLES = {
     **dict.fromkeys(SAFE, "safe"),
     **dict.fromkeys([np.fft.fft, np.fft.ifft, np.fft.fft2, np.fft.ifft2], "source"),
     **dict.fromkeys([np.fft.fftn, np.fft.ifftn], "source"),
-    np.fft.rfft: "real-source",
+    **dict.fromkeys([np.fft.rfft, np.fft.rfft2, np.fft.rfftn, np.fft.ihfft], "real-source"),
     builtins.complex: "source",
-    **dict.fromkeys([np.real, np.imag, np.abs, builtins.abs, np.angle, np.fft.irfft], "sink"),
+    **dict.fromkeys([np.real, np.imag, np.abs, builtins.abs, np.angle], "sink"),
+    **dict.fromkeys([np.fft.irfft, np.fft.irfft2, np.fft.irfftn, np.fft.hfft], "sink"),
 }
 if hasattr(np, "astype"):  # NumPy >= 2.1
     ROLES[np.astype] = "safe"
@@ -128,6 +129,30 @@ def _transforms(registry: Registry) -> None:
     @linear(registry, np.fft.irfft, "a", restriction="n, axis, norm")
     def irfft(result, a, n=None, axis=-1, norm=None):
         d[a] = runtime.irfft_vjp(d[result], a, n, axis, norm)
+
+    @linear(registry, np.fft.rfft2, "a", restriction="real input; " + one)
+    def rfft2(result, a, s=None, axes=(-2, -1), norm=None):
+        d[a] = runtime.rfftn_vjp(d[result], a, s, axes, norm)
+
+    @linear(registry, np.fft.rfftn, "a", restriction="real input; " + one)
+    def rfftn(result, a, s=None, axes=None, norm=None):
+        d[a] = runtime.rfftn_vjp(d[result], a, s, axes, norm)
+
+    @linear(registry, np.fft.irfft2, "a", restriction=one)
+    def irfft2(result, a, s=None, axes=(-2, -1), norm=None):
+        d[a] = runtime.irfftn_vjp(d[result], a, s, axes, norm)
+
+    @linear(registry, np.fft.irfftn, "a", restriction=one)
+    def irfftn(result, a, s=None, axes=None, norm=None):
+        d[a] = runtime.irfftn_vjp(d[result], a, s, axes, norm)
+
+    @linear(registry, np.fft.hfft, "a", restriction="n, axis, norm")
+    def hfft(result, a, n=None, axis=-1, norm=None):
+        d[a] = runtime.hfft_vjp(d[result], a, n, axis, norm)
+
+    @linear(registry, np.fft.ihfft, "a", restriction="real input; n, axis, norm")
+    def ihfft(result, a, n=None, axis=-1, norm=None):
+        d[a] = runtime.ihfft_vjp(d[result], a, n, axis, norm)
 
     # complex(re, im) = re + i im: the real operands take Re(g) and Re(i g) = -Im(g)
     @linear(registry, builtins.complex, ("real", "imag"))

@@ -19,6 +19,7 @@ def register(registry: Registry) -> None:
     _reshapes(registry)
     _joins(registry)
     _splits(registry)
+    _grids(registry)
     _rearrangements(registry)
     _diagonals(registry)
 
@@ -115,6 +116,23 @@ def _joins(registry: Registry) -> None:
     @linear(registry, np.repeat, "a")
     def repeat(result, a, repeats, axis=None):
         d[a] = runtime.unrepeat(d[result], a, repeats, axis)
+
+
+def _grids(registry: Registry) -> None:
+    # Rule parameters are fixed, so meshgrid takes up to four arrays (None: left out).
+    @linear(
+        registry,
+        np.meshgrid,
+        ("x0", "x1", "x2", "x3"),
+        via=runtime.meshgrid_of,
+        keywords=("copy", "sparse", "indexing"),
+        restriction="up to 4 arrays",
+    )
+    def meshgrid(result, x0, x1=None, x2=None, x3=None, copy=True, sparse=False, indexing="xy"):
+        d[x0] = runtime.meshgrid_vjp(d[result], 0, (x0, x1, x2, x3), indexing)
+        d[x1] = runtime.meshgrid_vjp(d[result], 1, (x0, x1, x2, x3), indexing)
+        d[x2] = runtime.meshgrid_vjp(d[result], 2, (x0, x1, x2, x3), indexing)
+        d[x3] = runtime.meshgrid_vjp(d[result], 3, (x0, x1, x2, x3), indexing)
 
 
 def _splits(registry: Registry) -> None:

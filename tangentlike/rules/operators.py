@@ -149,6 +149,25 @@ def _bespoke(registry: Registry) -> None:
     def iterable_tangent(result, x):
         d[result] = runtime.iterable_tangent(d[x], x)
 
+    # np.vectorize(h)(x), lowered to [h(e) for e in np.ravel(x)] (normalize/vectorized.py)
+    @linear(registry, runtime.vectorized, "results", constant=("like",))  # its shape
+    def vectorized(result, results, like):
+        d[results] = runtime.unvectorized(d[result], results)
+
+    # np.apply_along_axis(h, axis, a), lowered to
+    # along_axis([h(r) for r in rows_along(a, axis)], a, axis)
+    @linear(registry, runtime.rows_along, "a", constant=("axis",))
+    def rows_along(result, a, axis):
+        d[a] = runtime.unrows_along(d[result], a, axis)
+
+    @linear(registry, runtime.along_axis, "results", constant=("a", "axis"))
+    def along_axis(result, results, a, axis):
+        d[results] = runtime.unalong_axis(d[result], results, a, axis)
+
+    registry.sequence_params({runtime.vectorized: ("results",), runtime.along_axis: ("results",)})
+    registry.sequence_params({runtime.unrows_along: ("g",)})
+    registry.sequence_makers([runtime.unvectorized, runtime.rows_along, runtime.unalong_axis])
+
     @linear(registry, runtime.dict_of, "values")
     def dict_of(result, keys, values):
         d[values] = runtime.undict_of(d[result], keys)

@@ -52,6 +52,9 @@ class Registry:
         # module -> its rules' registration (None while it runs)
         self._deferred: dict[str, Callable[[Registry], None] | None] = {}
         self._array_makers: set[object] = set()
+        self._float_makers: set[object] = set()  # f(shape): a float array
+        self._kind_keepers: set[object] = set()  # f(x): an array like x (np.copy)
+        self._list_arrays: set[object] = set()  # f([a, b]): an array of rank >= 1
         self._sequence_makers: set[object] = set()
         self._sequence_params: dict[object, tuple[str, ...]] = {}
         self._refused: dict[object, Refusal] = {}
@@ -103,6 +106,40 @@ class Registry:
         """Functions that always return a new array (never a view of an argument)."""
         self._ready()
         self._array_makers.update(primals)
+
+    def float_makers(self, primals: Iterable[object]) -> None:
+        """Functions that, called with a shape alone (`np.zeros(n)`), return a float
+        ndarray: arithmetic with it never repeats a list (`a * xs` is an array or fails)."""
+        self._ready()
+        self._float_makers.update(primals)
+
+    def makes_float_array(self, primal: object) -> bool:
+        self._ready()
+        try:
+            return primal in self._float_makers
+        except TypeError:
+            return False
+
+    def array_kinds(self, keepers: Iterable[object], from_lists: Iterable[object]) -> None:
+        """`keepers`: f(x) is an array of x's rank and dtype kind (np.copy);
+        `from_lists`: f([a, b]) of a list literal is an array of rank >= 1 (np.array)."""
+        self._ready()
+        self._kind_keepers.update(keepers)
+        self._list_arrays.update(from_lists)
+
+    def keeps_kind(self, primal: object) -> bool:
+        self._ready()
+        try:
+            return primal in self._kind_keepers
+        except TypeError:
+            return False
+
+    def makes_array_of_list(self, primal: object) -> bool:
+        self._ready()
+        try:
+            return primal in self._list_arrays
+        except TypeError:
+            return False
 
     def sequence_makers(self, primals: Iterable[object]) -> None:
         """Functions that return a list or tuple of arrays (their adjoint is a list)."""
@@ -420,6 +457,9 @@ class Registry:
         other._attributes = dict(self._attributes)
         other._deferred = {m: r for m, r in self._deferred.items() if r is not None}
         other._array_makers = set(self._array_makers)
+        other._float_makers = set(self._float_makers)
+        other._kind_keepers = set(self._kind_keepers)
+        other._list_arrays = set(self._list_arrays)
         other._sequence_makers = set(self._sequence_makers)
         other._sequence_params = dict(self._sequence_params)
         other._refused = dict(self._refused)

@@ -106,7 +106,18 @@ from .numpy import (
     weights_like,
     zero_if_real,
 )
-from .numpy_fft import fft_vjp, fftn_vjp, irfft_vjp, real_part, rfft_vjp
+from .numpy_fft import (
+    fft_vjp,
+    fftn_vjp,
+    hfft_vjp,
+    ihfft_vjp,
+    irfft_vjp,
+    irfftn_vjp,
+    real_part,
+    rfft_vjp,
+    rfftn_vjp,
+)
+from .numpy_grids import meshgrid_of, meshgrid_vjp
 from .numpy_linalg import (
     cholesky_vjp,
     eigh_vjp,
@@ -199,6 +210,14 @@ from .statistics import (
     quantile_weights,
     vander_slope,
 )
+from .vectorized import (
+    along_axis,
+    rows_along,
+    unalong_axis,
+    unrows_along,
+    unvectorized,
+    vectorized,
+)
 
 
 def owns(obj: object) -> bool:
@@ -213,6 +232,7 @@ __all__ = [
     "add_part",
     "add_part_vjp",
     "adjoint_contribution",
+    "along_axis",
     "arange_vjp",
     "cast_tangent",
     "cho_factor_jvp",
@@ -243,10 +263,13 @@ __all__ = [
     "gradient_like",
     "gradient_of",
     "gradient_vjp",
+    "hfft_vjp",
+    "ihfft_vjp",
     "inner",
     "inner_vjp",
     "interp_vjp",
     "irfft_vjp",
+    "irfftn_vjp",
     "item_index",
     "item_part",
     "iterable",
@@ -265,6 +288,8 @@ __all__ = [
     "matrix_power_jvp",
     "matrix_power_vjp",
     "median_vjp",
+    "meshgrid_of",
+    "meshgrid_vjp",
     "multi_dot_jvp",
     "multi_dot_vjp",
     "negated",
@@ -290,6 +315,8 @@ __all__ = [
     "real_root",
     "restore_item",
     "rfft_vjp",
+    "rfftn_vjp",
+    "rows_along",
     "rule_contribution",
     "same_memory",
     "saved_item",
@@ -311,6 +338,7 @@ __all__ = [
     "trapezoid_vjp",
     "unadd",
     "unadd_vjp",
+    "unalong_axis",
     "unappend",
     "unarray",
     "unbroadcast",
@@ -334,6 +362,7 @@ __all__ = [
     "unprod",
     "unrepeat",
     "unrollaxis",
+    "unrows_along",
     "unsequence",
     "unsequence_vjp",
     "unsetitem",
@@ -349,7 +378,9 @@ __all__ = [
     "untake",
     "untake_along_axis",
     "untile",
+    "unvectorized",
     "unweights",
+    "vectorized",
     "weights_like",
     "with_zero_item",
     "without_item",

@@ -251,3 +251,26 @@ def matmul_right(x, t, result):
     if np.ndim(t) - 1 == 1:  # a vector y: its directions as columns, then moved first
         return np.moveaxis(x @ np.swapaxes(t, 0, -1), -1, 0)
     return x @ lift(t, result)
+
+
+def concatenated_tangent(concatenator, items, tangents, k=None):
+    """The tangent of `concatenator[items]` (np.r_, np.c_): the same concatenation of the
+    items' tangents (None: the item does not vary), zeros for a slice (a constant range)
+    and a directive string kept. In vector mode (k directions) one concatenation per
+    direction, stacked."""
+
+    def part(item, t, j):
+        if isinstance(item, str):
+            return item
+        if isinstance(item, slice):
+            return np.zeros(np.shape(np.r_[item]))
+        if t is None:
+            return zero_tangent(item)
+        return t if j is None else direction(t, j)
+
+    pairs = list(zip(items, tangents, strict=True))
+    if k is None:
+        return concatenator[tuple(part(i, t, None) for i, t in pairs)]
+    return np.stack(
+        [np.asarray(concatenator[tuple(part(i, t, j) for i, t in pairs)]) for j in range(k)]
+    )

@@ -80,19 +80,46 @@ def selects(x, what):
         )
 
 
-def numeric_item(y, key, what):
-    """Raise ValueError when `y[key] op= v` (`what`) would update a mutable item of the
-    list or dict `y` in place (an array, a list: other names may hold it); fine for a
-    number there, and for an array `y` (its item write is what it says)."""
-    if isinstance(y, (list, dict)):
-        item = y[key]
-        if not isinstance(item, (int, float, complex, np.generic)):
-            raise ValueError(
-                f"tangentlike: {what}: it holds a {type(item).__name__}, which Python's "
-                "augmented assignment changes in place (any other name holding it changes "
-                "too), and the gradient does not follow that\nWhat to do: write the new "
-                "value explicitly, y[k] = y[k] + v (a new array), or copy the item first"
-            )
+def numeric_item(y, key, what, others=None, rebound=()):
+    """Check `y[key] op= v` (`what`), lowered to `y[key] = y[key] op v`, where y may be a
+    list or dict. For an array `y` or a number in the slot the lowering is what runs. An
+    array in the slot is updated in place by Python: the lowering is what runs exactly
+    when nothing read afterwards (`others`: the names that may share its memory, y
+    among them; its own slot excepted) holds that array or shares its memory, but the
+    names of `rebound` holding that very array (the generated code rebinds them to the
+    new one); raise ValueError otherwise, and for any other item (a list: extended in
+    place). `others` None: nothing is known, any array item raises."""
+    if not isinstance(y, (list, dict)):
+        return
+    item = y[key]
+    if isinstance(item, (int, float, complex, np.generic)):
+        return
+    if isinstance(item, np.ndarray) and others is not None:
+        try:
+            kept = [o for o in others if not (o is item and any(o is r for r in rebound))]
+            unshared(item, tuple(_other_slots(o, y, key) for o in kept), what)
+            return
+        except ValueError:
+            held = "another value read afterwards holds it or shares its memory"
+    else:
+        held = "any other name holding it changes too"
+    raise ValueError(
+        f"tangentlike: {what}: it holds a {type(item).__name__}, which Python's augmented "
+        f"assignment changes in place ({held}), and the gradient does not follow that\n"
+        "What to do: write the new value explicitly, y[k] = y[k] + v (a new array), or "
+        "copy the item first (.copy())"
+    )
+
+
+def _other_slots(other, y, key):
+    """`other`, or when it is the container y itself, its items but the one at key (whose
+    rebinding is what the lowered update does)."""
+    if other is not y:
+        return other
+    if isinstance(y, dict):
+        return [v for k, v in y.items() if k != key]
+    index = int(key) % len(y)
+    return [v for i, v in enumerate(y) if i != index]
 
 
 def same_memory(view, base) -> bool:

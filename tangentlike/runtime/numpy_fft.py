@@ -102,3 +102,51 @@ def irfft_vjp(g, a, n, axis, norm):
     shape = [1] * back.ndim
     shape[ax] = half
     return _like(_fit(back * weights.reshape(shape), np.shape(a), [ax]), a)
+
+
+def _swapped(norm):
+    """The norm hfft and ihfft hand to irfft and rfft (NumPy's _swap_direction)."""
+    return {None: "forward", "backward": "forward", "forward": "backward"}.get(norm, norm)
+
+
+def rfftn_vjp(g, a, s, axes, norm):
+    """The adjoint of the real `a` in `np.fft.rfftn(a, s, axes, norm)` (also rfft2):
+    NumPy's rfftn is rfft along the last axis, then fft along the others, so g goes
+    back through the adjoints of those in the opposite order."""
+    count = np.ndim(a) if s is None and axes is None else len(s if axes is None else axes)
+    found = _axes(a, axes, count)
+    last = None if s is None else s[-1]
+    if len(found) > 1:
+        inner = np.fft.rfft(a, n=last, axis=found[-1], norm=norm)  # for its shape
+        rest = None if s is None else list(s[:-1])
+        g = fftn_vjp(g, inner, rest, found[:-1], norm, False)
+    return rfft_vjp(g, a, last, found[-1], norm)
+
+
+def irfftn_vjp(g, a, s, axes, norm):
+    """The adjoint of the half spectrum `a` in `np.fft.irfftn(a, s, axes, norm)` (also
+    irfft2): ifft along all axes but the last, then irfft along the last; back in the
+    opposite order."""
+    count = np.ndim(a) if s is None and axes is None else len(s if axes is None else axes)
+    found = _axes(a, axes, count)
+    last = None if s is None else s[-1]
+    inner = a
+    rest = None if s is None else list(s[:-1])
+    if len(found) > 1:
+        inner = np.fft.ifftn(a, s=rest, axes=found[:-1], norm=norm)
+    g = irfft_vjp(g, inner, last, found[-1], norm)
+    if len(found) > 1:
+        g = fftn_vjp(g, a, rest, found[:-1], norm, True)
+    return g
+
+
+def hfft_vjp(g, a, n, axis, norm):
+    """The adjoint of `a` in `np.fft.hfft(a, n, axis, norm)` = irfft(conj(a)) with the
+    norm's direction swapped: the conjugate's adjoint is the conjugate of g."""
+    return np.conj(irfft_vjp(g, np.conj(a), n, axis, _swapped(norm)))
+
+
+def ihfft_vjp(g, a, n, axis, norm):
+    """The adjoint of the real `a` in `np.fft.ihfft(a, n, axis, norm)` =
+    conj(rfft(a)) with the norm's direction swapped."""
+    return rfft_vjp(np.conj(g), a, n, axis, _swapped(norm))

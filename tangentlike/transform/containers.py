@@ -153,6 +153,8 @@ def may_hold_container(
     ]
     if operand.id in nodes.param_names(ctx.fn) or not bindings:
         return True
+    if _ndarray(ctx, operand, frozenset()):
+        return False
     return not all(_makes_array(ctx, v, seen | {operand.id}) for v in bindings)
 
 
@@ -167,6 +169,8 @@ def _makes_array(ctx: Context, value: gast.expr, seen: frozenset[str]) -> bool:
             isinstance(o, gast.Constant) and type(o.value) in (float, complex) for o in operands
         ):
             return True
+        if any(_ndarray(ctx, o, frozenset()) for o in operands):
+            return True  # an ndarray times or plus a list is an array
         arrays = [not may_hold_container(ctx, o, seen) for o in operands if _local(ctx, o)]
         # a list plus anything else fails; a list times an int repeats it
         added = isinstance(value.op, gast.Add) and any(arrays)
@@ -175,6 +179,45 @@ def _makes_array(ctx: Context, value: gast.expr, seen: frozenset[str]) -> bool:
         callee = ctx.scope.resolve(value.func)
         return isinstance(callee, np.ufunc) or ctx.registry.makes_new_array(callee)
     return False
+
+
+def _ndarray(ctx: Context, operand: gast.expr, seen: frozenset[str]) -> bool:
+    """Whether a local certainly holds a float array or a NumPy float (never an int, a
+    list, nor a 0-d int array whose product is an np.int64: np.int64(2) * xs repeats a
+    list): every binding is `np.zeros(n)`-like or `np.array([...])`, or elementwise
+    arithmetic with such a value, a copy or a slice of it; names around a cycle count if
+    the rest do (the greatest fixpoint: a cycle's first value comes from outside it)."""
+    if not _local(ctx, operand) or operand.id in nodes.param_names(ctx.fn):
+        return False
+    if operand.id in seen:
+        return True
+    bindings = [
+        a.value
+        for a in assignments(ctx.fn.body)
+        if isinstance(a.targets[0], gast.Name) and a.targets[0].id == operand.id
+    ]
+    inner = seen | {operand.id}
+
+    def makes(value: gast.expr) -> bool:
+        if isinstance(value, gast.Call):
+            callee, args = ctx.scope.resolve(value.func), value.args
+            if args and isinstance(args[0], gast.List):  # np.array([a, b]): rank >= 1
+                return ctx.registry.makes_array_of_list(callee)
+            if len(args) == 1 and not value.keywords and ctx.registry.keeps_kind(callee):
+                return _ndarray(ctx, args[0], inner)  # np.copy(x)
+            simple = len(args) <= 1 and not value.keywords  # no dtype
+            return simple and ctx.registry.makes_float_array(callee)
+        if isinstance(value, gast.Subscript) and isinstance(value.slice, gast.Slice):
+            return _ndarray(ctx, value.value, inner)  # a float, or rank >= 1: a slice of it
+        if isinstance(value, gast.Name):
+            return _ndarray(ctx, value, inner)
+        if isinstance(value, gast.UnaryOp) and isinstance(value.op, (gast.USub, gast.UAdd)):
+            return _ndarray(ctx, value.operand, inner)
+        if isinstance(value, gast.BinOp) and not isinstance(value.op, gast.MatMult):
+            return any(_ndarray(ctx, o, inner) for o in (value.left, value.right))
+        return False
+
+    return bool(bindings) and all(makes(v) for v in bindings)
 
 
 def _local(ctx: Context, operand: gast.expr) -> bool:

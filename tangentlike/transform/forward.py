@@ -225,7 +225,9 @@ def _tangent_code(ctx, stmt, target, value, dt) -> list[gast.stmt]:
 def _read(ctx: ForwardContext, value: gast.Subscript, dt: str) -> list[gast.stmt]:
     """`t = p[index]`: `dt = dp[index]`."""
     base = value.value
-    if not isinstance(base, gast.Name) or ctx.registry.concatenates(ctx.scope.resolve(base)):
+    if ctx.registry.concatenates(ctx.scope.resolve(base)):
+        return [nodes.assign(dt, _concatenated(ctx, value))]
+    if not isinstance(base, gast.Name):
         raise ctx.error(
             value,
             "forward mode does not differentiate through this subscript",
@@ -241,6 +243,21 @@ def _read(ctx: ForwardContext, value: gast.Subscript, dt: str) -> list[gast.stmt
             )
         ]
     return [nodes.assign(dt, nodes.call(ctx.helper(fw.take), [dp, index_expr(value.slice)]))]
+
+
+def _concatenated(ctx: ForwardContext, value: gast.Subscript) -> gast.expr:
+    """`np.r_[a, 0:3, b]`'s tangent: the same concatenation of the items' tangents."""
+    items = value.slice.elts if isinstance(value.slice, gast.Tuple) else [value.slice]
+    tangents = [
+        nodes.const(None) if isinstance(e, gast.Slice) else tangent_of(ctx, e) or nodes.const(None)
+        for e in items
+    ]
+    args = [
+        nodes.deepcopy(value.value),
+        nodes.tuple_([index_expr(e) for e in items]),
+        nodes.tuple_(tangents),
+    ] + ([nodes.name(ctx.width)] if ctx.width else [])
+    return nodes.call(ctx.helper(fw.concatenated_tangent), args)
 
 
 def _item_write(ctx: ForwardContext, stmt: gast.Assign) -> list[gast.stmt]:

@@ -47,8 +47,7 @@ from ..rules.registry import Registry
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
-from . import argument_copies
-from .adjoints import index_expr
+from . import argument_copies, item_updates
 from .view_updates import ViewUpdates
 
 EffectsOf = Callable[[object], Effects | None]
@@ -140,7 +139,7 @@ class _Lowering:
             elif nodes.is_item_write(stmt):  # refused where it is compiled; callers know
                 for param in self.aliases.params_of(stmt, nodes.assigned_name(stmt)):
                     self.mutated.setdefault(param, self.mutation(stmt))
-                lowered = [*self.numeric_item(stmt), stmt]
+                lowered = self.numeric_item(stmt)
                 if len(lowered) == 1:
                     lowered = self.item_write(stmt) or lowered
             elif isinstance(stmt, (gast.Assign, gast.Expr)) and isinstance(stmt.value, gast.Call):
@@ -210,19 +209,23 @@ class _Lowering:
     def numeric_item(self, stmt: gast.Assign) -> list[gast.stmt]:
         """`L[k] op= v` (normalize/desugar.py marks it) into what may be a list or dict:
         Python updates the item in place when it is an array or a list, which other names
-        may hold; the lowered `L[k] = L[k] op v` is right only for a number there, which
+        may hold; the lowered `L[k] = L[k] op v` is right for a number there, and for an
+        array no name read afterwards holds or shares (L's other slots included) and that
+        is no argument's or global's (whose change the caller sees), which
         runtime.numeric_item checks."""
         target = stmt.targets[0]
         y = target.value.id
         if not getattr(target, "augmented", False) or y in self.before_arrays(stmt):
-            return []
-        helper = nodes.name(self.namespace.bind("numeric_item", runtime.numeric_item, self.namer))
+            return [stmt]
         what = (
             f"{messages.place(self.parsed, stmt)}: `{messages.text(self.parsed, stmt)}` updates "
             f"the item of {y!r} in place"
         )
-        key = index_expr(target.slice)
-        return [nodes.expr_stmt(nodes.call(helper, [nodes.name(y), key, nodes.const(what)]))]
+        a = self.aliases  # an argument's or a global's array changes for the caller: refused
+        live = None
+        if not a.global_roots(stmt, y) and not a.params_of(stmt, y):
+            live = a.live_sharers(stmt, y)  # who would see the item change
+        return item_updates.lowered(stmt, y, what, live, self.namespace, self.namer)
 
     def before_arrays(self, stmt: gast.stmt) -> frozenset[str]:
         """Names certainly not a list or dict when stmt runs."""

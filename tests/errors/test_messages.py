@@ -120,7 +120,12 @@ UNSUPPORTED = [
     ("no return", ["y = x * 2"], 2, "return"),
     ("del", ["y = x", "del y", "return x"], 4, "del"),
     ("class", ["class A:", "    pass", "return x"], 3, "class"),
-    ("nested subscript assignment", ["y = x * 1.0", "y[0][1] = 2.0", "return y"], 4, "element"),
+    (
+        "assignment into an attribute's element",
+        ["y = x * 1.0", "y.T[0] = 2.0", "return y"],
+        4,
+        "element",
+    ),
     ("write into an argument", ["x[0] = 2.0", "return x"], 3, "argument"),
     ("write into a view", ["y = x[1:]", "y[0] = 2.0", "return y"], 4, "view"),
     (

@@ -422,6 +422,26 @@ CASES: list[Case] = [
     Case("np.fft.irfft(np.fft.rfft(x) * (0.5 + 1j))", {"x": (6,)}),
     Case("np.fft.irfft(np.fft.rfft(x) * 1j, n=7, norm='forward')", {"x": (6,)}, autograd=False),
     Case("np.fft.irfft(x, axis=0)", {"x": (4, 2)}),  # a real half spectrum
+    # np.vectorize of a function: a comprehension over the entries (autograd: no rule)
+    Case("np.vectorize(np.sin)(x)", {"x": M}, autograd=False),
+    Case("np.vectorize(np.tanh)(x) * x", {"x": V}, autograd=False),
+    Case("np.apply_along_axis(np.sum, 1, x)", {"x": M}, autograd=False),
+    Case("np.apply_along_axis(np.cumsum, 0, x) * x", {"x": M}, autograd=False),
+    Case("np.apply_along_axis(np.sort, -1, x)", {"x": T}, autograd=False),
+    # np.meshgrid (autograd has no rule): every output weighted by the test's w
+    Case("np.meshgrid(x, y)[0] * np.meshgrid(x, y)[1]", {"x": (3,), "y": (4,)}, autograd=False),
+    Case("np.stack(np.meshgrid(x, y, indexing='ij'))", {"x": (3,), "y": (2,)}, autograd=False),
+    Case("np.meshgrid(x, y, sparse=True)[1] * x", {"x": (3,), "y": (2,)}, autograd=False),
+    Case("np.stack(np.meshgrid(x, y, x))", {"x": (2,), "y": (3,)}, autograd=False),
+    Case("np.meshgrid(x, y)[1] ** 2", {"x": (2, 2), "y": S}, autograd=False),
+    Case("np.abs(np.fft.rfft2(x)) ** 2", {"x": (4, 6)}),
+    Case("np.imag(np.fft.rfftn(x, axes=(0, 2), norm='ortho'))", {"x": (4, 3, 6)}),
+    Case("np.fft.irfft2(np.fft.rfft2(x) * (0.5 + 1j))", {"x": (4, 6)}),
+    Case("np.fft.irfftn(x, axes=(1,))", {"x": (3, 4)}),  # a real half spectrum
+    Case("np.fft.irfft2(np.fft.rfft2(x, s=(5, 7)), s=(3, 4))", {"x": (4, 6)}, autograd=False),
+    Case("np.fft.hfft(np.fft.ihfft(x) * (1 - 0.5j))", {"x": (6,)}, autograd=False),  # no rule
+    Case("np.real(np.fft.ihfft(x, n=7, axis=0, norm='forward'))", {"x": (6, 2)}, autograd=False),
+    Case("np.fft.hfft(x, n=5, norm='ortho')", {"x": (2, 4)}, autograd=False),
     Case("np.abs(complex(x, 2.0) * x)", {"x": S}, autograd=False),  # autograd: no complex()
     Case("np.real(np.conj(x * 1j + x) * (2 + 1j)) + np.abs(x * (1 - 1j))", {"x": V}),
     *[Case(f"np.atleast_{n}d(x)", {"x": s}) for n in (1, 2, 3) for s in (S, V, M)],

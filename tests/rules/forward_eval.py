@@ -22,7 +22,7 @@ import numpy as np
 from templates import tangent_of
 
 from tangentlike import runtime
-from tangentlike.normalize import builtin_calls
+from tangentlike.normalize import builtin_calls, vectorized
 from tangentlike.rules.instantiate import bind_arguments
 from tangentlike.rules.registry import default_registry
 from tangentlike.rules.tangent import TangentRule
@@ -140,6 +140,9 @@ class Evaluator:
             k.arg is None for k in node.keywords
         ):
             raise Unsupported("*args or **kwargs")
+        lowered = _Lowered(self).visit(node)  # np.vectorize(h)(x), as normalize lowers it
+        if lowered is not node:
+            return self.run(lowered)
         keywords = {k.arg: k.value for k in node.keywords}
         func = node.func
         if isinstance(func, gast.Attribute) and func.attr == "pop":
@@ -259,3 +262,37 @@ def _resolve(dotted: str) -> object:
 
     module, _, name = dotted.rpartition(".")
     return getattr(importlib.import_module(module), name)
+
+
+class _Lowered(vectorized._Lowering):
+    """normalize/vectorized.py's lowering of one call, with the evaluator's names: the
+    helpers it binds go into its namespace, its temporaries are fresh names."""
+
+    def __init__(self, evaluator: Evaluator) -> None:
+        self.evaluator = evaluator
+        super().__init__(None, self, self, self)
+
+    def resolve(self, node: gast.expr) -> object:
+        try:
+            return self.evaluator.plain(node)
+        except Exception:  # a name only the sweep binds: not np.vectorize
+            return None
+
+    def bind(self, name: str, obj: object, namer: object) -> str:
+        self.evaluator.namespace[name] = obj
+        return name
+
+    def temp(self, prefix: str) -> str:
+        taken = {**self.evaluator.namespace, **self.evaluator.values}
+        k = 1
+        while f"_{prefix}{k}" in taken:
+            k += 1
+        return f"_{prefix}{k}"
+
+    def visit_Call(self, node: gast.Call) -> gast.expr:  # this call only, not inside it
+        inner = node.func
+        if self.resolve(node.func) is np.apply_along_axis:
+            return self.along_axis(node)
+        if isinstance(inner, gast.Call) and self.resolve(inner.func) is np.vectorize:
+            return super().visit_Call(node)
+        return node

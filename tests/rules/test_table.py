@@ -145,7 +145,11 @@ def _called(case: Case) -> set[object]:
             found.add(type(node.op))
         elif isinstance(node, gast.Attribute):
             target = _resolve(node)
-            if target is not None:
+            if target is np.vectorize:  # normalize/vectorized: vectorized([h(e) for ...], x)
+                found.add(runtime.vectorized)
+            elif target is np.apply_along_axis:  # along_axis([h(r) for r in rows_along(..)])
+                found.update((runtime.along_axis, runtime.rows_along))
+            elif target is not None:
                 found.add(target)
             elif node.attr == "pop":  # normalize/anf_expressions: xs.pop(i)
                 found.add(runtime.without_item)

@@ -365,11 +365,12 @@ def test_writes_it_cannot_follow_are_refused_with_a_location(tmp_path, case, mod
 
 @pytest.mark.parametrize("mode", ["grad", "jvp"])
 def test_an_augmented_write_into_an_array_item_is_refused_at_run_time(tmp_path, mode):
-    """`L[0] /= 2` divides the array L[0] holds in place (here the argument itself): the
-    lowered `L[0] = L[0] / 2` would be another program. Numbers there are fine."""
+    """`L[0] /= 2` divides the array L[0] holds in place (here the argument itself), which
+    L[1] holds too: the lowered `L[0] = L[0] / 2` would be another program (a name holding
+    it is rebound to the new array, another slot is not). Numbers there are fine."""
     source = (
         "import numpy as np\n\n\ndef f(y):\n    L = [y, y]\n    L[0] /= 2.0\n"
-        "    return np.mean(y)\n\n\ndef g(y):\n    d = {'a': y[0], 'b': y[1]}\n"
+        "    return np.mean(y) + L[1][0]\n\n\ndef g(y):\n    d = {'a': y[0], 'b': y[1]}\n"
         "    d['a'] *= y[2]\n    d['b'] += d['a']\n    return d['a'] * d['b']\n"
     )
     module = load_module(tmp_path, source)

@@ -1,0 +1,63 @@
+"""`L[k] op= v` where L may be a list or dict (transform/in_place.py lowers it).
+
+Python runs `L[k].__iop__(v)`: an array item changes in place, so every name holding
+that array sees the new values. The lowering is `L[k] = L[k] op v` (a new array N)
+and, for each name read afterwards that may share the item's memory, `n = L[k]` where
+n is the old array itself (`n is _old`): every holder sees N, which has the values
+the array would have. `runtime.numeric_item` checks at run time that nothing else
+read afterwards holds or shares the old array (a view of it, another slot of L,
+another container): then the lowering is what runs; otherwise it raises, located.
+
+Assumes: A-normal form, `live` from analyze.aliases (None: an argument's or a
+global's array may be the item, whose change the caller sees: any array refused).
+Guarantees: the update statement is kept; statements before it check, after it
+rebind.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from .. import runtime
+from ..syntax import nodes
+from ..syntax.names import Namer
+from ..syntax.namespace import Namespace
+from .adjoints import index_expr
+
+
+def lowered(
+    stmt: gast.Assign,
+    y: str,
+    what: str,
+    live: list[str] | None,
+    namespace: Namespace,
+    namer: Namer,
+) -> list[gast.stmt]:
+    """The check, `stmt` (`y[k] = <new value>`), and the rebinding of the names in
+    `live` (other than y) that held the old item."""
+    target = stmt.targets[0]
+    helper = nodes.name(namespace.bind("numeric_item", runtime.numeric_item, namer))
+    args = [nodes.name(y), index_expr(target.slice), nodes.const(what)]
+    names = [n for n in live or () if n != y]
+    if live is None:
+        return [nodes.expr_stmt(nodes.call(helper, args)), stmt]
+    args.append(nodes.tuple_([nodes.name(n) for n in live]))
+    if not names:
+        return [nodes.expr_stmt(nodes.call(helper, args)), stmt]
+    old = namer.temp(y + "_old")
+    read = gast.Subscript(value=nodes.name(y), slice=nodes.deepcopy(target.slice), ctx=gast.Load())
+    args.append(nodes.tuple_([nodes.name(n) for n in names]))
+    out: list[gast.stmt] = [
+        nodes.assign(old, read),
+        nodes.expr_stmt(nodes.call(helper, args)),
+        stmt,
+    ]
+    for n in names:
+        same = namer.temp("same")
+        test = gast.Compare(left=nodes.name(n), ops=[gast.Is()], comparators=[nodes.name(old)])
+        again = gast.Subscript(
+            value=nodes.name(y), slice=nodes.deepcopy(target.slice), ctx=gast.Load()
+        )
+        out.append(nodes.assign(same, test))
+        out.append(nodes.if_(nodes.name(same), [nodes.assign(n, again)]))
+    return out
