@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from . import specialize
+from . import packed, specialize
 from .api import vjp
 from .build import cached
 from .errors import JitError, JitWarning, UnknownClassError, WrtError
@@ -77,6 +77,7 @@ def _jvp(
 ) -> Callable:
     if not (jit is True or jit is False or jit == "auto"):
         raise TypeError(f'jit= takes True, False or "auto", not {jit!r}')
+    packed.refuse_again(f)
     rebuild = functools.partial(_jvp, optimize=optimize, verbose=verbose, vector=vector, jit=jit)
     if peel_bound(f) is not None:  # a bound method, partial or callable object
         return specialize.bound(f, *resolve_wrt(f, wrt), rebuild)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import build as build_module
-from . import specialize
+from . import packed, specialize
 from .compile.cache import DiskCache
 from .errors import JitError, JitWarning, SourceNotFoundError, UnknownClassError
 from .jit import compiled
@@ -62,6 +62,7 @@ def gradient(
             entry = asked = None
         if entry is not None:
             return _current(entry, verbose)
+    packed.refuse_again(f)
     if checks is None:  # a compiled gradient is built from the plain adjoint (job.Job.jit)
         checks = False if options.get("jit") else checks_from_environment()
     checks = bool(checks)
@@ -70,6 +71,10 @@ def gradient(
     func = unwrap(f)
     if not isinstance(func, types.FunctionType):
         func = _function_for(func)
+    inside = packed.request(func, wrt)
+    if inside is not None:  # positions inside *args: the whole tuple's gradient, picked
+        whole = gradient(f, inside.wrt, mode, verbose, checks, **options)
+        return packed.picking(whole, inside, mode)
     # the warm path: the request as given, without reading the signature to resolve wrt
     request = _request_key(wrt, mode, checks, options)
     per_func = _cache.get(func, {})

@@ -52,6 +52,7 @@ def hvp(
     is the result. `hv.source` is the generated HVP module, `hv.method` the method
     used ("forward" or "reverse"); `hv.gradient` the gradient it differentiates."""
     _check_method("hvp", method)
+    names = resolve_wrt(f, wrt)[0]  # its refusals first (a position inside *args)
     gradient = api.grad(f, wrt, cache=cache, checks=checks)
     product, used = None, "reverse"
     if method in ("auto", "forward"):
@@ -76,7 +77,7 @@ def hvp(
     hv.__wrapped__ = product
     hv.source = product.source
     hv.gradient = gradient
-    hv.wrt = resolve_wrt(f, wrt)[0]
+    hv.wrt = names
     hv.method = used
     return hv
 
@@ -93,6 +94,7 @@ def hessian(
     `wrt`; for a tuple `wrt`, the nested tuple of blocks H[i][j] (x_i.shape + x_j.shape).
     """
     _check_method("hessian", method)
+    resolve_wrt(f, wrt)  # its refusals first (a position inside *args)
     single = isinstance(wrt, (int, str))
     if method in ("auto", "forward"):
         gradient = api.grad(f, wrt, cache=cache, checks=checks)

@@ -1,7 +1,7 @@
 """`wrt` naming a `*args` parameter (`def f(a, *xs)`, `tl.grad(f, wrt="xs")`): the
 gradient is a tuple with one gradient per collected argument (ragged shapes, floats),
-in every mode, against autograd and central differences; a position inside `*xs` is
-refused with what to do."""
+in every mode, against autograd and central differences; a position inside `*xs` picks
+its item of that tuple (reverse modes) or is refused with what to do (forward modes)."""
 
 from __future__ import annotations
 
@@ -103,8 +103,41 @@ def test_a_vector_output_through_vjp(m):
         np.testing.assert_allclose(np.sum(gk * u), directional_fd(scalar, list(args), 1 + k, u))
 
 
-@pytest.mark.parametrize(("name", "wrt"), [("total", 0), ("scaled", 1), ("scaled", (0, 2))])
-def test_a_position_inside_star_args_says_to_name_it(m, name, wrt):
-    with pytest.raises(WrtError, match=rf"position \d falls in {name}'s \*xs") as err:
-        tl.grad(getattr(m, name), wrt=wrt)
-    assert "differentiate with respect to 'xs' (by name)" in str(err.value)
+@pytest.mark.parametrize(
+    ("name", "wrt"),
+    [("total", 0), ("total", 2), ("scaled", 1), ("scaled", (0, 2)), ("scaled", (2, "a"))],
+)
+def test_a_position_inside_star_args_picks_its_gradient(m, name, wrt):
+    """grad, value_and_grad and vjp with respect to positions inside *xs: the whole
+    tuple's gradient, the items asked for picked at the call; against autograd."""
+    f, args = getattr(m, name), ARGS[name]
+    items = wrt if isinstance(wrt, tuple) else (wrt,)
+    positions = [0 if item == "a" else item for item in items]
+    got = tl.grad(f, wrt=wrt)(*args)
+    value, again = tl.value_and_grad(f, wrt=wrt)(*args)
+    pulled = tl.vjp(f, wrt=wrt)(*args, 2.0)
+    got, again, pulled = ((g,) if not isinstance(wrt, tuple) else g for g in (got, again, pulled))
+    assert value == pytest.approx(f(*args))
+    for k, g, h, p in zip(positions, got, again, pulled, strict=True):
+        expected = _autograd_star(f, args, k)
+        np.testing.assert_allclose(g, expected, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(h, expected, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(p, 2.0 * expected, rtol=1e-10, atol=1e-12)
+
+
+def test_a_position_beyond_the_arguments_of_a_call_is_refused(m):
+    with pytest.raises(WrtError, match=r"position 3 falls beyond the 2 argument\(s\)"):
+        tl.grad(m.scaled, wrt=3)(*ARGS["scaled"])
+
+
+def test_forward_modes_say_to_name_star_args(m):
+    for make in (tl.jvp, tl.hvp, tl.hessian, tl.jacobian):
+        with pytest.raises(WrtError, match=r"position 1 falls in scaled's \*xs") as err:
+            make(m.scaled, wrt=1)
+        assert "differentiate with respect to 'xs' (by name)" in str(err.value)
+
+
+def test_a_picking_gradient_is_not_differentiated_again(m):
+    dg = tl.grad(m.total, wrt=1)
+    with pytest.raises(WrtError, match=r"positions inside \*xs, which tangentlike does not"):
+        tl.grad(dg, wrt=0)
