@@ -30,7 +30,7 @@ def copying_helpers(external: dict[str, object]) -> None:
 
 def pops_as_rebinding(fn: ast.FunctionDef) -> None:
     """`xs.pop()` and `del xs[n:]` (a backward sweep restoring a list the function made, as
-    it was before an append or extend) as `xs = xs[:-1]`, `xs = xs[:n]`: the same list
+    it was before an append or extend) as `xs = list(xs[:-1])`, `xs = list(xs[:n])`: the same list
     value under that name, and no change to the object another name holds (`for v in xs`
     read it as it was; generated code never reads it through that name after the pop,
     which tangentlike refuses in user code), so the form needs no aliasing check when
@@ -48,7 +48,8 @@ def pops_as_rebinding(fn: ast.FunctionDef) -> None:
                     rest = ast.Subscript(
                         value=_load(name), slice=ast.Slice(upper=upper), ctx=ast.Load()
                     )
-                    stmts[k] = ast.copy_location(_assign(name, rest), stmt)
+                    fresh = ast.Call(func=_load("list"), args=[rest], keywords=[])
+                    stmts[k] = ast.copy_location(_assign(name, fresh), stmt)
 
 
 def _kept_part(stmt: ast.stmt, params: set[str]) -> tuple[str, ast.expr] | None:
