@@ -24,7 +24,10 @@ def register(registry: Registry) -> None:
 
 
 def _picks(registry: Registry) -> None:
-    @linear(registry, np.where, ("x", "y"))
+    # the result is locally constant in the condition (read for its truth values only):
+    # a condition that varies (a comparison popped back in a differentiated gradient) is
+    # no operand of the derivative
+    @linear(registry, np.where, ("x", "y"), constant=("condition",))
     def where(result, condition, x, y):
         d[x] = runtime.unbroadcast(np.where(condition, d[result], 0.0), x)
         d[y] = runtime.unbroadcast(np.where(condition, 0.0, d[result]), y)

@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import runtime
 from ..runtime import forward
-from . import runtime_numpy_helpers
+from . import runtime_numpy_helpers, runtime_pieces, runtime_products
 from .registry import Registry
 from .template import d
 
@@ -63,7 +63,9 @@ def register(registry: Registry) -> None:
             runtime.unmul_term,
             runtime.unmul_vjp,
             runtime.unmul_vjp_tangent,
+            runtime.unmul_vjp_term,
             runtime.unmul_vjp_vjp,
+            runtime.add_terms,
             runtime.unsequence,
             runtime.unsequence_vjp,
             runtime.unsetitem,
@@ -102,12 +104,19 @@ def register(registry: Registry) -> None:
             runtime.unsum_vjp: ("h",),
         }
     )
+    registry.sequence_makers(runtime_pieces.SEQUENCE_MAKERS)
+    registry.sequence_params(runtime_pieces.SEQUENCE_PARAMS)
+    registry.nondifferentiable(
+        {runtime.extremum_index: "the position of a max or min among items: an integer"}
+    )
     _broadcasting(adjoint, tangent)
     _boundaries(adjoint, tangent)
     _container_adjoints(adjoint, tangent)
     _products(adjoint, tangent)
     _own_helpers(adjoint, tangent)
     runtime_numpy_helpers.register(adjoint, tangent)
+    runtime_pieces.register(adjoint, tangent)
+    runtime_products.register(adjoint, tangent)
 
     # -- NumPy calls generated gradients make (the adjoint of a sum is a broadcast) ------
     if registry.lookup_tangent(np.broadcast_to) is None:  # until rules/numpy.py states it
@@ -445,7 +454,16 @@ def _own_helpers(adjoint: Callable, tangent: Callable) -> None:
 
     @tangent(runtime.unmul_vjp)
     def unmul_vjp_tangent(result, h, g, x, y):
-        d[result] = runtime.unmul_vjp_tangent(d[h], d[g], d[x], d[y], h, g, x, y)
+        d[result] = runtime.add_terms(
+            runtime.add_terms(
+                runtime.unmul_vjp(runtime.no_object_zero(d[h]), g, x, y),
+                runtime.unmul_vjp_term(h, d[g], g, x, y, 0),
+            ),
+            runtime.add_terms(
+                runtime.unmul_vjp_term(h, d[x], g, x, y, 1),
+                runtime.unmul_vjp_term(h, d[y], g, x, y, 2),
+            ),
+        )
 
     @adjoint(runtime.unsequence_vjp, constant=("g", "x"))
     def unsequence_vjp(result, h, g, x):

@@ -268,9 +268,28 @@ def _drop_zeros(node: gast.expr, zeros: set[str]) -> gast.expr | None:
         if right is None:
             return left
         return nodes.binop(left, node.op, right)
+    if _is_terms_sum(node):  # runtime.add_terms(a, b): a sum of container-valued terms
+        left, right = _drop_zeros(node.args[0], zeros), _drop_zeros(node.args[1], zeros)
+        if left is None or right is None:
+            return right if left is None else left
+        node.args = [left, right]
+        return node
     # a term mixing zero and non-zero tangents outside a sum (np.where(c, d[x], d[y])):
     # the zero ones are materialized in their parameter's shape
     return _ZeroFill(zeros).visit(node)
+
+
+def _is_terms_sum(node: gast.expr) -> bool:
+    """`runtime.add_terms(a, b)`: the sum of two terms with the tangent's structure."""
+    return (
+        isinstance(node, gast.Call)
+        and isinstance(node.func, gast.Attribute)
+        and node.func.attr == "add_terms"
+        and isinstance(node.func.value, gast.Name)
+        and node.func.value.id == "runtime"
+        and len(node.args) == 2
+        and not node.keywords
+    )
 
 
 class _ZeroFill(gast.NodeTransformer):

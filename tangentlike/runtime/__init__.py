@@ -19,6 +19,8 @@ what one computes is a versioned event: copies live in users' repositories.
     draws         random draws from a Generator passed in (constants)
     scalars       rule maths of rules/builtins.py and rules/math.py (Python floats)
     statistics    rule maths of rules/numpy_statistics.py (quantiles, cov, polynomials)
+    higher, higher_pieces, higher_products  rule maths of the rules of runtime helpers
+                  (derivatives of generated gradients)
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from .gradient import stop_gradient
 from .higher import (
     add_part,
     add_part_vjp,
+    add_terms,
     item_part,
     linspace_vjp_vjp,
     no_object_zero,
@@ -60,11 +63,27 @@ from .higher import (
     unmul_term,
     unmul_vjp,
     unmul_vjp_tangent,
+    unmul_vjp_term,
     unmul_vjp_vjp,
     unsequence_vjp,
     unsetitem_vjp,
     unstack_vjp,
     unsum_vjp,
+)
+from .higher_pieces import (
+    unappend_copy,
+    unappend_vjp,
+    unconcatenate_index_vjp,
+    unconcatenate_vjp,
+    unextend_copy,
+    unextend_vjp,
+)
+from .higher_products import (
+    cross_vjp_vjp,
+    einsum_vjp_term,
+    einsum_vjp_vjp,
+    kron_vjp_vjp,
+    tensordot_vjp_vjp,
 )
 from .indexing import (
     entry_copy,
@@ -411,4 +430,19 @@ __all__ += [  # rules/numpy_statistics.py
     "quantile_vjp",
     "quantile_weights",
     "vander_slope",
+]
+__all__ += [  # second-order rules of rules/runtime_pieces.py and runtime_products.py
+    "add_terms",
+    "cross_vjp_vjp",
+    "einsum_vjp_term",
+    "einsum_vjp_vjp",
+    "kron_vjp_vjp",
+    "tensordot_vjp_vjp",
+    "unappend_copy",
+    "unappend_vjp",
+    "unconcatenate_index_vjp",
+    "unconcatenate_vjp",
+    "unextend_copy",
+    "unextend_vjp",
+    "unmul_vjp_term",
 ]

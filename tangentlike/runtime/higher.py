@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .broadcast import unbroadcast
+from .containers import add
 from .numpy import _stack_layout
 
 
@@ -248,6 +249,33 @@ def unmul_vjp_tangent(th, tg, tx, ty, h, g, x, y):
         return first
     second = unmul_vjp(h, _dense(tg, g), _dense(tx, x), _dense(ty, y))
     return tuple(_plus(a, b) for a, b in zip(first, second, strict=True))
+
+
+def unmul_vjp_term(h, t, g, x, y, which):
+    """One term of the tangent of `unmul_vjp(h, g, x, y)`: the term of the tangent `t` of
+    g (`which` 0), x (1) or y (2), with the parts ub(h0 y + h1 x, g), ub(h1 g, x),
+    ub(h0 g, y) linear in (g, x, y); None for a list repeated by an int (only h moves)."""
+    t = no_object_zero(t)
+    if t is None or isinstance(x, (list, tuple)) or isinstance(y, (list, tuple)):
+        return None
+    h0, h1 = (None, None) if h is None else (h[0], h[1])
+    if which == 0:
+        return _dense(None, g), _part(h1, t, x), _part(h0, t, y)
+    if which == 1:
+        return _part(h1, t, g), _dense(None, x), _dense(None, y)
+    return _part(h0, t, g), _dense(None, x), _dense(None, y)
+
+
+def add_terms(a, b):
+    """The sum of two terms of one tangent, which have its structure (None is zero):
+    `add(a, b)`. A forward template spells a sum of container-valued terms with it, and a
+    term of zero tangents is dropped from it as from `+` (rules/tangent.py)."""
+    return add(a, b)
+
+
+def _part(h, t, like):
+    """ub(h t, like), zeros when h is None (a zero adjoint)."""
+    return _dense(None, like) if h is None else _fit(np.asarray(h * t), like)
 
 
 def _fit(v, like):

@@ -107,15 +107,15 @@ def inner_vjp(g, a, b, side):
     return np.tensordot(g, a, (list(range(a_nd - 1)), list(range(a_nd - 1))))
 
 
-def einsum_vjp(g, subscripts, k, *operands):
-    """The adjoint of operand `k` in `np.einsum(subscripts, *operands)`.
+def einsum_vjp(g, subscripts, k, x0, x1=None, x2=None, x3=None, x4=None, x5=None):
+    """The adjoint of operand `k` in `np.einsum(subscripts, x0, ...)`.
 
     An einsum of the output's adjoint with the other operands, spread back over
     indices that operand `k` alone sums (broadcast) or repeats (its diagonal),
     and summed over dimensions it broadcast (size 1). Trailing None operands
     (unused rule slots) are ignored.
     """
-    operands = list(operands)
+    operands = [x0, x1, x2, x3, x4, x5]
     while operands and operands[-1] is None:
         operands.pop()
     spec = subscripts.replace(" ", "")

@@ -113,6 +113,7 @@ def check(ctx: Any) -> None:
         if (
             target.id in grown
             and not isinstance(value, (gast.List, gast.BinOp))
+            and not (isinstance(value, gast.Constant) and value.value is None)  # no object
             and not _new_list(ctx, value)
             and not _handed_over(ctx, value)
         ):

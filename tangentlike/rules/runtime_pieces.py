@@ -1,0 +1,85 @@
+"""Second-order rules of the adjoint helpers that cut an adjoint into pieces or put one
+piece in place (registered by rules/runtime_helpers.py beside its other rules).
+
+Each is linear in the adjoint it cuts (`g`, `b`) and reads its other arguments for their
+shapes, lengths and positions only (constant): the reverse form joins the pieces'
+adjoints back (runtime/higher_pieces.py), the forward form is the helper applied to the
+tangent.
+
+- unconcatenate (np.concatenate), unconcatenate_index (np.r_, np.c_): g cut into pieces;
+- unpick (builtin max and min): g put at the chosen position, transposed by reading it;
+- unappend_copy, unextend_copy (`xs.append`, `xs.extend`): a list adjoint without its
+  last elements, and those; the differentiable form of a generated gradient calls these
+  copies instead of `unappend` and `unextend`, which shorten the list they are given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .. import runtime
+from .template import d
+
+# the helpers whose result, or whose argument, is a list adjoint (runtime_helpers.py
+# registers them as such: a name bound to one is accumulated with `add`)
+SEQUENCE_MAKERS = (
+    runtime.unappend_copy,
+    runtime.unappend_vjp,
+    runtime.unconcatenate,
+    runtime.unconcatenate_index,
+    runtime.unextend_copy,
+    runtime.unextend_vjp,
+    runtime.unpick,
+)
+SEQUENCE_PARAMS = {
+    runtime.unappend_copy: ("b",),
+    runtime.unappend_vjp: ("h", "b"),
+    runtime.unconcatenate_vjp: ("h",),
+    runtime.unconcatenate_index_vjp: ("h",),
+    runtime.unextend_copy: ("b",),
+    runtime.unextend_vjp: ("h", "b"),
+}
+
+
+def register(adjoint: Callable, tangent: Callable) -> None:
+    """State both forms of each helper's rule with the registering functions given."""
+
+    @adjoint(runtime.unconcatenate, constant=("arrays", "axis"))
+    def unconcatenate(result, g, arrays, axis):
+        d[g] = runtime.unconcatenate_vjp(d[result], g, arrays, axis)
+
+    @tangent(runtime.unconcatenate)
+    def unconcatenate_tangent(result, g, arrays, axis):
+        d[result] = runtime.unconcatenate(d[g], arrays, axis)
+
+    @adjoint(runtime.unconcatenate_index, constant=("concatenator", "items"))
+    def unconcatenate_index(result, g, concatenator, items):
+        d[g] = runtime.unconcatenate_index_vjp(d[result], g, concatenator, items)
+
+    @tangent(runtime.unconcatenate_index)
+    def unconcatenate_index_tangent(result, g, concatenator, items):
+        d[result] = runtime.unconcatenate_index(d[g], concatenator, items)
+
+    @adjoint(runtime.unpick, constant=("items", "k"))
+    def unpick(result, g, items, k):
+        d[g] = runtime.item_part(d[result], items, k, g)
+
+    @tangent(runtime.unpick)
+    def unpick_tangent(result, g, items, k):
+        d[result] = runtime.unpick(d[g], items, k)
+
+    @adjoint(runtime.unappend_copy, constant=("value",))
+    def unappend_copy(result, b, value):
+        d[b] = runtime.unappend_vjp(d[result], b)
+
+    @tangent(runtime.unappend_copy)
+    def unappend_copy_tangent(result, b, value):
+        d[result] = runtime.unappend_copy(runtime.no_object_zero(d[b]), value)
+
+    @adjoint(runtime.unextend_copy, constant=("n",))
+    def unextend_copy(result, b, n):
+        d[b] = runtime.unextend_vjp(d[result], b, n)
+
+    @tangent(runtime.unextend_copy)
+    def unextend_copy_tangent(result, b, n):
+        d[result] = runtime.unextend_copy(runtime.no_object_zero(d[b]), n)
