@@ -174,6 +174,10 @@ def _checks(adjoint: Callable, tangent: Callable) -> None:
     def zero_tangent(result, x, k=None):
         pass
 
+    @adjoint(runtime.zero_if_real, constant=("g", "x", "what"))
+    def zero_if_real(result, g, x, what):
+        pass  # zeros at a real x (np.imag, np.angle), whatever g: locally constant
+
     @adjoint(runtime.selects, constant=("x", "what"))
     def selects(result, x, what):
         pass

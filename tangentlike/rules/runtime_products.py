@@ -7,8 +7,8 @@ np.repeat and np.diff (registered by rules/runtime_helpers.py beside its other r
   (g's adjoint is the product with that operand replaced by the result's adjoint);
   forward form: the helper at g's tangent plus the helper at the other operand's
   tangent (the term of the operand read for its shape is zero: it reads only its shape).
-- unrepeat, undiff: linear in g, reading the other arguments for shapes and counts: the
-  transposed map (np.repeat, np.diff) and the helper at g's tangent.
+- unrepeat, undiff, untile: linear in g, reading the other arguments for shapes and
+  counts: the transposed map (np.repeat, np.diff, np.tile) and the helper at g's tangent.
 """
 
 from __future__ import annotations
@@ -104,6 +104,14 @@ def _linear(adjoint: Callable, tangent: Callable) -> None:
     @tangent(runtime.unrepeat)
     def unrepeat_tangent(result, g, a, repeats, axis):
         d[result] = runtime.unrepeat(d[g], a, repeats, axis)
+
+    @adjoint(runtime.untile, constant=("a", "reps"))
+    def untile(result, g, a, reps):
+        d[g] = np.tile(np.reshape(d[result], np.shape(a)), reps)
+
+    @tangent(runtime.untile)
+    def untile_tangent(result, g, a, reps):
+        d[result] = runtime.untile(d[g], a, reps)
 
     @adjoint(runtime.undiff, constant=("a", "n", "axis"))
     def undiff(result, g, a, n, axis):

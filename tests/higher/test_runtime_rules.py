@@ -250,6 +250,18 @@ def unrepeat_counts(g):
     return np.sum(runtime.unrepeat(g, W23, [1, 3], 0) * W23)
 
 
+def untile(g):
+    return np.sum(runtime.untile(g, W23, (2, 1)) * W23)
+
+
+def untile_scalar_reps(g):
+    return np.sum(runtime.untile(g, W4, 3) * W4)
+
+
+def zero_if_real(g):
+    return np.sum(runtime.zero_if_real(g, W4, "np.imag") * W4) + np.sum(g * W4)
+
+
 def undiff(g):
     return np.sum(runtime.undiff(g, W4, 1, -1) * W4)
 
@@ -351,6 +363,9 @@ CASES = [
     ("einsum_vjp_diag", (r(3), r(3, 3)), (0, 1)),
     ("unrepeat", (r(12),), (0,)),
     ("unrepeat_counts", (r(4, 3),), (0,)),
+    ("untile", (r(4, 3),), (0,)),
+    ("untile_scalar_reps", (r(12),), (0,)),
+    ("zero_if_real", (r(4),), (0,)),
     ("undiff", (r(3),), (0,)),
     ("undiff_twice", (r(1, 4),), (0,)),
     ("unconcatenate", (r(2, 7),), (0,)),
