@@ -13,6 +13,8 @@ Invalidates: every analysis.
 
 from __future__ import annotations
 
+import dataclasses
+
 import gast
 import numpy as np
 
@@ -38,12 +40,20 @@ class _Lowering(gast.NodeTransformer):
         self.namespace: Namespace = namespace
         self.scope: Scope = scope
 
+    def denotes(self, func: gast.expr, target: object) -> bool:
+        """Whether `func` denotes `target`, recorded (for the guards) only when it does: a
+        resolution of every call's function would record bound methods (`M.forward`),
+        which the disk cache cannot find again, and the build would not be stored."""
+        if dataclasses.replace(self.scope, recorder=None).resolve(func) is not target:
+            return False
+        return self.scope.resolve(func) is target
+
     def visit_Call(self, node: gast.Call) -> gast.expr:
         self.generic_visit(node)
-        if self.scope.resolve(node.func) is np.apply_along_axis:
+        if self.denotes(node.func, np.apply_along_axis):
             return self.along_axis(node)
         maker = node.func
-        if not (isinstance(maker, gast.Call) and self.scope.resolve(maker.func) is np.vectorize):
+        if not (isinstance(maker, gast.Call) and self.denotes(maker.func, np.vectorize)):
             return node
         plain = len(maker.args) == 1 and not maker.keywords and not node.keywords
         if not plain or len(node.args) != 1 or isinstance(node.args[0], gast.Starred):
