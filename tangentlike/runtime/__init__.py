@@ -68,6 +68,7 @@ from .higher import (
 )
 from .indexing import (
     entry_copy,
+    kept_apart,
     numeric_item,
     same_memory,
     selects,
@@ -251,6 +252,7 @@ __all__ = [
     "item_part",
     "iterable",
     "iterable_tangent",
+    "kept_apart",
     "kron_vjp",
     "linspace_vjp",
     "linspace_vjp_vjp",
