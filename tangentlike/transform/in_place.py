@@ -172,21 +172,30 @@ class _Lowering:
             if view.kind == "index":
                 others = self.shared(stmt, view.base, skip=(view.base, z))
                 raise messages.view_refusal(self.parsed, a, stmt, view, others or shared)
+        updates = ViewUpdates(self.namespace, self.namer, a, stmt, self.loops)
+        order = updates.remade_from_base(z)
+        if order is not None:  # z's own views read afterwards: made again after the write
+            tmp = self.temp(stmt)
+            update = nodes.assign(tmp, nodes.binop(nodes.name(z), stmt.op, stmt.value))
+            return updates.lowered_base(z, [update], tmp, order)
         text = messages.augmented_guard(self.parsed, a, stmt, shared)
         return [self.guard(z, shared, text), *self.out_of_place(stmt)]
 
     def item_write(self, stmt: gast.Assign) -> list[gast.stmt] | None:
         """`y[index] = v` into a view y of a local array that other names read afterwards
-        share: `_y1 = copy(y); _y1[index] = v`, then written back like `y op= v`."""
+        share: `_y1 = copy(y); _y1[index] = v`, then written back like `y op= v`; into a
+        local array y whose views are read afterwards: the write, then the views made
+        again."""
         a = self.aliases
         y = nodes.assigned_name(stmt)
         view = a.view(stmt, y)
-        if view is None or not self.shared(stmt, y, skip=(y,)):
+        if not self.shared(stmt, y, skip=(y,)) or a.global_roots(stmt, y):
             return None
         updates = ViewUpdates(self.namespace, self.namer, a, stmt, self.loops)
-        order = updates.remade(y, view)
-        if order is None:
-            return None
+        order = updates.remade(y, view) if view is not None else None
+        if order is None:  # y's own views read afterwards: made again after the write
+            order = updates.remade_from_base(y)
+            return None if order is None else updates.lowered_base(y, [stmt], None, order)
         tmp = self.namer.temp(y)
         target = stmt.targets[0]
         write = gast.Subscript(

@@ -111,6 +111,31 @@ class ViewUpdates:
                 known.add(name)
         return order
 
+    def remade_from_base(self, y: str) -> list[tuple[str, View]] | None:
+        """For a write into y itself (`y[index] = v`, `y op= v`): the views of y read
+        afterwards, to make again after it; None when a name read afterwards shares y's
+        memory otherwise, or the memory is not the function's own."""
+        self.ups = []
+        return self._remade_from(y, [y])
+
+    def lowered_base(self, y: str, update: list[gast.stmt], new: str | None, order):
+        """`update` written into y: an item write into y (new None), or statements binding
+        `new`, y's new value after `y op= v`, which goes into y where y is an array (a
+        number changes alone); then the views of y in `order` made again."""
+        out, tests, kept = self.asked(order, y)
+        if new is None:
+            out += update
+        else:
+            test = self.namer.temp("array")
+            helper = self.helper("same_memory", runtime.same_memory)
+            out.insert(0, nodes.assign(test, nodes.call(helper, [nodes.name(y), nodes.name(y)])))
+            everything = nodes.const(Ellipsis)
+            into = gast.Subscript(value=nodes.name(y), slice=everything, ctx=gast.Store())
+            written = [nodes.assign(into, nodes.name(new))]
+            out += update
+            out.append(nodes.if_(nodes.name(test), written, [nodes.assign(y, nodes.name(new))]))
+        return out + self.again(order, tests, kept)
+
     def chain(self, name: str, known: set[str]) -> list[tuple[str, View]] | None:
         """The views to make again, bases first, to make `name` again from known names
         (through temporaries no longer read: `s = A[0][-2]` is `_s1 = A[0]; s = _s1[-2]`)."""
@@ -127,25 +152,37 @@ class ViewUpdates:
         self, z: str, view: View, update: list[gast.stmt], new: str, order: list[tuple[str, View]]
     ) -> list[gast.stmt]:
         """The statements above; `update` binds `new`, the new value of z."""
-        tests: dict[str, str] = {}
-        kept: dict[str, str] = {}
-        out: list[gast.stmt] = []
-        for name, w in [(z, view), *order]:
-            if w.kind != "index":  # asked before anything changes
-                tests[name] = self.namer.temp("shares")
-                helper = self.helper("same_memory", runtime.same_memory)
-                call = nodes.call(helper, [nodes.name(name), nodes.name(w.base)])
-                out.append(nodes.assign(tests[name], call))
-                if name != z:  # its value, should it be a copy, that the write leaves alone
-                    kept[name] = self.namer.temp(name)
-                    helper = self.helper("kept_apart", runtime.kept_apart)
-                    apart = nodes.call(helper, [nodes.name(name), nodes.name(tests[name])])
-                    out.append(nodes.assign(kept[name], apart))
+        out, tests, kept = self.asked([(z, view), *order], z)
         out += update
         if self.ups:
             out += self.write_through(z, view, new, tests.get(z))
         else:
             out += self.write(z, view, new, tests.get(z))
+        return out + self.again(order, tests, kept)
+
+    def asked(self, views: list[tuple[str, View]], z: str):
+        """Before anything changes: whether each view that may be a copy shares its base,
+        and (but for z) its value, kept apart should it be a copy the write leaves alone."""
+        tests: dict[str, str] = {}
+        kept: dict[str, str] = {}
+        out: list[gast.stmt] = []
+        for name, w in views:
+            if w.kind == "index":
+                continue
+            tests[name] = self.namer.temp("shares")
+            helper = self.helper("same_memory", runtime.same_memory)
+            call = nodes.call(helper, [nodes.name(name), nodes.name(w.base)])
+            out.append(nodes.assign(tests[name], call))
+            if name != z:
+                kept[name] = self.namer.temp(name)
+                helper = self.helper("kept_apart", runtime.kept_apart)
+                apart = nodes.call(helper, [nodes.name(name), nodes.name(tests[name])])
+                out.append(nodes.assign(kept[name], apart))
+        return out, tests, kept
+
+    def again(self, order, tests: dict[str, str], kept: dict[str, str]) -> list[gast.stmt]:
+        """The views read afterwards made again, bases first."""
+        out: list[gast.stmt] = []
         for name, w in order:
             again = nodes.assign(name, nodes.deepcopy(w.value))
             if name in tests:

@@ -1196,6 +1196,19 @@ def write_then_read_alias(x):
     return np.sum(w * w)
 
 
+def write_then_read_alias_oop(x):
+    y = x * 1.0
+    w = np.concatenate([5.0 * x[1:2], y[1:2]])
+    return np.sum(w * w)
+
+
+def write_then_read_squeezed(x):
+    y = x * 1.0
+    w = np.squeeze(y[0:2])
+    y[0] = 5.0 * x[1]
+    return np.sum(w * w)
+
+
 def out_with_where(x):
     y = np.zeros(4)
     np.multiply(x, x, out=y, where=x > 0)
@@ -1358,6 +1371,7 @@ CASES = [
 CASES += [  # updates through views of views and aliases of views (the root read later)
     (rows_of_a_matrix, _mat, (0,), rows_of_a_matrix_oop),
     (view_of_a_row, _mat, (0,), view_of_a_row_oop),
+    (write_then_read_alias, _vec, (0,), write_then_read_alias_oop),
     *in_place_chains.CASES,
 ]
 
@@ -1379,7 +1393,7 @@ REFUSED = [
     (helper_writes_into_the_argument, _vec, "run", ["put_first(out)", "`out[0] = x[0] * 3.0`"]),
     (checkpointed_helper_changes_its_argument, _vec_w, "run", ["checkpointed_cell(y)", "v *="]),
     (out_into_a_global, _vec, "build", ["the global 'G'"]),
-    (write_then_read_alias, _vec, "build", ["'w' refers to", "`w = y[0:2]` at line"]),
+    (write_then_read_squeezed, _vec, "build", ["'w' refers to", "`w = np.squeeze(y[0:2])` at"]),
     (out_with_where, _vec, "build", ["where="]),
     (out_into_an_element, _vec, "build", ["but a variable"]),
     (out_two_outputs, _vec, "build", ["several outputs"]),

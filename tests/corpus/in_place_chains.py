@@ -167,6 +167,78 @@ def rows_written_through_a_nested_loop_oop(X):
     return np.sum((X * 1.5) ** 3)
 
 
+# -- writes into the base itself, its views read afterwards -----------------------------
+def base_updated_view_read(x):
+    y = x * 1.0
+    w = y[1:3]
+    s = y
+    y += x**2
+    return np.sum(w * w) + np.sum(s * x)
+
+
+def base_updated_view_read_oop(x):
+    y = x * 1.0 + x**2
+    return np.sum(y[1:3] ** 2) + np.sum(y * x)
+
+
+def out_into_the_argument_in_a_loop(y):
+    for i, e in enumerate(y):
+        np.tanh(y * i, out=y)
+    return np.sum(y)
+
+
+def out_into_the_argument_in_a_loop_oop(y):
+    for i in range(len(y)):
+        y = np.tanh(y * i)
+    return np.sum(y)
+
+
+def argument_updated_view_read(y, x):
+    w = y[::2]
+    y *= x
+    return np.sum(w**3) + np.sum(y)
+
+
+def argument_updated_view_read_oop(y, x):
+    y = y * x
+    return np.sum(y[::2] ** 3) + np.sum(y)
+
+
+def number_updated_alias_kept(x):
+    a = x[0] * 1.0
+    b = a
+    a += 1.0
+    return b * x[1] + a
+
+
+def number_updated_alias_kept_oop(x):
+    a = x[0] * 1.0
+    return a * x[1] + a + 1.0
+
+
+def transposed_then_base_updated(X):
+    Y = X * 1.0
+    T = np.transpose(Y)
+    Y *= 2.0
+    return np.sum(T[0] * X[:, 0])
+
+
+def transposed_then_base_updated_oop(X):
+    return np.sum(X[:, 0] * 2.0 * X[:, 0])
+
+
+def reshape_copy_then_base_written(X):
+    Y = X * 1.0
+    T = np.reshape(np.transpose(Y), (-1,))  # a copy: the write leaves it alone
+    Y[0] = 3.0 * X[1]
+    return np.sum(T * T) + np.sum(Y * Y)
+
+
+def reshape_copy_then_base_written_oop(X):
+    Y = np.concatenate([3.0 * X[1:2], X[1:]])
+    return np.sum(X * X) + np.sum(Y * Y)
+
+
 def _vec():
     return (_r(0).randn(4),)
 
@@ -202,4 +274,15 @@ CASES = [
     (raveled_rows, _mat, (0,), raveled_rows_oop),
     (raveled_column_is_a_copy, _mat, (0,), raveled_column_is_a_copy_oop),
     (rows_written_through_a_nested_loop, _mat, (0,), rows_written_through_a_nested_loop_oop),
+    (base_updated_view_read, _vec, (0,), base_updated_view_read_oop),
+    (out_into_the_argument_in_a_loop, _vec, (0,), out_into_the_argument_in_a_loop_oop),
+    (
+        argument_updated_view_read,
+        lambda: (_r(0).randn(4), _r(1).randn(4)),
+        (0, 1),
+        argument_updated_view_read_oop,
+    ),
+    (number_updated_alias_kept, _vec, (0,), number_updated_alias_kept_oop),
+    (transposed_then_base_updated, _mat, (0,), transposed_then_base_updated_oop),
+    (reshape_copy_then_base_written, _mat, (0,), reshape_copy_then_base_written_oop),
 ]
