@@ -70,15 +70,26 @@ class Memory:
     made: dict[str, frozenset[int]] = field(default_factory=dict)
     read: Roots = NONE
 
-    def join(self, other: Memory) -> Memory:
+    def join(self, other: Memory, unbound: bool = True) -> Memory:
+        """What holds on either path. A name one path never binds keeps the other's facts
+        (`unbound`): a read of it after that path would fail (`if c: v = y` ...
+        `v += 1.0`)."""
         names = self.roots.keys() | other.roots.keys()
         made = self.made.keys() | other.made.keys()
+        mine = frozenset(self.roots.keys() - other.roots.keys()) if unbound else frozenset()
+        theirs = frozenset(other.roots.keys() - self.roots.keys()) if unbound else frozenset()
+        views = {n: v for n, v in self.views.items() if other.views.get(n) == v or n in mine}
+        views.update((n, v) for n, v in other.views.items() if n in theirs)
+
+        def facts(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
+            return (a & b) | (a & mine) | (b & theirs)
+
         return Memory(
             roots={n: self.roots.get(n, NONE) | other.roots.get(n, NONE) for n in names},
-            views={n: v for n, v in self.views.items() if other.views.get(n) == v},
-            ints=self.ints & other.ints,
-            arrays=self.arrays & other.arrays,
-            floats=self.floats & other.floats,
+            views=views,
+            ints=facts(self.ints, other.ints),
+            arrays=facts(self.arrays, other.arrays),
+            floats=facts(self.floats, other.floats),
             made={n: self.made.get(n, frozenset()) | other.made.get(n, frozenset()) for n in made},
             read=self.read | other.read,
         )

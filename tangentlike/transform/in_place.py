@@ -10,13 +10,18 @@ generated code can differentiate a new value or a write by index, so each
   - where z is a view of a local array b (b[index], a row, b itself, its
     transpose or a reshape) and every other name read afterwards that may share
     b is a view of it: the write of `z op v` into b, and the views made again
-    (transform.view_updates; asked at run time for views that may be copies);
+    (transform.view_updates; asked at run time for views that may be copies; up
+    a chain of views, b a view of c, ..., written into the top array);
+  - where z itself is a local array and every other name read afterwards that may
+    share it is a view of it: `_z1 = z op v`, `z[...] = _z1` (for an array), and
+    those views made again;
   - a located error where z is certainly a view b[index] and that is not possible;
   - otherwise the first form preceded by `unshared(z, (w, ...), "<message>")`,
     which raises at run time when z turns out to be an array one of the names
     read later shares (it never does for numbers).
 `y[index] = v` into such a view of b, which other names read afterwards share,
-is written back likewise (`_y1 = copy(y); _y1[index] = v`, then as above).
+is written back likewise (`_y1 = copy(y); _y1[index] = v`, then as above); into
+a local array y whose views are read afterwards, the views are made again after it.
 A call of a helper that may change a parameter in place (analyze.effects), whose
 argument is shared with a name read later, gets the same check (a helper's
 parameter is never certainly an array). `run` returns the function's own
