@@ -122,8 +122,7 @@ def copy_arguments(
             if name not in aliases.locals:
                 return {}  # a global returned
             shared |= set(aliases.params_of(ret, name))
-            view = aliases.view(ret, name)
-            if name in aliases.params or (view is not None and view.kind != "item"):
+            if not _maybe_a_number(aliases, ret, name):
                 certain |= set(aliases.params_of(ret, name))
         elif ret.value is not None and not isinstance(ret.value, gast.Constant):
             return {}
@@ -207,6 +206,27 @@ def _returned_apart(apart: list[tuple[str, str]], unshared: gast.expr):
         ]
 
     return checks
+
+
+def _maybe_a_number(aliases: Aliases, ret: gast.Return, name: str) -> bool:
+    """Whether every statement that may have bound `name` last before ret binds a
+    constant or an item `y[i]` without slices (a number, a row, or a copy): the result
+    is then checked at run time rather than the copy refused (`return v`, `v[1:3]`)."""
+    made = aliases.before[id(ret)].made.get(name, frozenset())
+    if name in aliases.params or not made:
+        return False
+    for i in made:
+        stmt = aliases.statements[i]
+        value = getattr(stmt, "value", None)
+        if not isinstance(stmt, gast.Assign) or isinstance(value, gast.Constant):
+            if isinstance(value, gast.Constant):
+                continue
+            return False
+        if not isinstance(value, gast.Subscript) or any(
+            isinstance(n, gast.Slice) for n in gast.walk(value.slice)
+        ):
+            return False
+    return True
 
 
 def own_copies(fn: gast.FunctionDef, scope: Scope) -> frozenset[str]:
