@@ -65,3 +65,14 @@ def test_a_row_of_a_changed_argument_returned_is_refused_at_the_update():
     message = str(err.value)
     assert "`X *= 2.0` changes the argument 'X' in place" in message, message
     assert "the result returned shares its memory" in message, message
+
+
+def test_a_list_passed_for_a_changed_argument_is_refused_when_it_runs():
+    def first_after_a_write(x):
+        xs = x
+        xs[0] = 2.0
+        return xs[0]
+
+    np.testing.assert_allclose(tl.grad(first_after_a_write)(np.ones(3)), np.zeros(3))
+    with pytest.raises(CheckError, match=r"changes the argument 'x' in place.*pass an array"):
+        tl.grad(first_after_a_write)([0.5, 1.5, 2.5])
