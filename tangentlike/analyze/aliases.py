@@ -134,14 +134,15 @@ class _Forward:
         if isinstance(stmt, gast.If):
             return self.block(stmt.body, m).join(self.block(stmt.orelse, m))
         if isinstance(stmt, (gast.For, gast.While)):
-            head = m
+            head, rounds = m, 0
             while True:
                 inside = head
                 if isinstance(stmt, gast.For):  # the position: an integer
                     inside = self.bind(
                         head, stmt.target.id, NONE, stmt, integer=True, array=True, floats=False
                     )
-                joined = m.join(self.block(stmt.body, inside))
+                rounds += 1  # names first bound in the loop keep their facts while that settles
+                joined = m.join(self.block(stmt.body, inside), unbound=rounds <= 3)
                 if joined == head:
                     return head
                 head = joined

@@ -70,15 +70,26 @@ class Memory:
     made: dict[str, frozenset[int]] = field(default_factory=dict)
     read: Roots = NONE
 
-    def join(self, other: Memory) -> Memory:
+    def join(self, other: Memory, unbound: bool = True) -> Memory:
+        """What holds on either path. A name one path never binds keeps the other's facts
+        (`unbound`): a read of it after that path would fail (`if c: v = y` ...
+        `v += 1.0`)."""
         names = self.roots.keys() | other.roots.keys()
         made = self.made.keys() | other.made.keys()
+        mine = frozenset(self.roots.keys() - other.roots.keys()) if unbound else frozenset()
+        theirs = frozenset(other.roots.keys() - self.roots.keys()) if unbound else frozenset()
+        views = {n: v for n, v in self.views.items() if other.views.get(n) == v or n in mine}
+        views.update((n, v) for n, v in other.views.items() if n in theirs)
+
+        def facts(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
+            return (a & b) | (a & mine) | (b & theirs)
+
         return Memory(
             roots={n: self.roots.get(n, NONE) | other.roots.get(n, NONE) for n in names},
-            views={n: v for n, v in self.views.items() if other.views.get(n) == v},
-            ints=self.ints & other.ints,
-            arrays=self.arrays & other.arrays,
-            floats=self.floats & other.floats,
+            views=views,
+            ints=facts(self.ints, other.ints),
+            arrays=facts(self.arrays, other.arrays),
+            floats=facts(self.floats, other.floats),
             made={n: self.made.get(n, frozenset()) | other.made.get(n, frozenset()) for n in made},
             read=self.read | other.read,
         )
@@ -147,8 +158,8 @@ class Values:
         callee = self.scope.resolve(call.func)
         if _hashable(callee) and callee in _FIRST_ARGUMENT_ONLY:
             return self.atoms_roots(call.args[:1], m)  # the others are read for their shape
-        if callee is runtime.same_memory or callee is runtime.entry_copy:  # a bool, a copy
-            return NONE
+        if callee in (runtime.same_memory, runtime.entry_copy, runtime.kept_apart):
+            return NONE  # a bool, a copy (kept_apart's value, when not a copy, is not read)
         if callee is MISSING or runtime.owns(callee):
             return everything  # iterable(xs), stop_gradient(x): the argument itself
         if _hashable(callee) and callee in _IMMUTABLE_RESULTS:
@@ -204,7 +215,8 @@ class Values:
         return None
 
     def call_view(self, call: gast.Call, m: Memory, stmt: gast.stmt) -> View | None:
-        """`np.transpose(b)`, `np.reshape(b, shape)`, `np.ravel(b)` (no other arguments)."""
+        """`np.transpose(b)`, `np.reshape(b, shape)`, `np.ravel(b)` (no other arguments),
+        `iterable(b)` (b itself when b is no dict)."""
         if call.keywords or not call.args or not isinstance(call.args[0], gast.Name):
             return None
         base = call.args[0].id
@@ -213,6 +225,7 @@ class Values:
         callee = self.scope.resolve(call.func)
         kinds = {np.transpose: ("transpose", 1), np.reshape: ("reshape", 2)}
         kinds[np.ravel] = ("reshape", 1)
+        kinds[runtime.iterable] = ("alias", 1)  # `for r in A:` visits A itself
         kind, count = kinds.get(callee, (None, 0)) if _hashable(callee) else (None, 0)
         if kind is None or len(call.args) != count:
             return None
@@ -249,8 +262,12 @@ class Values:
             return self.is_array(value.value, m)
         if isinstance(value, gast.Call):
             callee = self.scope.resolve(value.func)
-            if _hashable(callee) and (callee in _ARRAY_VIEWS or callee is runtime.entry_copy):
+            if _hashable(callee) and (
+                callee in _ARRAY_VIEWS or callee in (runtime.entry_copy, runtime.kept_apart)
+            ):
                 return True
+            if callee is runtime.iterable:  # a dict's keys are a list; anything else itself
+                return len(value.args) == 1 and self.is_array(value.args[0], m)
             return isinstance(callee, np.ufunc) or self.registry.makes_new_array(callee)
         return False
 

@@ -9,7 +9,7 @@ template) and, beside it, the forward form (a tangent template).
 The rule maths of products (`matmul_vjp_a`, `dot_vjp_b`, ...) is bilinear: linear in
 the adjoint and in the other factor. `zeros_of` makes zeros whatever its argument
 (locally constant); `selects`, `unshared` and `write_back` are checks or effects that
-return nothing, `entry_copy` is the identity on values. Every
+return nothing, `entry_copy` and `kept_apart` are the identity on values. Every
 other runtime helper is refused, located, when a generated gradient that calls it is
 differentiated again (never read as user code, never zero).
 """
@@ -196,6 +196,14 @@ def _checks(adjoint: Callable, tangent: Callable) -> None:
 
     @tangent(runtime.entry_copy)
     def entry_copy_tangent(result, x, what):
+        d[result] = d[x]
+
+    @adjoint(runtime.kept_apart, constant=("shares",))
+    def kept_apart(result, x, shares):
+        d[x] = d[result]
+
+    @tangent(runtime.kept_apart)
+    def kept_apart_tangent(result, x, shares):
         d[result] = d[x]
 
 

@@ -87,6 +87,7 @@ from .higher_products import (
 )
 from .indexing import (
     entry_copy,
+    kept_apart,
     numeric_item,
     same_memory,
     selects,
@@ -293,6 +294,7 @@ __all__ = [
     "item_part",
     "iterable",
     "iterable_tangent",
+    "kept_apart",
     "kron_vjp",
     "linspace_vjp",
     "linspace_vjp_vjp",

@@ -132,6 +132,16 @@ def same_memory(view, base) -> bool:
     )
 
 
+def kept_apart(x, shares):
+    """x's value where an update is about to be written into the array x was made from
+    (transform.view_updates): a copy where x does not share that array (a copy reshape
+    made: the write leaves it alone), a number as it is, and x itself where it shares
+    the array (the name is then made again from it; this value is never read)."""
+    if shares or not isinstance(x, np.ndarray):
+        return x
+    return x.copy()
+
+
 def entry_copy(x, what):
     """A copy of an array argument the function changes in place, which the function then
     owns (transform.argument_copies); numbers, strings and None as they are (they do not

@@ -21,9 +21,10 @@ the write back reads: y is an alias of it until rebound, and updates through y a
 written back into it. Numbers are not copied nor written back.
 
 A list, dict or object passed for such a parameter is refused at run time (entry_copy
-raises, located at the update). Not done (the located refusals stay): for parameters
-whose memory the result may share (returning the copy would change
-what the caller sees). Each `return` writes back first.
+raises, located at the update). Where the result may share such a parameter's
+memory (`return y[i]`), each `return` first checks at run time that it does not
+share the copy (a number never does): returning the copy would change what the
+caller sees. Each `return` writes back first.
 
 Assumes: A-normal form with `name op= atom` statements (before transform.in_place);
 the Aliases of that form. Guarantees: A-normal form; returns the parameters copied
@@ -111,17 +112,21 @@ def copy_arguments(
     returns = [n for n in gast.walk(fn) if isinstance(n, gast.Return)]
     if not returns or not isinstance(fn.body[-1], gast.Return):
         return {}
-    shared: set[str] = set()
+    shared: set[str] = set()  # the parameters whose memory the result may share
+    certain: set[str] = set()  # ... certainly an array sharing it (`return v`, v[1:3])
     for ret in returns:
         if id(ret) not in aliases.before:
             return {}
         if isinstance(ret.value, gast.Name):
-            if ret.value.id not in aliases.locals:
+            name = ret.value.id
+            if name not in aliases.locals:
                 return {}  # a global returned
-            shared |= set(aliases.params_of(ret, ret.value.id))
+            shared |= set(aliases.params_of(ret, name))
+            if not _maybe_a_number(aliases, ret, name):
+                certain |= set(aliases.params_of(ret, name))
         elif ret.value is not None and not isinstance(ret.value, gast.Constant):
             return {}
-    params = [p for p in changed if p not in shared]
+    params = [p for p in changed if p not in certain]
     if not params:
         return {}
 
@@ -135,6 +140,7 @@ def copy_arguments(
     entry: list[gast.stmt] = []
     exit_: list[gast.stmt] = []
     mutated: dict[str, Mutation] = {}
+    apart: list[tuple[str, str]] = []  # (copy, message): copies the result may share
     for p in params:
         stmt, mutated[p] = changed[p]
         others = [o for o in every if o != p] + outside
@@ -170,8 +176,57 @@ def copy_arguments(
             helper("write_back", runtime.write_back), [nodes.name(caller), nodes.name(own)]
         )
         exit_.append(nodes.expr_stmt(back))
-    fn.body = [*checks, *entry, *_before_returns(fn.body, exit_)]
+        if p in shared:  # the result may be p's memory: it must not be the copy's
+            text = (
+                f"{messages.place(parsed, stmt)}: `{messages.text(parsed, stmt)}` changes the "
+                f"argument {p!r} in place, and the result returned shares its memory: the "
+                f"gradient follows the update in a copy of {p!r}, which the result would "
+                "share instead of the caller's array"
+            )
+            apart.append((own, text))
+    returned = _returned_apart(apart, helper("unshared", runtime.unshared))
+    fn.body = [*checks, *entry, *_before_returns(fn.body, exit_, returned)]
     return mutated
+
+
+def _returned_apart(apart: list[tuple[str, str]], unshared: gast.expr):
+    """The checks, before a return, that its value shares none of the copies."""
+
+    def checks(ret: gast.Return) -> list[gast.stmt]:
+        if not isinstance(ret.value, gast.Name):
+            return []
+        return [
+            nodes.expr_stmt(
+                nodes.call(
+                    nodes.deepcopy(unshared),
+                    [nodes.name(ret.value.id), nodes.tuple_([nodes.name(own)]), nodes.const(t)],
+                )
+            )
+            for own, t in apart
+        ]
+
+    return checks
+
+
+def _maybe_a_number(aliases: Aliases, ret: gast.Return, name: str) -> bool:
+    """Whether every statement that may have bound `name` last before ret binds a
+    constant or an item `y[i]` without slices (a number, a row, or a copy): the result
+    is then checked at run time rather than the copy refused (`return v`, `v[1:3]`)."""
+    made = aliases.before[id(ret)].made.get(name, frozenset())
+    if name in aliases.params or not made:
+        return False
+    for i in made:
+        stmt = aliases.statements[i]
+        value = getattr(stmt, "value", None)
+        if not isinstance(stmt, gast.Assign) or isinstance(value, gast.Constant):
+            if isinstance(value, gast.Constant):
+                continue
+            return False
+        if not isinstance(value, gast.Subscript) or any(
+            isinstance(n, gast.Slice) for n in gast.walk(value.slice)
+        ):
+            return False
+    return True
 
 
 def own_copies(fn: gast.FunctionDef, scope: Scope) -> frozenset[str]:
@@ -186,14 +241,16 @@ def own_copies(fn: gast.FunctionDef, scope: Scope) -> frozenset[str]:
     )
 
 
-def _before_returns(stmts: list[gast.stmt], exit_: list[gast.stmt]) -> list[gast.stmt]:
-    """stmts with a copy of `exit_` before each `return`, in nested blocks too."""
+def _before_returns(stmts: list[gast.stmt], exit_: list[gast.stmt], checks) -> list[gast.stmt]:
+    """stmts with `checks(return)` and a copy of `exit_` before each `return`, in nested
+    blocks too."""
     out: list[gast.stmt] = []
     for stmt in stmts:
         for part in ("body", "orelse"):
             if isinstance(getattr(stmt, part, None), list):
-                setattr(stmt, part, _before_returns(getattr(stmt, part), exit_))
+                setattr(stmt, part, _before_returns(getattr(stmt, part), exit_, checks))
         if isinstance(stmt, gast.Return):
+            out += [nodes.located(s, stmt) for s in checks(stmt)]
             out += [nodes.located(nodes.deepcopy(s), stmt) for s in exit_]
         out.append(stmt)
     return out

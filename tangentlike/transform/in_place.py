@@ -10,13 +10,18 @@ generated code can differentiate a new value or a write by index, so each
   - where z is a view of a local array b (b[index], a row, b itself, its
     transpose or a reshape) and every other name read afterwards that may share
     b is a view of it: the write of `z op v` into b, and the views made again
-    (transform.view_updates; asked at run time for views that may be copies);
+    (transform.view_updates; asked at run time for views that may be copies; up
+    a chain of views, b a view of c, ..., written into the top array);
+  - where z itself is a local array and every other name read afterwards that may
+    share it is a view of it: `_z1 = z op v`, `z[...] = _z1` (for an array), and
+    those views made again;
   - a located error where z is certainly a view b[index] and that is not possible;
   - otherwise the first form preceded by `unshared(z, (w, ...), "<message>")`,
     which raises at run time when z turns out to be an array one of the names
     read later shares (it never does for numbers).
 `y[index] = v` into such a view of b, which other names read afterwards share,
-is written back likewise (`_y1 = copy(y); _y1[index] = v`, then as above).
+is written back likewise (`_y1 = copy(y); _y1[index] = v`, then as above); into
+a local array y whose views are read afterwards, the views are made again after it.
 A call of a helper that may change a parameter in place (analyze.effects), whose
 argument is shared with a name read later, gets the same check (a helper's
 parameter is never certainly an array). `run` returns the function's own
@@ -171,21 +176,30 @@ class _Lowering:
             if view.kind == "index":
                 others = self.shared(stmt, view.base, skip=(view.base, z))
                 raise messages.view_refusal(self.parsed, a, stmt, view, others or shared)
+        updates = ViewUpdates(self.namespace, self.namer, a, stmt, self.loops)
+        order = updates.remade_from_base(z)
+        if order is not None:  # z's own views read afterwards: made again after the write
+            tmp = self.temp(stmt)
+            update = nodes.assign(tmp, nodes.binop(nodes.name(z), stmt.op, stmt.value))
+            return updates.lowered_base(z, [update], tmp, order)
         text = messages.augmented_guard(self.parsed, a, stmt, shared)
         return [self.guard(z, shared, text), *self.out_of_place(stmt)]
 
     def item_write(self, stmt: gast.Assign) -> list[gast.stmt] | None:
         """`y[index] = v` into a view y of a local array that other names read afterwards
-        share: `_y1 = copy(y); _y1[index] = v`, then written back like `y op= v`."""
+        share: `_y1 = copy(y); _y1[index] = v`, then written back like `y op= v`; into a
+        local array y whose views are read afterwards: the write, then the views made
+        again."""
         a = self.aliases
         y = nodes.assigned_name(stmt)
         view = a.view(stmt, y)
-        if view is None or not self.shared(stmt, y, skip=(y,)):
+        if not self.shared(stmt, y, skip=(y,)) or a.global_roots(stmt, y):
             return None
         updates = ViewUpdates(self.namespace, self.namer, a, stmt, self.loops)
-        order = updates.remade(y, view)
-        if order is None:
-            return None
+        order = updates.remade(y, view) if view is not None else None
+        if order is None:  # y's own views read afterwards: made again after the write
+            order = updates.remade_from_base(y)
+            return None if order is None else updates.lowered_base(y, [stmt], None, order)
         tmp = self.namer.temp(y)
         target = stmt.targets[0]
         write = gast.Subscript(

@@ -11,7 +11,15 @@ changes b and every other view of b. It becomes
         z = <z's value, made again from b>
     else:
         z = _z1                      # z was a copy or a number: it alone changes
-    w = <w's value made again>       # every other view of b read afterwards
+    w = <w's value made again>       # every other view of b read afterwards (asked at
+                                     # run time for one that may be a copy: if it shares)
+
+Where b is itself a view of c (`b = c[1:3]`, a row `c[i]`, `b = c`, and so up a
+chain) and c, or another view of c, is read afterwards, the update goes up the
+chain: `_b1 = copy(b); _b1[index] = _z1; c[1:3] = _b1`, then b and z made again
+from c, top down (only the top is written; b's copy has no other name). Links
+above the first are index views, rows and aliases: once z shares b, b is an array
+and these certainly share c.
 
 which is the program's meaning when b's memory is the function's own (made by
 a statement: never an argument's or a global's) and every name read afterwards
@@ -37,6 +45,10 @@ from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
 
+# Above the updated view, the links that certainly share memory once the view does (b is
+# then an array: `c[i]` a row of c, `c` itself), so that no run-time test is needed there.
+_CERTAIN_ABOVE = ("index", "item", "alias")
+
 
 class ViewUpdates:
     def __init__(
@@ -60,15 +72,36 @@ class ViewUpdates:
 
     def remade(self, z: str, view: View) -> list[tuple[str, View]] | None:
         """The other views to make again after the update, bases first; None when the
-        update cannot be lowered so."""
-        a, stmt, b = self.aliases, self.stmt, view.base
+        update cannot be lowered so. Where a name read afterwards shares b only through
+        b's own base (b a view of c: `b = c[1:3]`, `z = b`), the update is written back
+        up that chain as far as needed (`self.ups`: (b, c's view b), ... in order)."""
+        a, stmt = self.aliases, self.stmt
+        self.ups: list[tuple[str, View]] = []
         if self.made_outside(view):
             return None
-        roots = a.roots(stmt, b)
+        top = view.base
+        while True:
+            order = self._remade_from(z, [view.base, *(w.base for _, w in self.ups)])
+            if order is not None:
+                return order
+            w = a.view(stmt, top)
+            if w is None or top in w.reads or self.made_outside(w) or len(self.ups) > 8:
+                return None
+            if w.base in (z, *(n for n, _ in self.ups)) or w.kind not in _CERTAIN_ABOVE:
+                return None
+            self.ups.append((top, w))
+            top = w.base
+
+    def _remade_from(self, z: str, bases: list[str]) -> list[tuple[str, View]] | None:
+        """The views to make again when the update reaches every name of `bases`."""
+        a, stmt = self.aliases, self.stmt
+        roots = a.roots(stmt, bases[-1])
         if not roots or any(r[0] != "new" for r in roots):
             return None  # an argument's or a global's memory (or unknown)
-        sharers = set(a.live_sharers(stmt, b)) | set(a.live_sharers(stmt, z))
-        known, order = {b, z}, []
+        sharers = set(a.live_sharers(stmt, z))
+        for b in bases:
+            sharers |= set(a.live_sharers(stmt, b))
+        known, order = {z, *bases}, []
         for n in sorted(sharers - known):
             path = self.chain(n, known)
             if path is None:
@@ -77,6 +110,31 @@ class ViewUpdates:
                 order.append((name, w))
                 known.add(name)
         return order
+
+    def remade_from_base(self, y: str) -> list[tuple[str, View]] | None:
+        """For a write into y itself (`y[index] = v`, `y op= v`): the views of y read
+        afterwards, to make again after it; None when a name read afterwards shares y's
+        memory otherwise, or the memory is not the function's own."""
+        self.ups = []
+        return self._remade_from(y, [y])
+
+    def lowered_base(self, y: str, update: list[gast.stmt], new: str | None, order):
+        """`update` written into y: an item write into y (new None), or statements binding
+        `new`, y's new value after `y op= v`, which goes into y where y is an array (a
+        number changes alone); then the views of y in `order` made again."""
+        out, tests, kept = self.asked(order, y)
+        if new is None:
+            out += update
+        else:
+            test = self.namer.temp("array")
+            helper = self.helper("same_memory", runtime.same_memory)
+            out.insert(0, nodes.assign(test, nodes.call(helper, [nodes.name(y), nodes.name(y)])))
+            everything = nodes.const(Ellipsis)
+            into = gast.Subscript(value=nodes.name(y), slice=everything, ctx=gast.Store())
+            written = [nodes.assign(into, nodes.name(new))]
+            out += update
+            out.append(nodes.if_(nodes.name(test), written, [nodes.assign(y, nodes.name(new))]))
+        return out + self.again(order, tests, kept)
 
     def chain(self, name: str, known: set[str]) -> list[tuple[str, View]] | None:
         """The views to make again, bases first, to make `name` again from known names
@@ -94,21 +152,37 @@ class ViewUpdates:
         self, z: str, view: View, update: list[gast.stmt], new: str, order: list[tuple[str, View]]
     ) -> list[gast.stmt]:
         """The statements above; `update` binds `new`, the new value of z."""
+        out, tests, kept = self.asked([(z, view), *order], z)
+        out += update
+        if self.ups:
+            out += self.write_through(z, view, new, tests.get(z))
+        else:
+            out += self.write(z, view, new, tests.get(z))
+        return out + self.again(order, tests, kept)
+
+    def asked(self, views: list[tuple[str, View]], z: str):
+        """Before anything changes: whether each view that may be a copy shares its base,
+        and (but for z) its value, kept apart should it be a copy the write leaves alone."""
         tests: dict[str, str] = {}
         kept: dict[str, str] = {}
         out: list[gast.stmt] = []
-        for name, w in [(z, view), *order]:
-            if w.kind != "index":  # asked before anything changes
-                tests[name] = self.namer.temp("shares")
-                helper = self.helper("same_memory", runtime.same_memory)
-                call = nodes.call(helper, [nodes.name(name), nodes.name(w.base)])
-                out.append(nodes.assign(tests[name], call))
-                if name != z:  # its value, should it be a copy, that the write leaves alone
-                    kept[name] = self.namer.temp(name)
-                    copy = nodes.call(self.numpy("copy"), [nodes.name(name)])
-                    out.append(nodes.assign(kept[name], copy))
-        out += update
-        out += self.write(z, view, new, tests.get(z))
+        for name, w in views:
+            if w.kind == "index":
+                continue
+            tests[name] = self.namer.temp("shares")
+            helper = self.helper("same_memory", runtime.same_memory)
+            call = nodes.call(helper, [nodes.name(name), nodes.name(w.base)])
+            out.append(nodes.assign(tests[name], call))
+            if name != z:
+                kept[name] = self.namer.temp(name)
+                helper = self.helper("kept_apart", runtime.kept_apart)
+                apart = nodes.call(helper, [nodes.name(name), nodes.name(tests[name])])
+                out.append(nodes.assign(kept[name], apart))
+        return out, tests, kept
+
+    def again(self, order, tests: dict[str, str], kept: dict[str, str]) -> list[gast.stmt]:
+        """The views read afterwards made again, bases first."""
+        out: list[gast.stmt] = []
         for name, w in order:
             again = nodes.assign(name, nodes.deepcopy(w.value))
             if name in tests:
@@ -117,14 +191,48 @@ class ViewUpdates:
             out.append(again)
         return out
 
-    def write(self, z: str, view: View, new: str, test: str | None) -> list[gast.stmt]:
-        b = view.base
-        again = nodes.assign(z, nodes.deepcopy(view.value))
-        if view.kind == "index":
-            target = gast.Subscript(
-                value=nodes.name(b), slice=nodes.deepcopy(view.index), ctx=gast.Store()
+    def write_through(self, z: str, view: View, new: str, test: str | None) -> list[gast.stmt]:
+        """z's new value put in place in b (a copy of b: `_b1 = copy(b); _b1[index] = new`),
+        that in c, and so on up the chain; the top base written by index, then the chain's
+        names made again from it, top down. Only the top is written: the copies have no
+        other name, and every name sharing the top is made again afterwards."""
+        links = [(z, view), *self.ups]
+        body: list[gast.stmt] = []
+        value = new
+        for _, w in links[:-1]:
+            value = self.compose(value, w, body)
+        body += self.write_into(links[-1][1], value)
+        body += [nodes.assign(name, nodes.deepcopy(w.value)) for name, w in reversed(links)]
+        if test is None:
+            return body
+        return [nodes.if_(nodes.name(test), body, [nodes.assign(z, nodes.name(new))])]
+
+    def compose(self, value: str, w: View, body: list[gast.stmt]) -> str:
+        """The name of w's base with w's part replaced by `value` (statements into body)."""
+        if w.kind == "alias":
+            return value
+        if w.kind in ("index", "item"):
+            copy = self.namer.temp(w.base)
+            body.append(nodes.assign(copy, nodes.call(self.numpy("copy"), [nodes.name(w.base)])))
+            into = gast.Subscript(
+                value=nodes.name(copy), slice=nodes.deepcopy(w.index), ctx=gast.Store()
             )
-            return [nodes.assign(target, nodes.name(new)), again]
+            body.append(nodes.assign(into, nodes.name(value)))
+            return copy
+        shaping, shaped = self.shaped(value, w)
+        body += shaping
+        return shaped
+
+    def write_into(self, w: View, value: str) -> list[gast.stmt]:
+        """`base[index] = value` (`base[...] = <value in base's shape>`)."""
+        body, shaped = ([], value) if w.kind in ("index", "item") else self.shaped(value, w)
+        where = nodes.deepcopy(w.index) if w.kind in ("index", "item") else nodes.const(Ellipsis)
+        into = gast.Subscript(value=nodes.name(w.base), slice=where, ctx=gast.Store())
+        return [*body, nodes.assign(into, nodes.name(shaped))]
+
+    def shaped(self, new: str, view: View) -> tuple[list[gast.stmt], str]:
+        """The statements putting `new` (the view's value) in the shape of its base."""
+        b = view.base
         body: list[gast.stmt] = []
         value = new
         if view.kind == "transpose":
@@ -135,6 +243,17 @@ class ViewUpdates:
             body.append(nodes.assign(shape, nodes.call(self.numpy("shape"), [nodes.name(b)])))
             reshaped = nodes.call(self.numpy("reshape"), [nodes.name(new), nodes.name(shape)])
             body.append(nodes.assign(value, reshaped))
+        return body, value
+
+    def write(self, z: str, view: View, new: str, test: str | None) -> list[gast.stmt]:
+        b = view.base
+        again = nodes.assign(z, nodes.deepcopy(view.value))
+        if view.kind == "index":
+            target = gast.Subscript(
+                value=nodes.name(b), slice=nodes.deepcopy(view.index), ctx=gast.Store()
+            )
+            return [nodes.assign(target, nodes.name(new)), again]
+        body, value = self.shaped(new, view)
         where = nodes.deepcopy(view.index) if view.kind == "item" else nodes.const(Ellipsis)
         into = gast.Subscript(value=nodes.name(b), slice=where, ctx=gast.Store())
         body += [nodes.assign(into, nodes.name(value)), again]

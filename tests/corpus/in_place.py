@@ -9,6 +9,8 @@ import numpy as np
 
 import tangentlike as tl
 
+from . import in_place_chains
+
 G = np.array([1.0, 2.0, 3.0, 4.0])
 SCALE = 2.5
 
@@ -1059,6 +1061,10 @@ def rows_of_a_matrix(X):
     return np.sum(Y * Y)
 
 
+def rows_of_a_matrix_oop(X):
+    return np.sum((X * 2.0) ** 2)
+
+
 def squeezed(X):
     Y = X * 1.0
     s = np.squeeze(Y[0:1, :])
@@ -1079,6 +1085,12 @@ def view_of_a_row(X):
     v = r[0:1]
     v += 1.0
     return np.sum(Y * Y)
+
+
+def view_of_a_row_oop(X):
+    Y = X * 1.0
+    r = np.concatenate([Y[0, 0:1] + 1.0, Y[0, 1:]])
+    return np.sum(np.concatenate([r[None], Y[1:]]) ** 2)
 
 
 def listed(x):
@@ -1180,6 +1192,19 @@ def out_into_a_global(x):
 def write_then_read_alias(x):
     y = x * 1.0
     w = y[0:2]
+    y[0] = 5.0 * x[1]
+    return np.sum(w * w)
+
+
+def write_then_read_alias_oop(x):
+    y = x * 1.0
+    w = np.concatenate([5.0 * x[1:2], y[1:2]])
+    return np.sum(w * w)
+
+
+def write_then_read_squeezed(x):
+    y = x * 1.0
+    w = np.squeeze(y[0:2])
     y[0] = 5.0 * x[1]
     return np.sum(w * w)
 
@@ -1343,13 +1368,18 @@ CASES = [
     ),
 ]
 
+CASES += [  # updates through views of views and aliases of views (the root read later)
+    (rows_of_a_matrix, _mat, (0,), rows_of_a_matrix_oop),
+    (view_of_a_row, _mat, (0,), view_of_a_row_oop),
+    (write_then_read_alias, _vec, (0,), write_then_read_alias_oop),
+    *in_place_chains.CASES,
+]
+
 # (function, arguments, error: "build" (located, when the gradient is built) or "run"
 # (raised by the generated code once the value is an array), words of the message)
 REFUSED = [
-    (rows_of_a_matrix, _mat, "run", ["`row *= 2.0`", "'Y'", "`for row in Y:`"]),
     (squeezed, _mat, "run", ["`s -= 1.0`", "'Y'"]),
     (as_array, _vec, "run", ["`a /= 2.0`", "'y'", "np.asarray(y)"]),
-    (view_of_a_row, _mat, "build", ["`v += 1.0`", "view of 'r'", "'Y'"]),
     (listed, _vec, "run", ["`a *= 2.0`", "'w' and 'y'"]),
     (in_a_dict, _vec, "run", ["`v += 1.0`", "'y'", 'd["a"]']),
     (appended, _vec, "run", ["`v *= 2.0`", "'y'"]),
@@ -1363,7 +1393,7 @@ REFUSED = [
     (helper_writes_into_the_argument, _vec, "run", ["put_first(out)", "`out[0] = x[0] * 3.0`"]),
     (checkpointed_helper_changes_its_argument, _vec_w, "run", ["checkpointed_cell(y)", "v *="]),
     (out_into_a_global, _vec, "build", ["the global 'G'"]),
-    (write_then_read_alias, _vec, "build", ["'w' refers to", "`w = y[0:2]` at line"]),
+    (write_then_read_squeezed, _vec, "build", ["'w' refers to", "`w = np.squeeze(y[0:2])` at"]),
     (out_with_where, _vec, "build", ["where="]),
     (out_into_an_element, _vec, "build", ["but a variable"]),
     (out_two_outputs, _vec, "build", ["several outputs"]),

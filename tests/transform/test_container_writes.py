@@ -339,9 +339,9 @@ REFUSED = [
     ),
     (
         "the caller's list",
-        ["xs = x", "xs[0] = 2.0", "return xs[0]"],
+        ["xs = x", "xs[0] = 2.0", "return xs"],  # (`return xs[0]`: refused when it runs)
         6,
-        "made it itself",
+        "changes the caller's",
     ),
 ]
 
