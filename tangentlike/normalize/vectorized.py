@@ -13,8 +13,6 @@ Invalidates: every analysis.
 
 from __future__ import annotations
 
-import dataclasses
-
 import gast
 import numpy as np
 
@@ -44,8 +42,15 @@ class _Lowering(gast.NodeTransformer):
         """Whether `func` denotes `target`, recorded (for the guards) only when it does: a
         resolution of every call's function would record bound methods (`M.forward`),
         which the disk cache cannot find again, and the build would not be stored."""
-        if dataclasses.replace(self.scope, recorder=None).resolve(func) is not target:
-            return False
+        recorder = getattr(self.scope, "recorder", None)
+        if recorder is not None:  # a look first, unrecorded
+            self.scope.recorder = None
+            try:
+                found = self.scope.resolve(func)
+            finally:
+                self.scope.recorder = recorder
+            if found is not target:
+                return False
         return self.scope.resolve(func) is target
 
     def visit_Call(self, node: gast.Call) -> gast.expr:

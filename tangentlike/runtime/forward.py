@@ -129,6 +129,19 @@ def width(*tangents):
     return None
 
 
+def tangent_as(t, value):
+    """The tangent `t` shaped like `value`: t itself where the shapes agree, else t
+    broadcast to value's shape (read-only, as np.broadcast_to's view). The tangent of a
+    broadcasting sum with a constant operand (`np.zeros((4, 4)) + y`) is y's alone,
+    smaller than the result: read by index (`M[1]`) it would be the wrong part."""
+    if type(t) is np.ndarray and type(value) is np.ndarray and t.shape == value.shape:
+        return t  # the common case first
+    shape = np.shape(value)
+    if np.shape(t) == shape:
+        return t
+    return np.broadcast_to(t, shape)
+
+
 def lift(t, like):
     """The k-wide tangent `t` (shape (k,) + s) with axes inserted after the leading one
     so that it broadcasts against values shaped like `like` the way its value does."""

@@ -47,6 +47,8 @@ def instantiate(
         p: _literal_or_global(e, f"{rule.name}_{p}", namer, namespace) for p, e in bindings.items()
     }
     if width is None:
+        if zero:
+            body = _shaped_like_result(body, namespace, namer)
         return _fill(
             rule, body, bindings, tangents, result, nodes.name(target, store=True), namer, namespace
         )
@@ -155,6 +157,41 @@ def _per_direction(rule, body, bindings, tangents, result, target, namer, namesp
         nodes.for_(j, nodes.call(range_, [nodes.name(width)]), inner),
         nodes.assign(target, nodes.call(stacked, [nodes.name(parts)])),
     ]
+
+
+def _shaped_like_result(
+    body: list[gast.stmt], namespace: Namespace, namer: Namer
+) -> list[gast.stmt]:
+    """`d[result] = d[p]` (or `-d[p]`) left after zero terms were dropped: a sum with a
+    constant operand, whose result may be larger than p (broadcasting). The tangent is
+    shaped like the result (runtime.forward.tangent_as), so that reading part of it
+    (`M[1]`) reads the result's part, not p's. Other statements are unchanged."""
+    out = []
+    for stmt in body:
+        value = stmt.value if isinstance(stmt, gast.Assign) else None
+        bare = value.operand if isinstance(value, gast.UnaryOp) else value
+        if (
+            isinstance(stmt, gast.Assign)
+            and len(stmt.targets) == 1
+            and _reads_d(stmt.targets[0], "result")
+            and _reads_d(bare, None)
+        ):
+            helper = nodes.name(namespace.bind("tangent_as", fw.tangent_as, namer))
+            call = nodes.call(helper, [value, nodes.name("result")])
+            stmt = nodes.assign(stmt.targets[0], call)
+        out.append(stmt)
+    return out
+
+
+def _reads_d(node: gast.AST | None, name: str | None) -> bool:
+    """`d[name]` (any name for None)."""
+    return (
+        isinstance(node, gast.Subscript)
+        and isinstance(node.value, gast.Name)
+        and node.value.id == "d"
+        and isinstance(node.slice, gast.Name)
+        and (name is None or node.slice.id == name)
+    )
 
 
 def _fill(rule, body, bindings, tangents, result, target, namer, namespace) -> list[gast.stmt]:

@@ -129,8 +129,8 @@ UNSUPPORTED = [
     ("write into an argument", ["x[0] = 2.0", "return x"], 3, "argument"),
     ("write into a view", ["y = x[1:]", "y[0] = 2.0", "return y"], 4, "view"),
     (
-        "alias of a written array",
-        ["y = x * 1.0", "z = y", "y[0] = 2.0", "return z"],
+        "view made by a call, of a written array",  # (a plain alias is followed)
+        ["y = x * 1.0", "z = np.squeeze(y)", "y[0] = 2.0", "return np.sum(z)"],
         5,  # the write, which names the alias and where it was made
         "refers to",
     ),
@@ -154,7 +154,7 @@ UNSUPPORTED = [
         "variable",
     ),
     # the result may share the argument's memory: no copy of it to write into
-    ("out= into an argument returned", ["np.exp(x, out=x)", "return x[0]"], 3, "argument"),
+    ("out= into an argument returned", ["np.exp(x, out=x)", "return x"], 3, "argument"),
     (  # a tuple bound once is spelled out (np.sum(args[0])); a list that grows is not
         "starred call",
         ["args = [x]", "args.append(x)", "return np.sum(*args)"],

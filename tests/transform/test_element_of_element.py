@@ -34,6 +34,11 @@ BODIES = {
         "M[1][2] = x * y[1]",
         "return np.sum(row * y) + np.sum(M)",
     ],
+    "a_view_of_a_view": [  # the chain of views is written into M (in-place chains)
+        "M = np.zeros((3, 4)) + y",
+        "M[1:3][0][2] = x",
+        "return np.sum(M ** 2)",
+    ],
     "in_a_tuple_target": [
         "M = np.ones((2, 4))",
         "a, M[1][0] = x * 2.0, y[2] * x",
@@ -59,7 +64,6 @@ def test_the_write_goes_into_the_array(tmp_path, name):
     "line",
     [
         "M[[0, 2]][1] = x",  # an advanced index: a copy, which Python writes into
-        "M[1:3][0][2] = x",  # a view of a view
     ],
 )
 def test_what_the_views_cannot_follow_is_refused_with_a_location(tmp_path, line):

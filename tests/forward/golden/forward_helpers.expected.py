@@ -133,6 +133,19 @@ def stacked(parts):
     return np.stack([np.asarray(p) for p in parts])
 
 
+def tangent_as(t, value):
+    """The tangent `t` shaped like `value`: t itself where the shapes agree, else t
+    broadcast to value's shape (read-only, as np.broadcast_to's view). The tangent of a
+    broadcasting sum with a constant operand (`np.zeros((4, 4)) + y`) is y's alone,
+    smaller than the result: read by index (`M[1]`) it would be the wrong part."""
+    if type(t) is np.ndarray and type(value) is np.ndarray and t.shape == value.shape:
+        return t  # the common case first
+    shape = np.shape(value)
+    if np.shape(t) == shape:
+        return t
+    return np.broadcast_to(t, shape)
+
+
 def tangent_like(t, x, name, k=None):
     """The caller's tangent `t` for the argument `x` (parameter `name`): x's structure
     (dict, list, tuple, nested), each part x's shape (after a leading axis of length k

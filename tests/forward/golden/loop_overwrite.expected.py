@@ -6,7 +6,7 @@
 import numpy as np
 
 # --- tangentlike runtime helpers ---
-# copied here: _describe, zero_tangent, output_tangent, tangent_like (see runtime_helpers.expected.py)
+# copied here: _describe, zero_tangent, output_tangent, tangent_as, tangent_like (see runtime_helpers.expected.py)
 
 
 def jvp_rnn(w, h, xs, dw, dh):
@@ -18,7 +18,7 @@ def jvp_rnn(w, h, xs, dw, dh):
         _h1 = h * w                     # loop_overwrite.py:6
         d_h1 = dh * w + dw * h
         _h3 = _h1 + xs[t]               # loop_overwrite.py:6
-        d_h3 = d_h1
+        d_h3 = tangent_as(d_h1, _h3)
         h = np.tanh(_h3)                # loop_overwrite.py:6
         dh = d_h3 * (1.0 - h * h)
     _rnn1 = h * h                       # loop_overwrite.py:7
