@@ -30,6 +30,7 @@ KERNELS = frozenset(
         "unsubscript",
         "zeros_of",
         "zero_tangent",
+        "tangent_as",
     }
 )
 # NumPy functions numba has for arrays only: called through kernels that take numbers too
@@ -47,7 +48,7 @@ JOIN_KERNELS = frozenset(
 )
 # kernels defined in kernels_forward.py: numba implementations of runtime/forward.py's
 # helpers (a compiled jvp)
-FORWARD_KERNELS = frozenset({"zero_tangent"})
+FORWARD_KERNELS = frozenset({"zero_tangent", "tangent_as"})
 FINISH = "gradient_like"  # the helper shaping gradients: run in Python, after the call
 START = "tangent_like"  # a jvp's check of the caller's tangents: Python, before the call
 OUTPUT = "output_tangent"  # a jvp's shaping of the output's tangent: Python, after the call

@@ -15,10 +15,10 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from ..runtime.forward import zero_tangent
+from ..runtime.forward import tangent_as, zero_tangent
 from .kernels import _array, _is_none, _is_number
 
-__all__ = ["zero_tangent"]
+__all__ = ["tangent_as", "zero_tangent"]
 
 
 @overload(zero_tangent)
@@ -36,4 +36,15 @@ def _zero_tangent(x, k=None):
             return [0.0 for _ in x]
 
         return numbers
+    return None
+
+
+@overload(tangent_as)
+def _tangent_as(t, value):
+    if _is_number(t) and _is_number(value):
+        return lambda t, value: t
+    if _is_number(t) and _array(value):
+        return lambda t, value: np.full(value.shape, t)
+    if _array(t) and _array(value) and t.ndim <= value.ndim:
+        return lambda t, value: np.broadcast_to(t, value.shape)  # a view: nothing copied
     return None

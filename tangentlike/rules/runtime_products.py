@@ -18,6 +18,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import runtime
+from ..runtime import forward
 from .template import d
 
 
@@ -104,6 +105,14 @@ def _linear(adjoint: Callable, tangent: Callable) -> None:
     @tangent(runtime.unrepeat)
     def unrepeat_tangent(result, g, a, repeats, axis):
         d[result] = runtime.unrepeat(d[g], a, repeats, axis)
+
+    @adjoint(forward.tangent_as, constant=("value",))
+    def tangent_as(result, t, value):
+        d[t] = runtime.unbroadcast(d[result], t)
+
+    @tangent(forward.tangent_as)
+    def tangent_as_tangent(result, t, value):
+        d[result] = forward.tangent_as(d[t], value)
 
     @adjoint(runtime.untile, constant=("a", "reps"))
     def untile(result, g, a, reps):

@@ -250,6 +250,14 @@ def unrepeat_counts(g):
     return np.sum(runtime.unrepeat(g, W23, [1, 3], 0) * W23)
 
 
+def tangent_as_rows(t):
+    return np.sum(np.sin(forward.tangent_as(t, W34)) * W34)
+
+
+def tangent_as_same(t):
+    return np.sum(forward.tangent_as(t, W4) * W4)
+
+
 def untile(g):
     return np.sum(runtime.untile(g, W23, (2, 1)) * W23)
 
@@ -363,6 +371,8 @@ CASES = [
     ("einsum_vjp_diag", (r(3), r(3, 3)), (0, 1)),
     ("unrepeat", (r(12),), (0,)),
     ("unrepeat_counts", (r(4, 3),), (0,)),
+    ("tangent_as_rows", (r(4),), (0,)),
+    ("tangent_as_same", (r(4),), (0,)),
     ("untile", (r(4, 3),), (0,)),
     ("untile_scalar_reps", (r(12),), (0,)),
     ("zero_if_real", (r(4),), (0,)),
