@@ -224,19 +224,11 @@ def _asked_key(
     when it is None), which finds a gradient built before without reading f's wrappers
     or the environment's meaning; None for anything else (wrt other than ints and strs:
     True == 1 as keys). The key may be unhashable (an option): the caller catches that."""
-    if type(f) is not types.FunctionType:
-        return None
-    kind = type(wrt)
-    if kind is list:
-        wrt, kind = tuple(wrt), tuple
-    if kind is tuple:
-        for item in wrt:
-            if type(item) is not int and type(item) is not str:
-                return None
-    elif kind is not int and kind is not str:
+    given = _plain_wrt(wrt) if type(f) is types.FunctionType else None
+    if given is None:
         return None
     environment = os.environ.get("TANGENTLIKE_CHECKS") if checks is None else None
-    return ("asked", wrt, mode, checks, environment, *options.values())
+    return ("asked", given, mode, checks, environment, *options.values())
 
 
 def _remember(f: Callable, asked: tuple | None, entry: _Entry) -> None:
@@ -252,11 +244,8 @@ def _request_key(wrt: Wrt, mode: Mode, checks: object, options: dict[str, Any]) 
     """The in-memory key of a request as given: wrt unresolved (`wrt=1` and `wrt="W"` are
     two keys of one entry) and every option. None when wrt is not plainly ints and strs
     (True == 1 and 1.0 == 1 as keys: resolve_wrt decides) or an option is unhashable."""
-    given = tuple(wrt) if type(wrt) is list else wrt
-    if type(given) is tuple:
-        if not all(type(item) in _PLAIN for item in given):
-            return None
-    elif type(given) not in _PLAIN:
+    given = _plain_wrt(wrt)
+    if given is None:
         return None
     key = ("request", given, mode, checks, *options.values())
     try:
@@ -266,7 +255,18 @@ def _request_key(wrt: Wrt, mode: Mode, checks: object, options: dict[str, Any]) 
     return key
 
 
-_PLAIN = (int, str)
+def _plain_wrt(wrt: Wrt) -> Wrt | None:
+    """`wrt` as a key (a list as a tuple) when it is plainly ints and strs, else None
+    (True == 1 and 1.0 == 1 as keys: resolve_wrt decides what those mean)."""
+    kind = type(wrt)
+    if kind is list:
+        wrt, kind = tuple(wrt), tuple
+    if kind is tuple:
+        for item in wrt:
+            if type(item) is not int and type(item) is not str:
+                return None
+        return wrt
+    return wrt if kind is int or kind is str else None
 
 
 def _function_for(primal: Callable) -> types.FunctionType:
