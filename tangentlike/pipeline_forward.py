@@ -28,11 +28,12 @@ from .analyze import flow as flow_analysis
 from .emit import codegen
 from .optimize import dce, inline
 from .parse.source import ParsedFunction, parse_function
-from .pipeline import ModuleBuilder, Worklist, _pure, check_emitted
+from .pipeline import ModuleBuilder, _pure, check_emitted
 from .runtime import forward as fw
 from .syntax import nodes
 from .transform import complex_gate, forward, plan, sweep
 from .transform.context import Context, Variant
+from .worklist import Worklist
 
 
 @dataclass

@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import runtime
 from ..runtime import forward
-from . import runtime_numpy_helpers, runtime_pieces, runtime_products
+from . import runtime_containers, runtime_numpy_helpers, runtime_pieces, runtime_products
 from .registry import Registry
 from .template import d
 
@@ -111,7 +111,7 @@ def register(registry: Registry) -> None:
     )
     _broadcasting(adjoint, tangent)
     _boundaries(adjoint, tangent)
-    _container_adjoints(adjoint, tangent)
+    runtime_containers.register(adjoint, tangent)
     _products(adjoint, tangent)
     _own_helpers(adjoint, tangent)
     runtime_numpy_helpers.register(adjoint, tangent)
@@ -286,82 +286,6 @@ def _boundaries(adjoint: Callable, tangent: Callable) -> None:
     @tangent(runtime.rule_contribution)
     def rule_contribution_tangent(result, g, x, name, rule, site):
         d[result] = d[g]
-
-
-def _container_adjoints(adjoint: Callable, tangent: Callable) -> None:
-    """Adjoints that may be containers."""
-
-    @adjoint(runtime.add)
-    def add(result, a, b):
-        d[a] = runtime.add_part(d[result], a)
-        d[b] = runtime.add_part(d[result], b)
-
-    @tangent(runtime.add)
-    def add_tangent(result, a, b):
-        d[result] = runtime.add(runtime.no_object_zero(d[a]), runtime.no_object_zero(d[b]))
-
-    @adjoint(runtime.add_item, constant=("x", "index"))
-    def add_item(result, b, x, index, g):
-        d[b] = runtime.add_part(d[result], b)
-        d[g] = runtime.item_part(d[result], x, index, g)
-
-    @tangent(runtime.add_item)
-    def add_item_tangent(result, b, x, index, g):
-        d[result] = runtime.add_item(runtime.no_object_zero(d[b]), x, index, d[g])
-
-    @adjoint(runtime.unsubscript, constant=("x", "index"))
-    def unsubscript(result, g, x, index):
-        d[g] = runtime.item_part(d[result], x, index, g)
-
-    @tangent(runtime.unsubscript)
-    def unsubscript_tangent(result, g, x, index):
-        d[result] = runtime.unsubscript(d[g], x, index)
-
-    @adjoint(runtime.part, constant=("key", "like"))
-    def part(result, b, key, like):
-        d[b] = runtime.add_item(None, b, key, d[result])
-
-    @tangent(runtime.part)
-    def part_tangent(result, b, key, like):
-        d[result] = runtime.part(runtime.no_object_zero(d[b]), key, like)
-
-    @adjoint(runtime.unsequence, constant=("x",))
-    def unsequence(result, g, x):
-        d[g] = runtime.unsequence_vjp(d[result], g, x)
-
-    @tangent(runtime.unsequence)
-    def unsequence_tangent(result, g, x):
-        d[result] = runtime.unsequence(runtime.no_object_zero(d[g]), x)
-
-    @adjoint(runtime.unadd, constant=("x", "y"))
-    def unadd(result, g, x, y):
-        d[g] = runtime.unadd_vjp(d[result], g, x, y)
-
-    @tangent(runtime.unadd)
-    def unadd_tangent(result, g, x, y):
-        d[result] = runtime.unadd(d[g], x, y)
-
-    @adjoint(runtime.unmul)
-    def unmul(result, g, x, y):
-        grads = runtime.unmul_vjp(d[result], g, x, y)
-        d[g] = grads[0]
-        d[x] = grads[1]
-        d[y] = grads[2]
-
-    @tangent(runtime.unmul)
-    def unmul_tangent(result, g, x, y):
-        d[result] = runtime.add(
-            runtime.add(runtime.unmul(d[g], x, y), runtime.unmul_term(g, d[x], y, 1)),
-            runtime.unmul_term(g, x, d[y], 0),
-        )
-
-    @adjoint(runtime.unsetitem, constant=("index",))
-    def unsetitem(result, g, index):
-        d[g] = runtime.unsetitem_vjp(d[result], g, index)
-
-    @tangent(runtime.unsetitem)
-    def unsetitem_tangent(result, g, index):
-        d[result] = runtime.unsetitem(d[g], index)
 
 
 def _products(adjoint: Callable, tangent: Callable) -> None:

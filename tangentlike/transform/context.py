@@ -39,7 +39,7 @@ class Variant:
 
 class VariantRequests(Protocol):
     """Where planning requests the split variant of a callee: the names are reserved
-    at once, the variant is built later (pipeline.Worklist), never during the visit."""
+    at once, the variant is built later (worklist.Worklist), never during the visit."""
 
     def request(self, func: object, active: tuple[str, ...]) -> Variant: ...
 
