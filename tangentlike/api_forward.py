@@ -84,6 +84,10 @@ def _jvp(
     func = unwrap(f)
     if not isinstance(func, types.FunctionType):
         func = _function_for(func)
+    inside = None if vector else packed.request(func, wrt)
+    if inside is not None:  # positions inside *args: the whole tuple's jvp, spread
+        whole = _jvp(f, inside.wrt, optimize, verbose, vector, param_types, jit)
+        return packed.spreading(whole, inside, picks_result=False)
     key = (tuple(wrt) if isinstance(wrt, list) else wrt, optimize, vector, param_types, jit)
     found = _cache.get(func, {}).get(key)
     if found is not None:

@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import logging
+import marshal
 import os
+import types
 from collections.abc import Callable
 from pathlib import Path
 
 from . import __version__
 from .compile import loader, manifest
-from .compile.cache import DiskCache
+from .compile.cache import DiskCache, cache_key
 from .compile.guards import Guards
 from .job import ENTRY, Job
 from .live import Built
@@ -78,20 +81,23 @@ def cached(
         builder = (__version__, builder_fingerprint())
         disk_key = manifest.entry_key(roots["entry"], option_text, builder, roots)
     if disk_key is not None:
-        loaded = _load(disk.load(disk_key), roots, registry)
+        loaded = _load(disk.load(disk_key), roots, registry, disk, disk_key)
         if loaded is not None:
             return loaded
     name, text, record = transform()
-    module = loader.load(text.source, name, text.external)
+    code = loader.compiled(text.source, name)
+    module = loader.load(text.source, name, text.external, code)
     guards = Guards(record.resolutions, record.watches, record.bindings, vars(module), registry)
     if disk_key is not None and not text.external:
         written = manifest.write(record)
-        if written is not None:
-            disk.store(disk_key, written + text.source)
+        if written is not None and disk.store(disk_key, written + text.source) is not None:
+            disk.store_bytes(_code_key(disk_key), marshal.dumps(code), ".code")
     return Built(getattr(module, name), text.source, dict(text.external), "transform", guards)
 
 
-def _load(entry: str | None, roots: dict[str, object], registry: Registry) -> Built | None:
+def _load(
+    entry: str | None, roots: dict[str, object], registry: Registry, disk: DiskCache, key: str
+) -> Built | None:
     """The gradient a disk-cache entry holds, if everything it was built from holds here."""
     if entry is None:
         return None
@@ -103,7 +109,7 @@ def _load(entry: str | None, roots: dict[str, object], registry: Registry) -> Bu
         return None
     name = text.split(_ENTRY, 1)[1].split("\n", 1)[0].strip()
     try:
-        module = loader.load(text, name, {})
+        module = loader.load(text, name, {}, _code(disk, key, text, name))
     except Exception as err:  # an import that fails here: not an entry for this process
         log.debug("disk-cache entry not loaded: %s: %s", type(err).__name__, err)
         return None
@@ -112,6 +118,31 @@ def _load(entry: str | None, roots: dict[str, object], registry: Registry) -> Bu
         return None
     guards = Guards(live.resolutions, live.watches, live.bindings, vars(module), registry)
     return Built(generated, text, {}, "disk cache", guards)
+
+
+def _code(disk: DiskCache, key: str, text: str, name: str) -> types.CodeType:
+    """The code object of the disk-cache entry `text` (stored under `key`), from its own
+    entry beside it (`<code key>.code`, marshalled for this Python's bytecode, stored by
+    the build that stored the text: compiling the text was most of a disk load), or
+    compiled here and stored there for the next process. A code entry for another text
+    (its file name holds the text's digest) or that does not unmarshal is a miss."""
+    code_key = _code_key(key)
+    data = disk.load_bytes(code_key, ".code")
+    if data is not None:
+        try:
+            code = marshal.loads(data)
+        except (EOFError, ValueError, TypeError):
+            code = None
+        if isinstance(code, types.CodeType) and code.co_filename == loader.filename_for(name, text):
+            return code
+    code = loader.compiled(text, name)
+    disk.store_bytes(code_key, marshal.dumps(code), ".code")
+    return code
+
+
+def _code_key(key: str) -> str:
+    """The key of the code entry of the source entry `key`, for this Python's bytecode."""
+    return cache_key(key, "code", importlib.util.MAGIC_NUMBER.hex())
 
 
 @functools.cache
@@ -125,10 +156,10 @@ def builder_fingerprint() -> str:
     found = []
     for directory, subdirectories, files in os.walk(package):  # os.walk: pathlib's rglob
         subdirectories[:] = [d for d in subdirectories if d != "__pycache__"]  # is 10x slower
-        relative = os.path.relpath(directory, package)
+        relative = directory[len(package) + 1 :]  # os.path.relpath is slow for this
         for name in files:
             if name.endswith(".py"):
                 stat = os.stat(os.path.join(directory, name))
-                path = name if relative == "." else f"{relative}/{name}"
+                path = f"{relative}/{name}" if relative else name
                 found.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}\n")
     return hashlib.sha256("".join(sorted(found)).encode()).hexdigest()[:16]

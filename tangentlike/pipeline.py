@@ -136,6 +136,7 @@ class ModuleBuilder:
             preserve_result=job.mode.returns_value,
             scalar_check=returned if scalar_output else None,
             seed_check=None if scalar_output else f"{func.__qualname__} (returned at {returned})",
+            single=job.single,
         )
         entry = self._emit(fns, parsed, ctx, entry=True)
         self.functions.extend(self.variants.drain(start, entry, self._variant))

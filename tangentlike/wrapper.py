@@ -92,7 +92,6 @@ def wrap(
     wrt = job.wrt
     index = [positions[n] for n in wrt]
     defaults = [params[i].default for i in index]
-    one_of_a_tuple = not job.single and len(wrt) == 1  # wrt=(0,): a tuple of one
     mode = job.mode
 
     def check(args: tuple, kwargs: dict) -> None:
@@ -126,21 +125,11 @@ def wrap(
                 _reraise_nonscalar(err, func, args, kwargs)
             raise
 
-    def finish(grads: Any) -> Any:
-        return (grads,) if one_of_a_tuple else grads
-
-    if mode is Mode.GRAD:
+    if mode in (Mode.GRAD, Mode.VALUE_AND_GRAD):
 
         def df(*args, **kwargs):
             check(args, kwargs)
-            return finish(run(args, kwargs))
-
-    elif mode is Mode.VALUE_AND_GRAD:
-
-        def df(*args, **kwargs):
-            check(args, kwargs)
-            value, grads = run(args, kwargs)
-            return value, finish(grads)
+            return run(args, kwargs)
 
     else:
 
@@ -149,7 +138,7 @@ def wrap(
                 raise TypeError("vjp: pass the seed (the output's cotangent) last")
             *primal, seed = args
             check(tuple(primal), kwargs)
-            return finish(run(tuple(primal), {**kwargs, seed_name: seed}))
+            return run(tuple(primal), {**kwargs, seed_name: seed})
 
     functools.update_wrapper(df, func, assigned=("__module__", "__doc__"), updated=())
     df.__name__ = generated.__name__

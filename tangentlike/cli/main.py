@@ -35,10 +35,10 @@ def _derivative(args: argparse.Namespace, target: Target) -> tuple[Callable, tup
     names, single = parse_wrt(args.wrt, target.func, target.spec)
     checkpoint = parse_checkpoint(args.checkpoint)
     jit = getattr(args, "jit", False)
-    if jit and (args.checks or args.mode in ("forward", "hvp")):
+    if jit and (args.checks or args.mode == "hvp"):
         raise CliError(
-            "--jit compiles the plain reverse-mode module: leave out --checks and "
-            "use --mode grad, vjp or value_and_grad"
+            "--jit compiles the plain module: leave out --checks and use --mode grad, vjp, "
+            "value_and_grad or forward"
         )
     df = output.generate(target, names, single, args.mode, checkpoint, args.checks)
     command = _command(args, target, names)
@@ -149,8 +149,9 @@ def _common(parser: argparse.ArgumentParser, with_mode: bool) -> None:
             "--jit",
             action="store_true",
             help="write the module compiled by numba in nopython mode (needs numba where it "
-            "runs; the first call compiles, numba caches beside the module); refuses, with "
-            "the line, a function numba cannot compile",
+            "runs; the first call compiles, numba caches beside the module); with --mode "
+            "grad, vjp, value_and_grad or forward; refuses, with the line, a function numba "
+            "cannot compile",
         )
     parser.add_argument(
         "--debug",

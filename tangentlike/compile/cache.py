@@ -37,8 +37,10 @@ __all__ = ["DiskCache", "cache_key", "default_cache_dir"]
 FORMAT_VERSION = 1
 _MAGIC = "tangentlike-cache"
 _SUFFIX = ".py"
+_SUFFIXES = (_SUFFIX, ".code")  # a source entry; the marshalled code of one (build.py)
 _KEY_RE = re.compile(r"[0-9a-f]{16,128}")
 _ENTRY_RE = re.compile(r"[0-9a-f]{16,128}\.py")
+_CODE_RE = re.compile(r"[0-9a-f]{16,128}\.code")
 _TMP_RE = re.compile(r"\.[0-9a-f]{16,128}\..*\.tmp")
 # A temporary file this old belongs to a writer that died (a store takes milliseconds).
 STALE_TEMPORARY_SECONDS = 600
@@ -97,10 +99,12 @@ class DiskCache:
     def __repr__(self) -> str:
         return f"DiskCache({str(self.directory)!r})"
 
-    def path_for(self, key: str) -> pathlib.Path:
+    def path_for(self, key: str, suffix: str = _SUFFIX) -> pathlib.Path:
         """The entry file for `key` (which need not exist). Raises ValueError for a bad key."""
         _check_key(key)
-        return self.directory / (key + _SUFFIX)
+        if suffix not in _SUFFIXES:
+            raise ValueError(f"cache entries end in {' or '.join(_SUFFIXES)}, not {suffix!r}")
+        return self.directory / (key + suffix)
 
     def load(self, key: str) -> str | None:
         """The source stored under `key`, or None on a miss.
@@ -111,7 +115,18 @@ class DiskCache:
         still the one that was read (a concurrent `store` may have replaced it with a good one).
         Raises ValueError for a malformed key, never for a bad entry.
         """
-        path = self.path_for(key)
+        body = self.load_bytes(key)
+        if body is None:
+            return None
+        try:
+            return body.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+
+    def load_bytes(self, key: str, suffix: str = _SUFFIX) -> bytes | None:
+        """The bytes stored under `key` in the file `<key><suffix>` (`.py`: a source entry,
+        `.code`: its compiled code), validated as `load` says, or None on a miss."""
+        path = self.path_for(key, suffix)
         try:
             with open(path, "rb") as f:
                 seen = os.fstat(f.fileno())
@@ -121,11 +136,8 @@ class DiskCache:
         newline = data.find(b"\n")
         if newline >= 0:
             header, body = data[: newline + 1], data[newline + 1 :]
-            if header == _header(key, body):
-                try:
-                    return body.decode("utf-8")
-                except UnicodeDecodeError:
-                    pass
+            if header == _header(key, body) and (suffix != _SUFFIX or _is_utf8(body)):
+                return body
         _discard(path, seen)
         return None
 
@@ -139,8 +151,12 @@ class DiskCache:
         ValueError for a malformed key and UnicodeEncodeError if `source` is not encodable
         (caller errors, raised before touching the disk).
         """
-        path = self.path_for(key)
-        body = source.encode("utf-8")
+        self.path_for(key)  # a malformed key raises before anything is encoded
+        return self.store_bytes(key, source.encode("utf-8"))
+
+    def store_bytes(self, key: str, body: bytes, suffix: str = _SUFFIX) -> pathlib.Path | None:
+        """Write `body` under `key` in the file `<key><suffix>`, as `store` says."""
+        path = self.path_for(key, suffix)
         data = _header(key, body) + body
         try:
             _make_private_directory(self.directory)
@@ -177,7 +193,8 @@ class DiskCache:
         removed = 0
         for name in names:
             is_entry = _ENTRY_RE.fullmatch(name) is not None
-            if not is_entry and _TMP_RE.fullmatch(name) is None:
+            ours = _CODE_RE.fullmatch(name) or _TMP_RE.fullmatch(name)
+            if not is_entry and ours is None:
                 continue
             try:
                 os.unlink(self.directory / name)
@@ -186,6 +203,14 @@ class DiskCache:
             if is_entry:
                 removed += 1
         return removed
+
+
+def _is_utf8(body: bytes) -> bool:
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _make_private_directory(directory: pathlib.Path) -> None:

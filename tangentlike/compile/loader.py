@@ -17,13 +17,22 @@ def filename_for(label: str, source: str) -> str:
     return f"<tangentlike {label} {digest}>"
 
 
-def load(source: str, label: str, external: dict[str, object]) -> types.ModuleType:
-    """Compile and run `source` as a fresh module named after its content."""
+def compiled(source: str, label: str) -> types.CodeType:
+    """The code object `load` runs for `source` (compiled under its module's file name)."""
+    return compile(source, filename_for(label, source), "exec")
+
+
+def load(
+    source: str, label: str, external: dict[str, object], code: types.CodeType | None = None
+) -> types.ModuleType:
+    """Compile and run `source` as a fresh module named after its content (`code`: its
+    code object, compiled before by `compiled`, e.g. kept on disk beside the source)."""
     filename = filename_for(label, source)
     module = types.ModuleType(f"tangentlike_generated_{label}")
     module.__file__ = filename
     module.__dict__.update(external)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    code = compile(source, filename, "exec")
+    if code is None or code.co_filename != filename:
+        code = compile(source, filename, "exec")
     exec(code, module.__dict__)
     return module

@@ -26,14 +26,16 @@ tuple of them for a tuple wrt); the Hessian's float dtype is the arguments'.
 from __future__ import annotations
 
 import functools
+import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from .. import api, api_forward
+from .. import api, api_forward, packed
 from ..errors import TangentlikeError, WrtError
 from ..job import resolve_wrt
+from ..parse.source import unwrap
 
 METHODS = ("auto", "forward", "reverse")
 
@@ -52,7 +54,12 @@ def hvp(
     is the result. `hv.source` is the generated HVP module, `hv.method` the method
     used ("forward" or "reverse"); `hv.gradient` the gradient it differentiates."""
     _check_method("hvp", method)
-    names = resolve_wrt(f, wrt)[0]  # its refusals first (a position inside *args)
+    func = unwrap(f)
+    inside = packed.request(func, wrt) if isinstance(func, types.FunctionType) else None
+    if inside is not None:  # positions inside *args: the whole tuple's HVP, spread
+        whole = hvp(f, inside.wrt, method=method, cache=cache, checks=checks)
+        return packed.spreading(whole, inside, picks_result=True)
+    names = resolve_wrt(f, wrt)[0]  # its refusals first
     gradient = api.grad(f, wrt, cache=cache, checks=checks)
     product, used = None, "reverse"
     if method in ("auto", "forward"):

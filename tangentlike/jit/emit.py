@@ -119,10 +119,20 @@ def emit(
             "",
             "# --- the tangents checked before the call, the output's shaped after (Python) ---",
         ]
-    for name in _python_helpers(defs, module, python, imported):
+    written = _python_helpers(defs, module, python, imported)
+    for name in written:
         lines += ["", "", *ast.unparse(defs[name]).splitlines()]
     for end in python:
         lines += ["", "", *ast.unparse(end).splitlines()]
+    forward_kernels = [(k, n) for k, n in kernels if kernel_module(k) == "kernels_forward"]
+    if standalone and forward_kernels:  # numba's versions of the module's own helpers
+        lines += ["", "", "# --- forward-mode helpers of compiled code, and numba's versions ---"]
+        for k, n in forward_kernels:
+            if n not in written:
+                lines += ["", "", *ast.unparse(defs[n]).splitlines()]
+            if n != k:  # the module's name for it differs: the overload names the kernel
+                lines += [f"{k} = {n}"]
+        lines += ["", "", *forward_kernel_text({k for k, _ in forward_kernels}).splitlines()]
     compiled = module.fresh(f"_{entry}_nopython")
     for name in generated:
         lines += ["", "", f"@numba.njit(cache={cache})"]
@@ -133,6 +143,9 @@ def emit(
         args = ast.unparse(defs[entry].args)
         passed = ", ".join(params)
         lines += ["", "", f"def {entry}({args}):"]
+        if ends.start is not None:  # a jvp: the caller's tangents checked first
+            checked = passed + ("," if len(params) == 1 else "")
+            lines.append(f"    {checked} = {ends.start.name}({passed})")
         lines.append(f"    return {ends.finish.name}({passed}, {compiled}({passed}))")
     start = ends.start.name if ends.start is not None else None
     text = "\n".join(lines) + "\n"
@@ -180,6 +193,35 @@ def kernel_text() -> str:
             if not line.startswith(("from __future__", "from .kernels import"))
         ]
     return "\n".join(texts).strip("\n") + "\n"
+
+
+def forward_kernel_text(used: set[str]) -> str:
+    """kernels_forward.py's overloads of the helpers in `used`, to copy into a written
+    module after the Python helpers they overload (the module's own zero_tangent,
+    tangent_as), with its imports of numba but none from tangentlike (kernel_text holds
+    what the overloads call)."""
+    text = Path(__file__).with_name("kernels_forward.py").read_text()
+    lines = text.splitlines()
+    kept = []
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.ImportFrom) and (node.level or node.module == "__future__"):
+            continue
+        if isinstance(node, ast.Expr) or (
+            isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "__all__"
+        ):
+            continue  # the docstring, the export list
+        if isinstance(node, ast.FunctionDef):
+            overloaded = [
+                d.args[0].id
+                for d in node.decorator_list
+                if isinstance(d, ast.Call) and is_name(d.func, "overload") and d.args
+            ]
+            if not set(overloaded) & used:
+                continue
+        first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+        gap = ["", ""] if isinstance(node, ast.FunctionDef) else []
+        kept += [*gap, *lines[first - 1 : node.end_lineno]]
+    return "\n".join(kept).strip("\n") + "\n"
 
 
 def _emit_body(

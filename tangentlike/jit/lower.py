@@ -79,8 +79,6 @@ def lower(
     start_def = finish_def = None
     module.forward = forward.is_forward(fn)
     if module.forward:  # a jvp: its tangents checked and its output shaped in Python
-        if standalone:
-            raise module.refuse(fn, "a compiled jvp written as a standalone module")
         start_def = forward.split_start(fn, module.fresh(f"_start_{entry}"), module)
         finish_def = emit.split_return(fn, finish, module)
         for name in generated:

@@ -114,6 +114,14 @@ def _linear(adjoint: Callable, tangent: Callable) -> None:
     def tangent_as_tangent(result, t, value):
         d[result] = forward.tangent_as(d[t], value)
 
+    @adjoint(forward.tangent_as_k, constant=("value",))
+    def tangent_as_k(result, t, value):
+        d[t] = runtime.unbroadcast(d[result], t)
+
+    @tangent(forward.tangent_as_k)
+    def tangent_as_k_tangent(result, t, value):
+        d[result] = forward.tangent_as_k(d[t], value)
+
     @adjoint(runtime.untile, constant=("a", "reps"))
     def untile(result, g, a, reps):
         d[g] = np.tile(np.reshape(d[result], np.shape(a)), reps)

@@ -142,6 +142,15 @@ def tangent_as(t, value):
     return np.broadcast_to(t, shape)
 
 
+def tangent_as_k(t, value):
+    """tangent_as in vector mode: the k-wide tangent `t` (directions first) lifted to
+    value's rank and broadcast to (k,) + value's shape where it is smaller."""
+    shape = (np.shape(t)[0], *np.shape(value))
+    if np.shape(t) == shape:
+        return t
+    return np.broadcast_to(lift(t, value), shape)
+
+
 def lift(t, like):
     """The k-wide tangent `t` (shape (k,) + s) with axes inserted after the leading one
     so that it broadcasts against values shaped like `like` the way its value does."""

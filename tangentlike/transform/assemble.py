@@ -158,12 +158,15 @@ def build(
     preserve_result: bool,
     scalar_check: str | None,
     seed_check: str | None = None,
+    single: bool = True,
 ) -> list[gast.FunctionDef]:
     """Generate the gradient function (or, with `split`, its forward and backward halves).
 
     `scalar_check` / `seed_check` name the function and its return statement for the
     check after the forward sweep: a scalar output (grad), or a seed of the output's
-    structure and shape (vjp)."""
+    structure and shape (vjp). `single`: one gradient is returned as it is; else a tuple
+    of them, also of one (`wrt=(0,)`: the generated code returns what the caller gets,
+    so that differentiating it again sees the same structure)."""
     fn = ctx.fn
     body, ret = fn.body[:-1], fn.body[-1].value.id
     defined0 = Defined(frozenset({ctx.adjoint[ret]}) if ret in ctx.active else frozenset())
@@ -207,7 +210,7 @@ def build(
     fwd_code = Forward(ctx).block(body)
     bwd_code = checkpoints.fill_copies(ctx, bwd_code)
 
-    grad_value = grads[0] if len(grads) == 1 else nodes.tuple_(grads)
+    grad_value = grads[0] if len(grads) == 1 and single else nodes.tuple_(grads)
 
     params = nodes.param_names(fn)
     unbound = sorted(set(tbr.unbound_saved(ctx.flow, ctx.pushed)) | ctx.prebound)

@@ -14,6 +14,8 @@ over k, the directions stacked): right for every rule, whatever its axes mean.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import gast
 import numpy as np
 
@@ -65,12 +67,19 @@ def instantiate(
             namer,
             namespace,
         )
+    if zero:
+        shaped = fw.tangent_as_k if rule.kind == "elementwise" else fw.tangent_as
+        body = _shaped_like_result(body, namespace, namer, shaped)
     if rule.kind == "elementwise":  # one statement per element: broadcasting serves k
         lift = nodes.name(namespace.bind("lift", fw.lift, namer))
         lifted = {p: nodes.call(lift, [t, nodes.name(result)]) for p, t in tangents.items()}
-        return _fill(
+        filled = _fill(
             rule, body, bindings, lifted, result, nodes.name(target, store=True), namer, namespace
         )
+        if not zero:
+            return filled
+        shaped = namespace.bind("tangent_as_k", fw.tangent_as_k, namer)
+        return [_unlifted(stmt, shaped, lift.id) for stmt in filled]
     return _per_direction(rule, body, bindings, tangents, result, target, namer, namespace, width)
 
 
@@ -160,12 +169,13 @@ def _per_direction(rule, body, bindings, tangents, result, target, namer, namesp
 
 
 def _shaped_like_result(
-    body: list[gast.stmt], namespace: Namespace, namer: Namer
+    body: list[gast.stmt], namespace: Namespace, namer: Namer, shaped: Callable = fw.tangent_as
 ) -> list[gast.stmt]:
     """`d[result] = d[p]` (or `-d[p]`) left after zero terms were dropped: a sum with a
     constant operand, whose result may be larger than p (broadcasting). The tangent is
-    shaped like the result (runtime.forward.tangent_as), so that reading part of it
-    (`M[1]`) reads the result's part, not p's. Other statements are unchanged."""
+    shaped like the result (runtime.forward.tangent_as; in vector mode tangent_as_k, the
+    k directions first), so that reading part of it (`M[1]`) reads the result's part,
+    not p's. Other statements are unchanged."""
     out = []
     for stmt in body:
         value = stmt.value if isinstance(stmt, gast.Assign) else None
@@ -176,11 +186,28 @@ def _shaped_like_result(
             and _reads_d(stmt.targets[0], "result")
             and _reads_d(bare, None)
         ):
-            helper = nodes.name(namespace.bind("tangent_as", fw.tangent_as, namer))
+            helper = nodes.name(namespace.bind(shaped.__name__, shaped, namer))
             call = nodes.call(helper, [value, nodes.name("result")])
             stmt = nodes.assign(stmt.targets[0], call)
         out.append(stmt)
     return out
+
+
+def _unlifted(stmt: gast.stmt, shaped: str, lift: str) -> gast.stmt:
+    """`tangent_as_k(lift(t, r), r)` written `tangent_as_k(t, r)`: it lifts t itself
+    (`shaped` and `lift`: the module's names of the two helpers)."""
+    for node in gast.walk(stmt):
+        if (
+            isinstance(node, gast.Call)
+            and isinstance(node.func, gast.Name)
+            and node.func.id == shaped
+            and node.args
+            and isinstance(node.args[0], gast.Call)
+            and isinstance(node.args[0].func, gast.Name)
+            and node.args[0].func.id == lift
+        ):
+            node.args[0] = node.args[0].args[0]
+    return stmt
 
 
 def _reads_d(node: gast.AST | None, name: str | None) -> bool:

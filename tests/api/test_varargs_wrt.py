@@ -1,7 +1,8 @@
 """`wrt` naming a `*args` parameter (`def f(a, *xs)`, `tl.grad(f, wrt="xs")`): the
 gradient is a tuple with one gradient per collected argument (ragged shapes, floats),
 in every mode, against autograd and central differences; a position inside `*xs` picks
-its item of that tuple (reverse modes) or is refused with what to do (forward modes)."""
+its item of that tuple (reverse modes, jvp and hvp: the direction zero at the other
+items) or is refused with what to do (hessian, jacobian)."""
 
 from __future__ import annotations
 
@@ -130,11 +131,62 @@ def test_a_position_beyond_the_arguments_of_a_call_is_refused(m):
         tl.grad(m.scaled, wrt=3)(*ARGS["scaled"])
 
 
-def test_forward_modes_say_to_name_star_args(m):
-    for make in (tl.jvp, tl.hvp, tl.hessian, tl.jacobian):
+@pytest.mark.parametrize(
+    ("name", "wrt"),
+    [("total", 0), ("total", 2), ("scaled", 1), ("scaled", (0, 2)), ("scaled", (2, "a"))],
+)
+def test_jvp_and_hvp_at_positions_inside_star_args(m, name, wrt):
+    """jvp and hvp with respect to positions inside *xs: the whole tuple's product, the
+    direction zero but at the items asked for; J t against autograd's gradient (f is
+    scalar: J t = <grad, t>), H v against autograd's hessian-vector product."""
+    import autograd
+
+    f, args = getattr(m, name), ARGS[name]
+    items = wrt if isinstance(wrt, tuple) else (wrt,)
+    positions = [0 if item == "a" else item for item in items]
+    rng = np.random.default_rng(3)
+    directions = [rng.standard_normal(np.shape(args[k])) for k in positions]
+    given = tuple(directions) if isinstance(wrt, tuple) else directions[0]
+    value, tangent = tl.jvp(f, wrt=wrt)(*args, given)
+    assert value == pytest.approx(f(*args))
+    pairs = list(zip(positions, directions, strict=True))
+    expected = sum(np.sum(_autograd_star(f, args, k) * t) for k, t in pairs)
+    assert tangent == pytest.approx(expected, rel=1e-10, abs=1e-12)
+    product = tl.hvp(f, wrt=wrt)(*args, given)
+    product = product if isinstance(wrt, tuple) else (product,)
+    twin = autograd_version(f)
+
+    def along(*xs):  # <grad f, v> over the asked positions: its gradient is H v
+        full = list(args)
+        for k, x in zip(positions, xs, strict=True):
+            full[k] = x
+        return sum(
+            autograd.numpy.sum(autograd.grad(twin, k)(*full) * t)
+            for k, t in zip(positions, directions, strict=True)
+        )
+
+    for j, got in enumerate(product):
+        want = autograd.grad(along, j)(*(args[k] for k in positions))
+        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)
+
+
+def test_hessian_and_jacobian_say_to_name_star_args(m):
+    for make in (tl.hessian, tl.jacobian):
         with pytest.raises(WrtError, match=r"position 1 falls in scaled's \*xs") as err:
             make(m.scaled, wrt=1)
         assert "differentiate with respect to 'xs' (by name)" in str(err.value)
+
+
+def test_a_position_beyond_the_arguments_of_a_call_in_jvp_and_hvp(m):
+    for make in (tl.jvp, tl.hvp):
+        with pytest.raises(WrtError, match=r"position 3 falls beyond the 2 argument\(s\)"):
+            make(m.scaled, wrt=3)(*ARGS["scaled"], 1.0)
+
+
+def test_a_spreading_product_is_not_differentiated_again(m):
+    jf = tl.jvp(m.total, wrt=1)
+    with pytest.raises(WrtError, match=r"positions inside \*xs, which tangentlike does not"):
+        tl.grad(jf, wrt=0)
 
 
 def test_a_picking_gradient_is_not_differentiated_again(m):

@@ -528,3 +528,21 @@ def test_processes_storing_different_texts_leave_one_whole_entry(tmp_path):
     run_writers(directory, texts)
     assert DiskCache(directory).load(KEY) in texts
     assert entry_files(directory) == [f"{KEY}.py"]
+
+
+def test_bytes_entries_round_trip_and_are_validated(tmp_path):
+    """`.code` entries (the marshalled code of a source entry) hold any bytes, under the
+    same header and digest as sources; another suffix is refused."""
+    c = DiskCache(tmp_path)
+    key = cache_key("code entry")
+    body = bytes(range(256))  # not UTF-8: fine for a code entry
+    assert c.store_bytes(key, body, ".code") == tmp_path / f"{key}.code"
+    assert c.load_bytes(key, ".code") == body
+    assert c.load(key) is None  # the source entry of the same key is another file
+    path = tmp_path / f"{key}.code"
+    path.write_bytes(path.read_bytes()[:-1])  # truncated: a miss, and removed
+    assert c.load_bytes(key, ".code") is None and not path.exists()
+    with pytest.raises(ValueError, match=r"end in \.py or \.code"):
+        c.store_bytes(key, body, ".pyc")
+    c.store_bytes(key, b"\xff\xfe", ".py")  # a source entry must be UTF-8
+    assert c.load(key) is None

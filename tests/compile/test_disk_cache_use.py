@@ -9,8 +9,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from tangentlike.compile.cache import DiskCache
+
 MODEL = """
 import numpy as np
+
+from tangentlike.compile.cache import DiskCache
 
 from helper_mod import squash
 
@@ -27,6 +31,8 @@ def loss(w, x):
 HELPER = """
 import numpy as np
 
+from tangentlike.compile.cache import DiskCache
+
 
 def squash(z):
     return np.sin(z){extra}
@@ -35,6 +41,8 @@ def squash(z):
 RUN = """
 import sys, json
 import numpy as np
+
+from tangentlike.compile.cache import DiskCache
 sys.path.insert(0, {dir!r})
 import tangentlike as tl
 import model
@@ -165,6 +173,8 @@ def test_processes_and_threads_building_at_once(tmp_path):
 RUN_FORWARD = """
 import sys, json
 import numpy as np
+
+from tangentlike.compile.cache import DiskCache
 sys.path.insert(0, {dir!r})
 import tangentlike as tl
 from tangentlike.api_forward import jvp_vector
@@ -203,3 +213,58 @@ def test_forward_mode_is_cached_on_disk_too(tmp_path):
     assert len(entries(cache)) == 2
     grad = run(tmp_path, cache)  # the gradient is an entry of its own, not a forward one
     assert grad["from"] == "transform" and len(entries(cache)) > 2
+
+
+def codes(cache_dir):
+    return sorted(cache_dir.glob("*.code"))
+
+
+def test_code_of_an_entry_is_kept_beside_it_and_checked(tmp_path):
+    """A build stores its module's code object beside its text (`<key>.code`); disk loads
+    run that code. A damaged or missing code entry, or one holding the code of another
+    text, is a miss: the text is compiled again (and its code stored), the gradient
+    unchanged. (marshal's bytes differ between processes: a rewrite shows as new bytes.)"""
+    project(tmp_path)
+    cache = tmp_path / "cache"
+    good = run(tmp_path, cache)
+    disk = DiskCache(cache)
+    assert len(codes(cache)) == PER_TEXT
+
+    def bodies():  # the valid code entries' bodies (None: an invalid one)
+        return {c.stem: disk.load_bytes(c.stem, ".code") for c in codes(cache)}
+
+    def loads_right():
+        again = run(tmp_path, cache)
+        assert again["from"] == "disk cache" and np.allclose(again["grad"], good["grad"])
+
+    kept = bodies()
+    loads_right()
+    assert bodies() == kept  # read, not rewritten
+    for code in codes(cache):
+        code.unlink()
+    loads_right()
+    assert set(bodies()) == set(kept) and None not in bodies().values()  # stored again
+    for code in codes(cache):  # a flipped byte in the body: its digest fails
+        data = bytearray(code.read_bytes())
+        data[-3] ^= 0xFF
+        code.write_bytes(bytes(data))
+    loads_right()
+    assert set(bodies()) == set(kept) and None not in bodies().values()
+    a, b = sorted(bodies())  # each holding the other's code (valid entries, wrong texts)
+    swapped = {a: disk.load_bytes(b, ".code"), b: disk.load_bytes(a, ".code")}
+    for stem, body in swapped.items():
+        disk.store_bytes(stem, body, ".code")
+    loads_right()
+    assert all(body is not None and body != swapped[k] for k, body in bodies().items())
+    kept = bodies()
+    loads_right()
+    assert bodies() == kept
+
+
+def test_clear_removes_code_entries(tmp_path):
+    project(tmp_path)
+    cache = tmp_path / "cache"
+    run(tmp_path, cache)
+    assert codes(cache)
+    assert DiskCache(cache).clear() == PER_TEXT  # entries counted; code entries removed
+    assert codes(cache) == [] and entries(cache) == []

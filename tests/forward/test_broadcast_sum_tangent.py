@@ -53,3 +53,32 @@ def test_jvp_of_a_part_of_a_broadcast_sum(m, name, args, i):
     expected = directional_fd(f, list(args), i, t)
     assert tangent == pytest.approx(expected, rel=1e-6, abs=1e-8)
     assert tangent == pytest.approx(float(np.sum(tl.grad(f, wrt=i)(*args) * t)), rel=1e-10)
+
+
+@pytest.mark.parametrize(("name", "args", "i"), CASES, ids=[c[0] for c in CASES])
+def test_vector_mode_of_a_part_of_a_broadcast_sum(m, name, args, i):
+    """Vector mode (many directions at once, directions first) shapes the tangent like
+    the result too (runtime.forward.tangent_as_k): it raised an IndexError before."""
+    f = getattr(m, name)
+    forward = tl.jacobian(f, wrt=i, mode="forward")(*args)
+    np.testing.assert_allclose(forward, tl.grad(f, wrt=i)(*args), rtol=1e-10, atol=1e-12)
+    for t in np.random.default_rng(2).standard_normal((3, *np.shape(args[i]))):
+        expected = directional_fd(f, list(args), i, t)
+        assert float(np.sum(forward * t)) == pytest.approx(expected, rel=1e-6, abs=1e-8)
+
+
+def test_hessian_through_a_part_of_a_broadcast_sum(m):
+    """The Hessian (vector forward over reverse) of a function reading parts of a
+    broadcast sum, against autograd."""
+    autograd = pytest.importorskip("autograd")
+
+    def g(y):
+        M = np.zeros((4, 4)) + y
+        return np.sum(M[1] * np.sin(M[2]))
+
+    def g_autograd(y):
+        anp = autograd.numpy
+        M = anp.zeros((4, 4)) + y
+        return anp.sum(M[1] * anp.sin(M[2]))
+
+    np.testing.assert_allclose(tl.hessian(g)(Y), autograd.hessian(g_autograd)(Y), rtol=1e-10)

@@ -258,6 +258,10 @@ def tangent_as_same(t):
     return np.sum(forward.tangent_as(t, W4) * W4)
 
 
+def tangent_as_k_rows(t):  # k = 2 directions of a (4,) tangent lifted to (2, 1, 4)
+    return np.sum(np.sin(forward.tangent_as_k(np.reshape(t, (2, 1, 4)), W34)) * W34)
+
+
 def untile(g):
     return np.sum(runtime.untile(g, W23, (2, 1)) * W23)
 
@@ -373,6 +377,7 @@ CASES = [
     ("unrepeat_counts", (r(4, 3),), (0,)),
     ("tangent_as_rows", (r(4),), (0,)),
     ("tangent_as_same", (r(4),), (0,)),
+    ("tangent_as_k_rows", (r(8),), (0,)),
     ("untile", (r(4, 3),), (0,)),
     ("untile_scalar_reps", (r(12),), (0,)),
     ("zero_if_real", (r(4),), (0,)),

@@ -4,11 +4,13 @@ errors naming the line (numba absent: skipped)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 from tangentlike.cli import main
@@ -32,6 +34,14 @@ def logsumexp(x):
 
 def uses_cumprod(x):
     return np.sum(np.cumprod(x))
+
+
+def rows(y, a):
+    M = np.zeros((4, 4)) + y
+    total = 0.0
+    for i in range(3):
+        total = total + np.sum(np.sin(M[i + 1] * a))
+    return total
 """
 
 CHILD = """
@@ -95,3 +105,72 @@ def test_grad_jit_refusal_is_one_located_line(model, capsys):
 def test_grad_jit_refuses_checks(model, capsys):
     assert main(["grad", "m.py:logsumexp", "--jit", "--checks", "-o", "d.py"]) == 2
     assert "--jit" in capsys.readouterr().err
+    assert main(["grad", "m.py:logsumexp", "--jit", "--mode", "hvp", "-o", "d.py"]) == 2
+    assert "--jit" in capsys.readouterr().err
+
+
+FORWARD_CHILD = """
+import importlib.abc, importlib.util, json, sys
+
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == "tangentlike" or name.startswith("tangentlike."):
+            raise ImportError("tangentlike is blocked in this test")
+
+sys.meta_path.insert(0, Block())
+sys.modules["tangentlike"] = None
+import numpy as np
+
+def load(name):
+    spec = importlib.util.spec_from_file_location(name, name + ".py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+out = {}
+x = np.array([0.5, 2.0, -1.0, 0.25])
+t = np.array([1.0, 0.5, -0.3, 2.0])
+out["lse"] = [float(v) for v in load("jlse").jvp_logsumexp(x, t)]
+y = np.array([0.3, -0.7, 1.1, 0.5])
+value, tangent = load("jrows").jvp_rows(y, 0.8, t)
+out["rows"] = [float(value), float(tangent)]
+try:
+    load("jrows").jvp_rows(y, 0.8, t[:3])
+except ValueError as err:
+    out["refused"] = str(err)
+print(json.dumps(out))
+"""
+
+
+def test_forward_jit_writes_a_standalone_compiled_jvp(model):
+    """`--mode forward --jit`: the jvp compiled by numba, the caller's tangent checked in
+    Python before the call, numba's versions of zero_tangent and tangent_as written in
+    (they are called inside the compiled loop); imported where tangentlike is not, its
+    tangents match central differences."""
+    assert main(["grad", "m.py:logsumexp", "--mode", "forward", "--jit", "-o", "jlse.py"]) == 0
+    assert main(["grad", "m.py:rows", "--mode", "forward", "--jit", "-o", "jrows.py"]) == 0
+    text = (model / "jrows.py").read_text()
+    assert "@numba.njit(cache=True)" in text and "mode=forward jit=on" in text
+    assert "@overload(tangent_as)" in text and "@overload(zero_tangent)" in text
+    assert "y, a, dy = _start_jvp_rows(y, a, dy)" in text
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(FORWARD_CHILD)],
+        cwd=model,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    spec = importlib.util.spec_from_file_location("jit_cli_forward_model", model / "m.py")
+    m = importlib.util.module_from_spec(spec)  # not in sys.modules: other tests' `m`
+    spec.loader.exec_module(m)
+    x, t = np.array([0.5, 2.0, -1.0, 0.25]), np.array([1.0, 0.5, -0.3, 2.0])
+    y, h = np.array([0.3, -0.7, 1.1, 0.5]), 1e-6
+    assert out["lse"][0] == pytest.approx(m.logsumexp(x), rel=1e-12)
+    expected = (m.logsumexp(x + h * t) - m.logsumexp(x - h * t)) / (2 * h)
+    assert out["lse"][1] == pytest.approx(expected, rel=1e-7)
+    assert out["rows"][0] == pytest.approx(m.rows(y, 0.8), rel=1e-12)
+    expected = (m.rows(y + h * t, 0.8) - m.rows(y - h * t, 0.8)) / (2 * h)
+    assert out["rows"][1] == pytest.approx(expected, rel=1e-7)
+    assert "the tangent of y has shape (3,)" in out["refused"]

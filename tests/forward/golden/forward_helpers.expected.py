@@ -146,6 +146,15 @@ def tangent_as(t, value):
     return np.broadcast_to(t, shape)
 
 
+def tangent_as_k(t, value):
+    """tangent_as in vector mode: the k-wide tangent `t` (directions first) lifted to
+    value's rank and broadcast to (k,) + value's shape where it is smaller."""
+    shape = (np.shape(t)[0], *np.shape(value))
+    if np.shape(t) == shape:
+        return t
+    return np.broadcast_to(lift(t, value), shape)
+
+
 def tangent_like(t, x, name, k=None):
     """The caller's tangent `t` for the argument `x` (parameter `name`): x's structure
     (dict, list, tuple, nested), each part x's shape (after a leading axis of length k

@@ -6,7 +6,7 @@
 import numpy as np
 
 # --- tangentlike runtime helpers ---
-# copied here: direction, lift, matmul_left, matmul_right, _describe, zero_tangent, output_tangent, shifted_axis, stacked, tangent_like, width (see runtime_helpers.expected.py)
+# copied here: direction, lift, matmul_left, matmul_right, _describe, zero_tangent, output_tangent, shifted_axis, stacked, tangent_as_k, tangent_like, width (see runtime_helpers.expected.py)
 
 
 def jvp_loss(W1, W2, X, y, dW1):
@@ -51,7 +51,7 @@ def jvp_loss(W1, W2, X, y, dW1):
     _loss2 = np.sum(_loss1)             # mlp_loss.py:10
     d_loss2 = np.sum(d_loss1, axis=shifted_axis(None, _loss1))
     _loss5 = _loss2 + np.sum(W2 * W2)   # mlp_loss.py:10
-    d_loss5 = lift(d_loss2, _loss5)
+    d_loss5 = tangent_as_k(d_loss2, _loss5)
     _loss6 = 0.01 * _loss5              # mlp_loss.py:10
     d_loss6 = lift(d_loss5, _loss6) * 0.01
     loss = data + _loss6                # mlp_loss.py:10
