@@ -43,7 +43,7 @@ from .normalize import (
     nested_grads,
     vectorized,
 )
-from .optimize import accumulate, dce, inline, zeros
+from .optimize import accumulate, dce, fresh, inline, zeros
 from .parse import fence
 from .parse.generated import runtime_helper
 from .parse.record import Recorder
@@ -404,6 +404,7 @@ class ModuleBuilder:
                     resolve = accumulate.resolver(fn, self.namespace)
                     accumulate.run(fn, self.job.wrt, resolve)
                     zeros.run(fn, self.job.scalars, resolve)
+                fresh.run(fn, accumulate.resolver(fn, self.namespace))
             if self.checks:  # after optimizing: no pass moves a checked pop
                 checks.stack(ctx, fn, entry=entry)
             text = codegen.function_source(fn, origin)
