@@ -124,6 +124,8 @@ class ModuleBuilder:
             scalars=frozenset(job.scalars),
             dims=dict(job.arrays),
         )
+        rebound = set().union(*map(nodes.names_stored, ctx.fn.body))
+        ctx.checked = frozenset(p for p in wrt if p not in rebound)  # float, at each call
         seed = ctx.adjoint.get(ret) or ctx.namer.exact("b" + ret)
         returned = f"{parsed.basename}:{parsed.node.body[-1].lineno}"
         fns = assemble.build(
