@@ -43,7 +43,7 @@ from .normalize import (
     nested_grads,
     vectorized,
 )
-from .optimize import accumulate, dce, fresh, inline, zeros
+from .optimize import accumulate, dce, fresh, inline, spreads, zeros
 from .parse import fence
 from .parse.generated import runtime_helper
 from .parse.record import Recorder
@@ -400,6 +400,7 @@ class ModuleBuilder:
             sweep_check.resolved(fns)
         for fn in fns:
             if self.optimize:
+                spreads.run(fn, ctx.shaped_products, accumulate.resolver(fn, self.namespace))
                 dce.run(fn, lambda value, ctx=ctx: _pure(ctx, value))
                 inline.run(fn, lambda value, ctx=ctx: _pure(ctx, value, helpers=True))
                 if entry and self.job is not None:
