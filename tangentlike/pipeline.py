@@ -43,7 +43,7 @@ from .normalize import (
     nested_grads,
     vectorized,
 )
-from .optimize import accumulate, dce, inline, zeros
+from .optimize import accumulate, dce, fresh, inline, spreads, zeros
 from .parse import fence
 from .parse.generated import runtime_helper
 from .parse.record import Recorder
@@ -124,6 +124,8 @@ class ModuleBuilder:
             scalars=frozenset(job.scalars),
             dims=dict(job.arrays),
         )
+        rebound = set().union(*map(nodes.names_stored, ctx.fn.body))
+        ctx.checked = frozenset(p for p in wrt if p not in rebound)  # float, at each call
         seed = ctx.adjoint.get(ret) or ctx.namer.exact("b" + ret)
         returned = f"{parsed.basename}:{parsed.node.body[-1].lineno}"
         fns = assemble.build(
@@ -399,12 +401,14 @@ class ModuleBuilder:
             sweep_check.resolved(fns)
         for fn in fns:
             if self.optimize:
+                spreads.run(fn, ctx.shaped_products, accumulate.resolver(fn, self.namespace))
                 dce.run(fn, lambda value, ctx=ctx: _pure(ctx, value))
                 inline.run(fn, lambda value, ctx=ctx: _pure(ctx, value, helpers=True))
                 if entry and self.job is not None:
                     resolve = accumulate.resolver(fn, self.namespace)
                     accumulate.run(fn, self.job.wrt, resolve)
                     zeros.run(fn, self.job.scalars, resolve)
+                fresh.run(fn, accumulate.resolver(fn, self.namespace))
             if self.checks:  # after optimizing: no pass moves a checked pop
                 checks.stack(ctx, fn, entry=entry)
             text = codegen.function_source(fn, origin)

@@ -46,7 +46,12 @@ def _sums(registry: Registry) -> None:
 
     @reduction(registry, np.mean, masked=masked_mean)
     def mean(result, a, axis=None, dtype=None, out=None, keepdims=False, where=True):
-        S = np.size(result) / np.size(a)  # noqa: F841
+        # a statement, not a ternary: folded where axis is left out, so result is not read
+        if axis is None:  # noqa: SIM108
+            n = 1
+        else:
+            n = np.size(result)
+        S = n / np.size(a)  # noqa: F841
 
     def _extremum(result, a, axis=None, out=None, keepdims=False):
         hit = a == R

@@ -20,7 +20,7 @@ from ..rules import unknown
 from ..rules.instantiate import bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
-from . import checkpoints, checks, complex_gate, containers, joins, products
+from . import checkpoints, checks, complex_gate, containers, joins, products, shaped_products
 from .adjoints import Adjoints, index_expr
 from .defined import Defined
 
@@ -111,6 +111,8 @@ def adjoint_of(adj: Adjoints, stmt: gast.Assign, defined: Defined):
         rule, bindings, nodes.name(target), bt, ctx.namer, ctx.namespace, same_shape, summed
     )
     products.specialise(ctx, stmt, instance.stmts)
+    if rule.elementwise:
+        shaped_products.record(ctx, stmt, instance.stmts, bt)
     joins.specialise(ctx, stmt, instance.stmts)
     stmts = [
         s

@@ -94,6 +94,11 @@ class Context:
     # what a user function does to its arguments' memory (analyze.effects), None if unknown
     effects_of: Callable[[object], Effects | None] = lambda func: None
     complex_values: frozenset[str] = frozenset()  # locals that may be complex (complex_gate)
+    # the entry function's differentiated parameters, which the wrapper checks to be float
+    # arrays or numbers at each call (wrapper.py), and which it never rebinds
+    checked: frozenset[str] = frozenset()
+    # id(bt * y) -> (t, y): y has the shape of t, whose adjoint is bt (shaped_products.py)
+    shaped_products: dict[int, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def active(self) -> frozenset[str]:

@@ -5,8 +5,11 @@ A value of the backward transform's visits (transform/reverse.py): a visit takes
 before them. An adjoint is *defined* once a contribution assigned it (later ones
 accumulate out of place); it is *owned* when its array belongs to the generated code
 alone (a new array no other name refers to), so a rule may update it in place where
-it dies. Ownership is not tracked around loops, and at a join an adjoint is owned
-only if both branches own it.
+it dies. At a join an adjoint is owned only if both branches own it; at the start of
+a loop's step (transform/reverse.py), only if it is owned before the loop, or zeroed
+there as a float parameter's adjoint, and at the end of every step (a fixpoint), so
+each step starts with the ownership the step before ended with (checkpointed loops
+start with none).
 """
 
 from __future__ import annotations

@@ -6,8 +6,9 @@ reverse; a primal variable read by the backward sweep holds, when read, the
 value it had right after the statement being differentiated (values the
 forward sweep overwrites are pushed before the overwrite and popped after
 the adjoint of that statement); adjoints are assigned at their first
-contribution and accumulated out of place after that, materialised as zeros
-only where control flow joins.
+contribution and accumulated after that, in place only where the adjoint's array
+is the generated code's alone (transform/defined.py), materialised as zeros only
+where control flow joins.
 
 The stack is a plain list created per call; branch flags, range objects and
 loop targets are ordinary saved variables; while-loop trip counts are pushed
@@ -147,18 +148,41 @@ class Backward(Adjoints):
         code.append(pop_marker(stmt, nodes.expr_stmt(restore)))
         return code, defined
 
+    def fresh_zeros(self, adjoints: frozenset[str], tracked: bool = True) -> frozenset[str]:
+        """The `adjoints` whose zeros (`np.zeros_like(p)`, before a loop) are float arrays
+        (or 0-d ones) of their own: of parameters checked to be floats (Context.checked)."""
+        if not tracked:
+            return frozenset()
+        by_adjoint = {b: p for p, b in self.ctx.adjoint.items()}
+        return frozenset(
+            b
+            for b in adjoints
+            if by_adjoint[b] in self.ctx.checked and by_adjoint[b] not in self.ctx.structured
+        )
+
     def loop(self, stmt: gast.For | gast.While, defined: Defined):
         """The backward code of a loop, the Defined before it, the records of its body."""
         ctx = self.ctx
         saved = ctx.namer.snapshot()
-        defined = defined.unowned()  # ownership is not tracked around loops
+        tracked = id(stmt) not in ctx.checkpointed  # recomputed: ownership not tracked
+        if not tracked:
+            defined = defined.unowned()
         entry = defined
         while True:
             ctx.namer.restore(saved)
             records, end = self.block(stmt.body, entry)
-            if end.adjoints <= entry.adjoints:
+            adjoints = entry.adjoints | end.adjoints
+            # owned at a step's start: owned before the loop (or zeroed before it: a new
+            # array) and at the end of the step before. Each time more adjoints are defined,
+            # start again from the first; then shrink to a fixpoint.
+            first = defined.owned | self.fresh_zeros(adjoints - defined.adjoints, tracked)
+            if adjoints != entry.adjoints:
+                entry = Defined(adjoints, first)
+                continue
+            owned = end.owned & entry.owned
+            if owned == entry.owned:
                 break
-            entry = entry.union(end)
+            entry = Defined(adjoints, owned)
         body = sweep.backward_code(records)
         body += self.zero_inits(entry.adjoints - end.adjoints)
         code = self.zero_inits(entry.adjoints - defined.adjoints)

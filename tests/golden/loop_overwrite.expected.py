@@ -36,6 +36,6 @@ def drnn(w, h, xs, brnn=1.0):
         h = _pop()
         b_h1 = unbroadcast(b_h3, _h1)
         bh = unbroadcast(b_h1 * w, h)
-        bw = bw + unbroadcast(b_h1 * h, w)
+        bw += unbroadcast(b_h1 * h, w)
         _h1 = _pop()
     return gradient_like(bw, w, 'w'), gradient_like(bh, h, 'h')

@@ -23,10 +23,8 @@ def dloss(W1, W2, X, y, bloss=1.0):
     _data3 = -np.sum(_data1)            # mlp_loss.py:9
     _data5 = X.shape[0]                 # mlp_loss.py:9
     data = _data3 / _data5              # mlp_loss.py:9
-    _loss1 = W1 * W1                    # mlp_loss.py:10  return data + 0.01 * (np.sum(W1 * W1) + np.sum(W2 * W2))
-    _loss2 = np.sum(_loss1)             # mlp_loss.py:10
-    _loss3 = W2 * W2                    # mlp_loss.py:10
-    _loss6 = 0.01 * (_loss2 + np.sum(_loss3))  # mlp_loss.py:10
+    _loss2 = np.sum(W1 * W1)            # mlp_loss.py:10  return data + 0.01 * (np.sum(W1 * W1) + np.sum(W2 * W2))
+    _loss6 = 0.01 * (_loss2 + np.sum(W2 * W2))  # mlp_loss.py:10
     loss = data + _loss6                # mlp_loss.py:10
     if np.ndim(loss):
         raise ValueError('mlp_loss.py:10: grad needs a scalar output; use vjp')
@@ -35,10 +33,10 @@ def dloss(W1, W2, X, y, bloss=1.0):
     bdata = unbroadcast(bloss, data)
     b_loss5 = unbroadcast(bloss, _loss6) * 0.01
     b_loss2 = b_loss5
-    b_loss3 = spread(b_loss5, _loss3)
+    b_loss3 = b_loss5
     bW2 = b_loss3 * W2
     bW2 += b_loss3 * W2
-    b_loss1 = spread(b_loss2, _loss1)
+    b_loss1 = b_loss2
     bW1 = b_loss1 * W1
     bW1 += b_loss1 * W1
     # grad of mlp_loss.py:9  data = -np.sum(y * logp) / X.shape[0]
