@@ -25,6 +25,7 @@ what one computes is a versioned event: copies live in users' repositories.
 
 from __future__ import annotations
 
+from .argument_containers import own_container, own_tangent, write_back_items
 from .boundary import adjoint_contribution, gradient_like, rule_contribution, seed_like
 from .broadcast import spread, sum_to, unbroadcast
 from .containers import (
@@ -318,6 +319,8 @@ __all__ = [
     "norm_jvp",
     "norm_vjp",
     "numeric_item",
+    "own_container",
+    "own_tangent",
     "owns",
     "part",
     "partitioned_like",
@@ -406,6 +409,7 @@ __all__ = [
     "with_zero_item",
     "without_item",
     "write_back",
+    "write_back_items",
     "zero_if_real",
     "zeros_of",
 ]

@@ -1,0 +1,36 @@
+"""A list or dict argument the function writes into, copied and written back
+(transform/argument_containers.py)."""
+
+from __future__ import annotations
+
+
+def own_container(x, what):
+    """A shallow copy of the list or dict argument `x`, which the function then owns;
+    any other value raises ValueError(what) (the gradient was built for a list or dict)."""
+    if type(x) is list:
+        return list(x)
+    if type(x) is dict:
+        return dict(x)
+    raise ValueError(f"tangentlike: {what}")
+
+
+def write_back_items(caller, own):
+    """Give the caller's list or dict the items the function left in its copy `own`, as
+    the function's writes into it would have."""
+    if caller is own:
+        return
+    if isinstance(caller, list):
+        caller[:] = own
+    elif isinstance(caller, dict):
+        caller.clear()
+        caller.update(own)
+
+
+def own_tangent(t):
+    """The tangent of own_container(x): a shallow copy of x's tangent when it is a list or
+    dict (the function's writes go into the copy), else the tangent as it is."""
+    if isinstance(t, list):
+        return list(t)
+    if isinstance(t, dict):
+        return dict(t)
+    return t
