@@ -35,6 +35,10 @@ def register(adjoint: Callable, tangent: Callable) -> None:
     def own_tangent_tangent(result, t):
         d[result] = runtime.own_tangent(d[t])
 
+    @adjoint(runtime.apart, constant=("value", "others", "what"))
+    def apart(result, value, others, what):
+        pass
+
     @adjoint(runtime.write_back_items, constant=("caller", "own"))
     def write_back_items(result, caller, own):
         pass

@@ -25,7 +25,7 @@ what one computes is a versioned event: copies live in users' repositories.
 
 from __future__ import annotations
 
-from .argument_containers import own_container, own_tangent, write_back_items
+from .argument_containers import apart, own_container, own_tangent, write_back_items
 from .boundary import adjoint_contribution, gradient_like, rule_contribution, seed_like
 from .broadcast import spread, sum_to, unbroadcast
 from .containers import (
@@ -255,6 +255,7 @@ __all__ = [
     "add_part_vjp",
     "adjoint_contribution",
     "along_axis",
+    "apart",
     "arange_vjp",
     "cast_tangent",
     "cho_factor_jvp",

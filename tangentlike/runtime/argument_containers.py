@@ -34,3 +34,24 @@ def own_tangent(t):
     if isinstance(t, dict):
         return dict(t)
     return t
+
+
+def apart(value, others, what):
+    """Raise ValueError(what) when the list or dict argument `value`, or a list or dict
+    it holds, is also held by one of `others` (other arguments, globals read): the
+    function's writes into its copy of `value` would not show through them at once."""
+
+    def reach(x, found):
+        if isinstance(x, (list, tuple, dict)) and id(x) not in found:
+            if not isinstance(x, tuple):
+                found.add(id(x))
+            for part in x.values() if isinstance(x, dict) else x:
+                reach(part, found)
+        return found
+
+    mine = reach(value, set())
+    theirs: set[int] = set()
+    for other in others:
+        reach(other, theirs)
+    if mine & theirs:
+        raise ValueError(f"tangentlike: {what}")

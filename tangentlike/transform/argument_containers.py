@@ -82,7 +82,8 @@ def run(
             continue  # an array: transform/argument_copies.py
         first = changes[0]
         done[p] = Mutation(parsed.location(first), messages.text(parsed, first))
-        _rewrite(fn, parsed, namespace, namer, p, first)
+        others = [o for o in nodes.all_param_names(fn) if o != p] + _globals_read(fn, scope)
+        _rewrite(fn, parsed, namespace, namer, p, first, others)
     return done
 
 
@@ -166,7 +167,24 @@ def _returns(ret: gast.Return, p: str) -> bool:
     return isinstance(ret.value, gast.Name) and ret.value.id == p
 
 
-def _rewrite(fn, parsed, namespace, namer, p: str, first: gast.stmt) -> None:
+def _globals_read(fn: gast.FunctionDef, scope: Scope) -> list[str]:
+    """The globals the function reads that hold a list or dict now."""
+    local = set(nodes.all_param_names(fn)) | {
+        n.id for n in gast.walk(fn) if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load)
+    }
+    found: list[str] = []
+    for node in gast.walk(fn):
+        if (
+            isinstance(node, gast.Name)
+            and node.id not in local
+            and node.id not in found
+            and isinstance(scope.resolve(node), (list, dict))
+        ):
+            found.append(node.id)
+    return found
+
+
+def _rewrite(fn, parsed, namespace, namer, p: str, first: gast.stmt, others: list[str]) -> None:
     own = namer.temp(f"{p}_own")
     for node in gast.walk(gast.Module(body=fn.body, type_ignores=[])):
         if isinstance(node, gast.Name) and node.id == p:
@@ -192,6 +210,18 @@ def _rewrite(fn, parsed, namespace, namer, p: str, first: gast.stmt) -> None:
     )
     back.value.args.append(nodes.name(own))
     entry = [nodes.assign(entry_, copies[0]), nodes.assign(own, copies[1])]
+    if others:  # the same list or dict passed twice, or held by another argument
+        apart = (
+            f"{messages.place(parsed, first)}: `{messages.text(parsed, first)}` changes the "
+            f"argument {p!r} in place, and {', '.join(map(repr, others))} (another argument "
+            f"or a global) holds it or a list or dict inside it: the gradient follows the "
+            f"change through {p!r} only; pass separate lists or dicts"
+        )
+        check = nodes.call(
+            helper("apart", runtime.apart),
+            [nodes.name(p), nodes.tuple_([nodes.name(o) for o in others]), nodes.const(apart)],
+        )
+        entry.insert(0, nodes.expr_stmt(check))
     fn.body = [*(nodes.located(s, first) for s in entry), *_before_returns(fn.body, back)]
 
 

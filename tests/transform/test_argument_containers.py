@@ -3,7 +3,8 @@ key, augmented, appended, popped, in a loop, in a helper; gradients with respect
 the container and to another argument against central differences and autograd,
 forward mode (jvp) against the same differences, the caller's container after the
 gradient equal to what the function leaves, and the refusals kept (a helper's write
-read afterwards by its caller, an array item updated in place)."""
+read afterwards by its caller, an array item updated in place, the list passed twice or
+held by another argument or a global)."""
 
 from __future__ import annotations
 
@@ -89,6 +90,20 @@ def reads_after_the_helper(x):
     return y * e['k']
 
 
+def two_lists(L, M, x):
+    L[0] = x
+    M[1] = x * x
+    return L[0] * M[0] + L[1]
+
+
+G = [1.0, 2.0]
+
+
+def with_a_global(L, x):
+    L[0] = x
+    return G[0] * x + L[1]
+
+
 def array_item_in_place(L, x):
     L[0] += x
     return np.sum(L[0])
@@ -107,6 +122,7 @@ CASES = {
     "arrays_in_a_list": (([np.array([1.0, 2.0]), np.array([3.0, 4.0])], 0.7), (0, 1)),
     "in_a_branch": (([1.0, 2.0], 0.7), (0, 1)),
     "calls_a_helper": ((0.7,), (0,)),
+    "two_lists": (([1.0, 2.0], [3.0, 4.0], 0.7), (0, 1, 2)),
 }
 
 
@@ -210,3 +226,17 @@ def test_built_for_the_kind_passed(m):
     assert L == [1.0, 0.7 * 3.0]
     with pytest.raises(UnsupportedSyntaxError, match="changes the caller's array"):
         df(np.array([1.0, 2.0]), 0.7)
+
+
+def test_a_list_passed_twice_or_held_elsewhere_is_refused(m):
+    """The function's copy would not show its writes through the other holder at once."""
+    L = [1.0, 2.0]
+    with pytest.raises(CheckError, match="holds it") as err:
+        tl.grad(m.two_lists, wrt=2)(L, L, 0.7)
+    assert ".py:" in str(err.value) and "M[1] = x * x" in str(err.value)
+    with pytest.raises(CheckError, match="holds it"):
+        tl.grad(m.two_lists, wrt=2)(L, [L], 0.7)
+    with pytest.raises(CheckError, match="'G'"):
+        tl.grad(m.with_a_global, wrt=1)(m.G, 0.7)
+    g = tl.grad(m.with_a_global, wrt=1)([5.0, 6.0], 0.7)
+    assert np.isclose(g, 1.0)
