@@ -283,6 +283,8 @@ class ModuleBuilder:
             self.effects_of,
             update_temps,
             frozenset(checkpointed),
+            kinds=given,
+            top=self.job is not None and parsed.func is self.job.func,
         )
         log.debug("A-normal form of %s:\n%s", parsed.node.name, codegen.function_source(fn, None))
         return fn, namer, scope, checkpointed, names, effects

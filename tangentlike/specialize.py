@@ -73,6 +73,10 @@ def per_call(
             # a function passed in is specialised on (it decides what runs); else its class
             called = callable(value) and not isinstance(value, type)
             types_ += ((error.param, value if called else type(value)),)
+        # lists and dicts too: a build that writes into them follows them (transform/
+        # argument_containers.py), and one that does not is the same for any kind
+        kinds = [(p, type(v)) for p, v in given.items() if type(v) in (list, dict)]
+        types_ += tuple(k for k in kinds if k not in types_)
         if not types_:
             raise error
         built = build(func, wrt, param_types=types_)

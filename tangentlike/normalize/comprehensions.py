@@ -176,6 +176,8 @@ class _Lowering:
             if not any(_has_comprehension(v) for v in node.values[1:]):
                 return node
             return self.short_circuit(node, pre)
+        if isinstance(node, gast.Dict) and node.keys == [None] and _is_name(node.values[0]):
+            node = self.dict_copy(node, node.values[0])  # {**d}
         if _names_dict(node) and self.scope.resolve(node.func) is builtins.dict:
             node = self.dict_call(node)
             if isinstance(node, gast.Dict):
@@ -230,6 +232,8 @@ class _Lowering:
             keys = [gast.Constant(value=k.arg, kind=None) for k in named]
             return nodes.located(gast.Dict(keys=keys, values=[k.value for k in named]), node)
         pairs = node.args[0] if len(node.args) == 1 and not node.keywords else None
+        if _is_name(pairs):
+            return self.dict_copy(node, pairs)
         if not (
             isinstance(pairs, (gast.List, gast.Tuple))
             or _dict_view(pairs) is not None
@@ -248,6 +252,21 @@ class _Lowering:
         target = nodes.tuple_([nodes.name(key, store=True), nodes.name(value, store=True)], True)
         generator = gast.comprehension(target=target, iter=pairs, ifs=[], is_async=0)
         comp = gast.DictComp(key=nodes.name(key), value=nodes.name(value), generators=[generator])
+        return nodes.located(comp, node)
+
+    def dict_copy(self, node: gast.expr, mapping: gast.Name) -> gast.DictComp:
+        """`dict(d)`, `{**d}` of a dict d as `{key: d[key] for key in keys_of(d, ...)}`;
+        keys_of raises, located here, where d is no dict (dict(pairs) of a named list)."""
+        what = (
+            f"{self.parsed.basename}:{getattr(node, 'lineno', '?')}: a copy of the dict "
+            f"{mapping.id!r} is made here, but it holds no dict: write dict(zip(keys, "
+            "values)) or {k: v for k, v in pairs} for pairs"
+        )
+        iter_ = nodes.call(self.helper("keys_of"), [nodes.deepcopy(mapping), nodes.const(what)])
+        target = nodes.name("key", store=True)  # renamed with the comprehension
+        generator = gast.comprehension(target=target, iter=iter_, ifs=[], is_async=0)
+        value = nodes.subscript(nodes.deepcopy(mapping), nodes.name("key"))
+        comp = gast.DictComp(key=nodes.name("key"), value=value, generators=[generator])
         return nodes.located(comp, node)
 
     def comprehension(self, node: gast.expr, pre: list[gast.stmt]) -> gast.expr:
@@ -331,6 +350,10 @@ def run(
     fn.body = _Lowering(parsed, namer, namespace, scope).block(fn.body)
     assert not any(isinstance(n, COMPREHENSIONS) for n in gast.walk(fn))
     return fn
+
+
+def _is_name(node: gast.AST | None) -> bool:
+    return isinstance(node, gast.Name)
 
 
 def _dict_view(node: gast.AST) -> gast.ListComp | None:

@@ -41,6 +41,7 @@ from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
 from . import objects
+from .star_items import spelled
 
 _LITERALS = (bool, int, float, complex, str, type(None))
 
@@ -195,9 +196,8 @@ class Methods(gast.NodeTransformer):
                 args += [self.literal(v, a.value, i) for i, v in enumerate(seq)]
             elif isinstance(a, gast.Starred) and isinstance(a.value, (gast.Tuple, gast.List)):
                 args += a.value.elts  # g(*(x, y)): g(x, y)
-            elif isinstance(a, gast.Starred) and self.fixed_length(a.value) is not None:
-                n = self.fixed_length(a.value)  # args = (x, y); g(*args): g(args[0], args[1])
-                args += [nodes.subscript(nodes.deepcopy(a.value), nodes.const(i)) for i in range(n)]
+            elif isinstance(a, gast.Starred) and spelled(a.value, self.fixed_length) is not None:
+                args += spelled(a.value, self.fixed_length)  # g(*args[1:]): g(args[1], ...)
             else:
                 args.append(a)
         keywords = []

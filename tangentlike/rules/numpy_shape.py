@@ -119,20 +119,37 @@ def _joins(registry: Registry) -> None:
 
 
 def _grids(registry: Registry) -> None:
-    # Rule parameters are fixed, so meshgrid takes up to four arrays (None: left out).
+    # Rule parameters are fixed, so meshgrid takes up to eight arrays (None: left out).
     @linear(
         registry,
         np.meshgrid,
-        ("x0", "x1", "x2", "x3"),
+        ("x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7"),
         via=runtime.meshgrid_of,
         keywords=("copy", "sparse", "indexing"),
-        restriction="up to 4 arrays",
+        restriction="up to 8 arrays",
     )
-    def meshgrid(result, x0, x1=None, x2=None, x3=None, copy=True, sparse=False, indexing="xy"):
-        d[x0] = runtime.meshgrid_vjp(d[result], 0, (x0, x1, x2, x3), indexing)
-        d[x1] = runtime.meshgrid_vjp(d[result], 1, (x0, x1, x2, x3), indexing)
-        d[x2] = runtime.meshgrid_vjp(d[result], 2, (x0, x1, x2, x3), indexing)
-        d[x3] = runtime.meshgrid_vjp(d[result], 3, (x0, x1, x2, x3), indexing)
+    def meshgrid(
+        result,
+        x0,
+        x1=None,
+        x2=None,
+        x3=None,
+        x4=None,
+        x5=None,
+        x6=None,
+        x7=None,
+        copy=True,
+        sparse=False,
+        indexing="xy",
+    ):
+        d[x0] = runtime.meshgrid_vjp(d[result], 0, (x0, x1, x2, x3, x4, x5, x6, x7), indexing)
+        d[x1] = runtime.meshgrid_vjp(d[result], 1, (x0, x1, x2, x3, x4, x5, x6, x7), indexing)
+        d[x2] = runtime.meshgrid_vjp(d[result], 2, (x0, x1, x2, x3, x4, x5, x6, x7), indexing)
+        d[x3] = runtime.meshgrid_vjp(d[result], 3, (x0, x1, x2, x3, x4, x5, x6, x7), indexing)
+        d[x4] = runtime.meshgrid_vjp(d[result], 4, (x0, x1, x2, x3, x4, x5, x6, x7), indexing)
+        d[x5] = runtime.meshgrid_vjp(d[result], 5, (x0, x1, x2, x3, x4, x5, x6, x7), indexing)
+        d[x6] = runtime.meshgrid_vjp(d[result], 6, (x0, x1, x2, x3, x4, x5, x6, x7), indexing)
+        d[x7] = runtime.meshgrid_vjp(d[result], 7, (x0, x1, x2, x3, x4, x5, x6, x7), indexing)
 
 
 def _splits(registry: Registry) -> None:

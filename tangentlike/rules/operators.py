@@ -110,6 +110,7 @@ def register(registry: Registry) -> None:
     )
     registry.sequence_makers([builtins.list, builtins.tuple, builtins.divmod, runtime.without_item])
     registry.nondifferentiable({runtime.item_index: "an index or key (of xs.pop(i))"})
+    registry.nondifferentiable({runtime.keys_of: "the keys of a dict (dict(d), {**d})"})
     registry.nondifferentiable({runtime.same_memory: "whether an update is through a view"})
 
     _bespoke(registry)

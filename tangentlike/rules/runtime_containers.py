@@ -16,6 +16,33 @@ from .template import d
 def register(adjoint: Callable, tangent: Callable) -> None:
     """Adjoints that may be containers."""
 
+    # a list or dict argument written into, copied and written back
+    # (transform/argument_containers.py): the identity on values; the write back returns
+    # nothing
+    @adjoint(runtime.own_container, constant=("what",))
+    def own_container(result, x, what):
+        d[x] = d[result]
+
+    @tangent(runtime.own_container)
+    def own_container_tangent(result, x, what):
+        d[result] = runtime.own_tangent(d[x])
+
+    @adjoint(runtime.own_tangent)
+    def own_tangent(result, t):
+        d[t] = d[result]
+
+    @tangent(runtime.own_tangent)
+    def own_tangent_tangent(result, t):
+        d[result] = runtime.own_tangent(d[t])
+
+    @adjoint(runtime.apart, constant=("value", "others", "what"))
+    def apart(result, value, others, what):
+        pass
+
+    @adjoint(runtime.write_back_items, constant=("caller", "own"))
+    def write_back_items(result, caller, own):
+        pass
+
     @adjoint(runtime.add)
     def add(result, a, b):
         d[a] = runtime.add_part(d[result], a)

@@ -25,6 +25,7 @@ what one computes is a versioned event: copies live in users' repositories.
 
 from __future__ import annotations
 
+from .argument_containers import apart, own_container, own_tangent, write_back_items
 from .boundary import adjoint_contribution, gradient_like, rule_contribution, seed_like
 from .broadcast import spread, sum_to, unbroadcast
 from .containers import (
@@ -34,6 +35,7 @@ from .containers import (
     dict_of,
     item_index,
     iterable,
+    keys_of,
     part,
     restore_item,
     saved_item,
@@ -253,6 +255,7 @@ __all__ = [
     "add_part_vjp",
     "adjoint_contribution",
     "along_axis",
+    "apart",
     "arange_vjp",
     "cast_tangent",
     "cho_factor_jvp",
@@ -295,6 +298,7 @@ __all__ = [
     "iterable",
     "iterable_tangent",
     "kept_apart",
+    "keys_of",
     "kron_vjp",
     "linspace_vjp",
     "linspace_vjp_vjp",
@@ -318,6 +322,8 @@ __all__ = [
     "norm_jvp",
     "norm_vjp",
     "numeric_item",
+    "own_container",
+    "own_tangent",
     "owns",
     "part",
     "partitioned_like",
@@ -406,6 +412,7 @@ __all__ = [
     "with_zero_item",
     "without_item",
     "write_back",
+    "write_back_items",
     "zero_if_real",
     "zeros_of",
 ]

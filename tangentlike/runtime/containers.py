@@ -277,3 +277,11 @@ def unsequence(g, x):
         return g
     rows = [np.zeros(np.shape(r)) if p is None else p for p, r in zip(g, x, strict=True)]
     return np.reshape(np.asarray(rows), np.shape(x))
+
+
+def keys_of(d, what):
+    """The keys of the dict d (a copy `dict(d)`, `{**d}` iterates them); any other value
+    raises ValueError(what)."""
+    if isinstance(d, dict):
+        return list(d)
+    raise ValueError(f"tangentlike: {what}")

@@ -169,7 +169,7 @@ def unshared(value, others, what):
     nor plain values (functions, say) count as sharing.
     """
 
-    def held(x, found, seen):  # the arrays and lists in x, or None for an unknown object
+    def held(x, found, seen):  # the arrays, lists, dicts in x, or None for an unknown object
         if id(x) in seen or isinstance(x, (int, float, complex, str, bytes, np.generic)):
             return found
         seen.add(id(x))
@@ -178,7 +178,7 @@ def unshared(value, others, what):
         if isinstance(x, np.ndarray):
             return [*found, x]
         if isinstance(x, (list, tuple, dict)):
-            found = [*found, x] if isinstance(x, list) else found
+            found = [*found, x] if isinstance(x, (list, dict)) else found  # both change
             parts = x.values() if isinstance(x, dict) else x
         elif hasattr(x, "__dict__") and not callable(x):
             parts = vars(x).values()

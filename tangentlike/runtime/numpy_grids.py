@@ -9,12 +9,24 @@ from __future__ import annotations
 import numpy as np
 
 
-def meshgrid_of(x0, x1=None, x2=None, x3=None, copy=True, sparse=False, indexing="xy"):
+def meshgrid_of(
+    x0,
+    x1=None,
+    x2=None,
+    x3=None,
+    x4=None,
+    x5=None,
+    x6=None,
+    x7=None,
+    copy=True,
+    sparse=False,
+    indexing="xy",
+):
     """np.meshgrid of the arrays in the slots in use (the forward form, given the
     tangents: meshgrid is linear in its arrays jointly). A slot left out holds None,
     or in the forward form the zero tangent of None (np.zeros_like(None): a 0-d object
     array, which no differentiated array is)."""
-    xs = [x for x in (x0, x1, x2, x3) if not _left_out(x)]
+    xs = [x for x in (x0, x1, x2, x3, x4, x5, x6, x7) if not _left_out(x)]
     return np.meshgrid(*xs, copy=copy, sparse=sparse, indexing=indexing)
 
 

@@ -57,11 +57,16 @@ def changed_params(
     registry: Registry,
     effects_of,
     structured: frozenset[str],
+    made: frozenset[str] = frozenset(),
 ) -> dict[str, tuple[gast.stmt, Mutation]]:
-    """Parameter -> the first statement that may change its memory in place, and how."""
+    """Parameter -> the first statement that may change its memory in place, and how.
+    `made`: lists and dicts the function made (transform.argument_containers), whose
+    items it may write without changing the memory of those items."""
     found: dict[str, tuple[gast.stmt, Mutation]] = {}
     for stmt in statements(fn.body):
         if id(stmt) not in aliases.before:
+            continue
+        if nodes.is_item_write(stmt) and nodes.assigned_name(stmt) in made:
             continue
         changes: list[tuple[str, Mutation]] = []
         own = Mutation(parsed.location(stmt), messages.text(parsed, stmt))

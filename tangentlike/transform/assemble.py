@@ -15,7 +15,15 @@ from .. import runtime
 from ..analyze import tbr
 from ..runtime import schedule
 from ..syntax import nodes
-from . import checkpoints, checks, container_checks, signature, sweep, sweep_check
+from . import (
+    argument_containers,
+    checkpoints,
+    checks,
+    container_checks,
+    signature,
+    sweep,
+    sweep_check,
+)
 from .adjoints import index_expr
 from .context import Context
 from .defined import Defined
@@ -176,6 +184,7 @@ def build(
         sweep_check.backward(marked, fn, ctx.checkpointed)
     checks.contributions(ctx, marked, split is not None)  # debug mode: before saving
     grads = []
+    entry = argument_containers.entry_like(fn, ctx.scope)  # a list or dict written into
     for p in wrt:
         b = ctx.adjoint.get(p)
         reached = b is not None and b in defined
@@ -183,7 +192,8 @@ def build(
             # the caller's gradient: the argument's structure, shape and float dtype
             value = nodes.name(b) if reached else nodes.const(None)
             helper = checks.helper(ctx, "gradient_like")
-            grads.append(nodes.call(helper, [value, nodes.name(p), nodes.const(p)]))
+            like = nodes.name(entry.get(p, p))  # the argument's structure as on entry
+            grads.append(nodes.call(helper, [value, like, nodes.const(p)]))
         elif reached:
             grads.append(nodes.name(b))
         else:  # not reached: zeros, or None for a list or dict (any structure, even ragged)

@@ -30,6 +30,7 @@ import gast
 from ..rules.template import Rule
 from ..runtime import boundary
 from ..syntax import nodes
+from . import argument_containers
 from .context import Context
 
 
@@ -92,6 +93,7 @@ def contributions(ctx: Context, code: list[gast.stmt], split: bool) -> None:
         return
     primal_of = {b: p for p, b in ctx.adjoint.items() if p not in ctx.structured}
     steady = frozenset() if split else _steady(ctx)
+    entry = argument_containers.entry_like(ctx.fn, ctx.scope)  # written into: as on entry
     check = helper(ctx, "adjoint_contribution").id
     done: set[int] = set()
 
@@ -121,7 +123,7 @@ def contributions(ctx: Context, code: list[gast.stmt], split: bool) -> None:
                 and isinstance(value.op, gast.Add)
                 and _is_name(value.left, b)
             )
-            like = x if x in steady else b if added else None
+            like = entry.get(x, x) if x in steady else b if added else None
             if like is None or (like == b and x in ctx.complex_values):
                 continue  # the adjoint of a complex value may be real until a complex part
             if added:

@@ -204,5 +204,9 @@ def _sequences(ctx: Any) -> dict[str, str]:
 
 
 def _new_list(ctx: Any, value: gast.expr) -> bool:
-    """`list(...)`: a new list object, shared with nothing."""
-    return isinstance(value, gast.Call) and ctx.scope.resolve(value.func) is list
+    """`list(...)`, or the copy of a list argument (transform/argument_containers.py): a
+    new list object, shared with nothing."""
+    return isinstance(value, gast.Call) and ctx.scope.resolve(value.func) in (
+        list,
+        runtime.own_container,
+    )

@@ -126,8 +126,8 @@ def _value_kind(ctx: Any, value: gast.expr, bindings: dict, seen: frozenset[str]
         return None
     if isinstance(value, gast.Call):
         callee = ctx.scope.resolve(value.func)
-        if callee is builtins.list:
-            return _LIST
+        if callee is builtins.list or callee is runtime.own_container:
+            return _LIST  # own_container: a copy of a list or dict argument, either kind
         if callee is builtins.dict or callee is runtime.dict_of:
             return _DICT
     return None

@@ -2,7 +2,8 @@
 
 First, a function that may change an argument array in place gets its own copy of
 it, written back into the caller's array before each return (transform.
-argument_copies). Then, an augmented assignment changes the array z refers to;
+argument_copies; a list or dict argument written into: transform.argument_containers).
+Then, an augmented assignment changes the array z refers to;
 generated code can differentiate a new value or a write by index, so each
 `z op= v` becomes (decided by analyze.aliases on the whole function):
   - `_z1 = z op v; z = _z1` where that is the program's meaning: no other name
@@ -52,7 +53,7 @@ from ..rules.registry import Registry
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
-from . import argument_copies, item_updates
+from . import argument_containers, argument_copies, item_updates
 from .view_updates import ViewUpdates
 
 EffectsOf = Callable[[object], Effects | None]
@@ -68,17 +69,23 @@ def run(
     effects_of: EffectsOf,
     temps: dict[int, str] | None = None,
     checkpointed: frozenset[int] = frozenset(),
+    kinds: dict[str, object] | None = None,
+    top: bool = False,
 ) -> Effects:
     """`temps`: id(`z op= v`) -> the name A-normal form chose for its result;
-    `checkpointed`: the ids of the checkpointed loops."""
+    `checkpointed`: the ids of the checkpointed loops; `kinds`, `top`: for
+    transform.argument_containers (the classes the build is made for; fn is the
+    function asked for)."""
+    written = argument_containers.run(fn, parsed, scope, namespace, namer, kinds or {}, top)
     structured = containers.structured(
         fn,
         lambda call: user_function(scope.resolve(call.func), registry),
         lambda call: registry.makes_sequence(scope.resolve(call.func)),
     )
     aliases = analyze(fn, scope, registry, effects_of, structured)
+    own = argument_containers.own_names(fn, scope)
     changed = argument_copies.changed_params(
-        fn, parsed, aliases, scope, registry, effects_of, structured
+        fn, parsed, aliases, scope, registry, effects_of, structured, own
     )
     copied = {}
     if changed:
@@ -96,6 +103,7 @@ def run(
     lowering = _Lowering(parsed, scope, registry, namespace, namer, effects_of, aliases)
     lowering.temps = temps or {}
     lowering.mutated.update(copied)
+    lowering.mutated.update(written)
     lowering.loops = _loops_around(fn.body, checkpointed, frozenset())
     fn.body = lowering.block(fn.body)
     check(fn)

@@ -133,10 +133,21 @@ def test_differentiable_decorator_with_a_dict(module):
     assert list(g) == list(params)
 
 
-def test_mutating_an_argument_list_is_refused(tmp_path):
+def test_mutating_an_argument_list(tmp_path):
+    """The caller's list grows as it does under f; the gradient is shaped like the list on
+    entry (transform/argument_containers.py)."""
     m = load_module(tmp_path, "def f(xs):\n    xs.append(xs[0] * 2.0)\n    return xs[-1][0]\n")
+    xs = [np.ones(2)]
+    g = tl.grad(m.f)(xs)
+    assert len(g) == 1 and np.array_equal(g[0], [2.0, 0.0])
+    assert len(xs) == 2 and np.array_equal(xs[1], [2.0, 2.0])
+
+
+def test_mutating_an_argument_list_returned_whole_is_refused(tmp_path):
+    source = "def f(xs):\n    xs.append(xs[0] * 2.0)\n    return xs\n"
+    m = load_module(tmp_path, source)
     with pytest.raises(UnsupportedSyntaxError, match="caller's list") as err:
-        tl.grad(m.f)([np.ones(2)])
+        tl.vjp(m.f)([np.ones(2)], [np.ones(2), np.ones(2)])
     assert ":2:" in str(err.value) and "xs.append(xs[0] * 2.0)" in str(err.value)
 
 

@@ -1,5 +1,6 @@
 """`g(*args)` with differentiated values (normalize/methods.py spell_out): a tuple or list
-literal, or a local bound once to one and never changed, is spelled out item by item;
+literal, or a local bound once to one and never changed (or a slice of it with constant
+bounds, normalize/star_items.py), is spelled out item by item;
 values passed into a callee's own `*xs` reach it as a tuple; gradients against central
 differences and autograd, forward mode too. A list that may change length, and values
 passed into a callee's `**kw`, stay refused with their location."""
@@ -42,6 +43,16 @@ def in_a_loop(x, y):
     return s
 
 
+def sliced(x, y):
+    args = [x, y, 2.0]
+    return _fixed(np.sin(args[0]), *args[1:]) + _fixed(*args[:2]) * _fixed(*args[::-2], y)
+
+
+def sliced_tuple(x, y):
+    args = (y, x * 3.0, x)
+    return _fixed(*args[-2:], *args[0:1])
+
+
 def mutated_list(x, y):
     args = [x]
     args.append(y)
@@ -61,7 +72,14 @@ def into_keywords_parameter(x, y):
 """
 
 ARGS = (0.3, -1.1)
-WORKS = ["local_tuple", "literal_tuple", "in_a_loop", "into_star_parameter"]
+WORKS = [
+    "local_tuple",
+    "literal_tuple",
+    "in_a_loop",
+    "into_star_parameter",
+    "sliced",
+    "sliced_tuple",
+]
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +102,7 @@ def test_spelled_out_calls_match_differences_autograd_and_jvp(module, name):
 
 @pytest.mark.parametrize(
     ("name", "line", "words"),
-    [("mutated_list", 33, "star-unpacking"), ("into_keywords_parameter", 45, "**kw")],
+    [("mutated_list", 43, "star-unpacking"), ("into_keywords_parameter", 55, "**kw")],
 )
 def test_what_it_cannot_spell_out_is_refused_with_a_location(module, name, line, words):
     with pytest.raises(UnsupportedSyntaxError) as err:

@@ -434,6 +434,12 @@ CASES: list[Case] = [
     Case("np.meshgrid(x, y, sparse=True)[1] * x", {"x": (3,), "y": (2,)}, autograd=False),
     Case("np.stack(np.meshgrid(x, y, x))", {"x": (2,), "y": (3,)}, autograd=False),
     Case("np.meshgrid(x, y)[1] ** 2", {"x": (2, 2), "y": S}, autograd=False),
+    Case(
+        "np.stack(np.meshgrid(x, y, x, y, x, indexing='ij'))",
+        {"x": (2,), "y": (3,)},
+        autograd=False,
+    ),
+    Case("np.meshgrid(x, y, y, x, x, y, y, x)[5] * 2.0", {"x": (2,), "y": (2,)}, autograd=False),
     Case("np.abs(np.fft.rfft2(x)) ** 2", {"x": (4, 6)}),
     Case("np.imag(np.fft.rfftn(x, axes=(0, 2), norm='ortho'))", {"x": (4, 3, 6)}),
     Case("np.fft.irfft2(np.fft.rfft2(x) * (0.5 + 1j))", {"x": (4, 6)}),

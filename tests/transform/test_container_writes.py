@@ -320,12 +320,6 @@ REFUSED = [
         "one item at a time",
     ),
     (
-        "a pop from the caller's list",
-        ["a = x.pop()", "return a"],
-        5,
-        "the function made itself",
-    ),
-    (
         "a pop from a list another name holds",
         ["xs = [x[0], x[1]]", "ys = xs", "a = xs.pop()", "return a * ys[-1]"],
         6,

@@ -1,0 +1,242 @@
+"""Writes into a list or dict argument (transform/argument_containers.py): by index, by
+key, augmented, appended, popped, in a loop, in a helper; gradients with respect to
+the container and to another argument against central differences and autograd,
+forward mode (jvp) against the same differences, the caller's container after the
+gradient equal to what the function leaves, and the refusals kept (a helper's write
+read afterwards by its caller, an array item updated in place, the list passed twice or
+held by another argument or a global)."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+from reference import autograd_version, load_module
+
+import tangentlike as tl
+from tangentlike.errors import CheckError, UnsupportedSyntaxError
+
+SOURCE = """
+import numpy as np
+
+
+def by_index(L, x):
+    L[0] = x * 2.0
+    return L[0] * L[1]
+
+
+def from_items(L):
+    L[0] = L[1] * 3.0
+    return L[0] * L[1] + L[2]
+
+
+def augmented(L, x):
+    L[1] += L[0] * x
+    return L[1] * L[0]
+
+
+def appended(L, x):
+    L.append(x * x)
+    return L[0] + L[-1] * L[1]
+
+
+def by_key(d, x):
+    d['k'] = x * 3.0
+    return d['k'] * d['a']
+
+
+def new_key_from_items(d):
+    d['b'] = d['a'] * 2.0
+    return d['a'] * d['b'] + d['c']
+
+
+def popped(L, x):
+    a = L.pop()
+    L[0] = a * x
+    return L[0] * L[1] + a
+
+
+def scaled_in_a_loop(L, x):
+    for i in range(len(L)):
+        L[i] = L[i] * x
+    return L[0] + L[1] * L[2]
+
+
+def arrays_in_a_list(L, x):
+    L[0] = L[0] * x
+    return np.sum(L[0] * L[1])
+
+
+def in_a_branch(L, x):
+    if x > 0:
+        L[1] = x * 3.0
+    return L[0] * L[1]
+
+
+def helper_writes(d, x):
+    d['k'] = x * 2.0
+    return d['k']
+
+
+def calls_a_helper(x):
+    e = {'a': x}
+    return helper_writes(e, x) * x
+
+
+def reads_after_the_helper(x):
+    e = {'a': x}
+    y = helper_writes(e, x)
+    return y * e['k']
+
+
+def two_lists(L, M, x):
+    L[0] = x
+    M[1] = x * x
+    return L[0] * M[0] + L[1]
+
+
+G = [1.0, 2.0]
+
+
+def with_a_global(L, x):
+    L[0] = x
+    return G[0] * x + L[1]
+
+
+def array_item_in_place(L, x):
+    L[0] += x
+    return np.sum(L[0])
+"""
+
+# name -> (arguments, wrt)
+CASES = {
+    "by_index": (([1.0, 2.0], 0.7), (0, 1)),
+    "from_items": (([1.0, 2.0, 3.0],), (0,)),
+    "augmented": (([1.5, 2.0], 0.7), (0, 1)),
+    "appended": (([1.5, 2.0], 0.7), (0, 1)),
+    "by_key": (({"a": 1.5}, 0.7), (0, 1)),
+    "new_key_from_items": (({"a": 1.5, "c": 2.0},), (0,)),
+    "popped": (([1.0, 2.0, 3.0], 0.7), (0, 1)),
+    "scaled_in_a_loop": (([1.0, 2.0, 3.0], 0.7), (0, 1)),
+    "arrays_in_a_list": (([np.array([1.0, 2.0]), np.array([3.0, 4.0])], 0.7), (0, 1)),
+    "in_a_branch": (([1.0, 2.0], 0.7), (0, 1)),
+    "calls_a_helper": ((0.7,), (0,)),
+    "two_lists": (([1.0, 2.0], [3.0, 4.0], 0.7), (0, 1, 2)),
+}
+
+
+@pytest.fixture(scope="module")
+def m(tmp_path_factory):
+    return load_module(tmp_path_factory.mktemp("argument_containers"), SOURCE)
+
+
+def _leaves(v) -> list:
+    if isinstance(v, dict):
+        return [x for k in sorted(v) for x in _leaves(v[k])]
+    if isinstance(v, (list, tuple)):
+        return [x for e in v for x in _leaves(e)]
+    return list(np.ravel(v))
+
+
+def _moved(v, u, eps, step_only=False):
+    """v with its float leaves moved by eps * u (u consumed in _leaves order); with
+    step_only, eps * u shaped like v."""
+    if isinstance(v, dict):
+        return {k: _moved(v[k], u, eps, step_only) for k in sorted(v)}
+    if isinstance(v, list):
+        return [_moved(e, u, eps, step_only) for e in v]
+    a = np.asarray(v, dtype=float)
+    step = np.array([next(u) for _ in range(a.size)]).reshape(a.shape)
+    moved = eps * step if step_only else a + eps * step
+    return moved if isinstance(v, np.ndarray) else float(moved)
+
+
+def _fd(f, args, i, u, eps=1e-6):
+    def at(e):
+        moved = copy.deepcopy(list(args))
+        moved[i] = _moved(moved[i], iter(u), e)
+        return float(f(*moved))
+
+    return (at(eps) - at(-eps)) / (2 * eps)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_gradient_against_differences_and_autograd(m, name):
+    import autograd
+
+    f = getattr(m, name)
+    args, wrt = CASES[name]
+    for i in wrt:
+        mine = copy.deepcopy(list(args))
+        g = tl.grad(f, wrt=i)(*mine)
+        theirs = copy.deepcopy(list(args))
+        f(*theirs)
+        assert repr(mine) == repr(theirs)  # the caller's containers: as f leaves them
+        assert type(g) is type(args[i]) and len(_leaves(g)) == len(_leaves(args[i]))
+        if isinstance(args[i], dict):
+            assert sorted(g) == sorted(args[i])  # keys as on entry
+        u = np.random.RandomState(i).standard_normal(len(_leaves(args[i])))
+        assert np.isclose(np.dot(_leaves(g), u), _fd(f, args, i, u), rtol=1e-5, atol=1e-7)
+        if not isinstance(args[i], (list, dict)):  # autograd boxes a container: no append
+            expected = autograd.grad(autograd_version(f), i)(*copy.deepcopy(list(args)))
+            np.testing.assert_allclose(g, expected, rtol=1e-7, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_forward_mode_against_differences(m, name):
+    f = getattr(m, name)
+    args, wrt = CASES[name]
+    for i in wrt:
+        u = np.random.RandomState(i).standard_normal(len(_leaves(args[i])))
+        t = _moved(args[i], iter(u), 1.0, step_only=True)
+        mine = copy.deepcopy(list(args))
+        value, tangent = tl.jvp(f, wrt=i)(*mine, t)
+        theirs = copy.deepcopy(list(args))
+        assert np.isclose(value, f(*theirs))
+        assert repr(mine) == repr(theirs)
+        assert np.isclose(tangent, _fd(f, args, i, u), rtol=1e-5, atol=1e-7)
+
+
+def test_the_caller_sees_the_writes(m):
+    L = [1.5, 2.0]
+    tl.grad(m.appended, wrt=1)(L, 0.7)
+    assert L == [1.5, 2.0, 0.7 * 0.7]
+    d = {"a": 1.5, "c": 2.0}
+    g = tl.grad(m.new_key_from_items)(d)
+    assert d == {"a": 1.5, "c": 2.0, "b": 3.0} and g == {"a": 6.0, "c": 1.0}
+
+
+def test_a_helper_write_read_by_its_caller_is_refused(m):
+    with pytest.raises(CheckError, match="is read afterwards"):
+        tl.grad(m.reads_after_the_helper)(0.7)
+
+
+def test_an_array_item_updated_in_place_is_refused(m):
+    with pytest.raises(CheckError, match="changes in place"):
+        tl.grad(m.array_item_in_place, wrt=1)([np.array([1.0, 2.0]), 3.0], 0.7)
+
+
+def test_built_for_the_kind_passed(m):
+    """Written by index only: the gradient is built at each call for a list or an array
+    (an array keeps the array path, which refuses this one as before)."""
+    df = tl.grad(m.in_a_branch, wrt=1)
+    L = [1.0, 2.0]
+    assert np.isclose(df(L, 0.7), 3.0)
+    assert L == [1.0, 0.7 * 3.0]
+    with pytest.raises(UnsupportedSyntaxError, match="changes the caller's array"):
+        df(np.array([1.0, 2.0]), 0.7)
+
+
+def test_a_list_passed_twice_or_held_elsewhere_is_refused(m):
+    """The function's copy would not show its writes through the other holder at once."""
+    L = [1.0, 2.0]
+    with pytest.raises(CheckError, match="holds it") as err:
+        tl.grad(m.two_lists, wrt=2)(L, L, 0.7)
+    assert ".py:" in str(err.value) and "M[1] = x * x" in str(err.value)
+    with pytest.raises(CheckError, match="holds it"):
+        tl.grad(m.two_lists, wrt=2)(L, [L], 0.7)
+    with pytest.raises(CheckError, match="'G'"):
+        tl.grad(m.with_a_global, wrt=1)(m.G, 0.7)
+    g = tl.grad(m.with_a_global, wrt=1)([5.0, 6.0], 0.7)
+    assert np.isclose(g, 1.0)
