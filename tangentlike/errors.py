@@ -84,6 +84,11 @@ class UnknownClassError(UnsupportedSyntaxError):
         super().__init__(message, location, hint)
 
 
+class UnknownKindError(UnknownClassError):
+    """A parameter written into by index may be an array, a list or a dict: the gradient
+    is built ahead for an array, and at a call for a list or dict passed there."""
+
+
 class UnknownFunctionError(TangentlikeError):
     """A differentiated value flows into a function with neither source nor derivative rule."""
 

@@ -15,7 +15,10 @@ import functools
 import inspect
 from collections.abc import Callable
 
-from .errors import UnknownClassError
+import numpy as np
+
+from .errors import TangentlikeError, UnknownClassError, UnknownKindError
+from .live import show
 from .parse.resolve import MISSING, object_classes, user_class
 from .parse.source import peel_bound
 
@@ -60,6 +63,11 @@ def per_call(
 ) -> Callable:
     """A gradient built at each call for the classes of the object arguments (and the
     functions passed in), for a function whose build needed them (`error` says which)."""
+    if isinstance(error, UnknownKindError):
+        try:
+            return kind_at_call(func, wrt, seed_last, error, build)
+        except TangentlikeError:  # no gradient for an array there: one per call's kind
+            pass
     sig = inspect.signature(func)
 
     def df(*args, **kwargs):
@@ -91,4 +99,38 @@ def per_call(
     df.wrt = names
     df.built_from = None  # "transform" or "disk cache" once a call has built it
     df.built_per_call = (error.param,)  # the command-line tool cannot write it ahead
+    return df
+
+
+def kind_at_call(
+    func: Callable, wrt: object, seed_last: bool, error: UnknownKindError, build: Build
+) -> Callable:
+    """The gradient of a function writing by index into a parameter that may be an array,
+    a list or a dict (`error.param`): built now for an array (its source is there before
+    any call, the command line writes it, it is differentiated again as it is), and at a
+    call for a list or dict passed there (transform/argument_containers.py). Raises the
+    array build's error when there is none for an array (per_call then builds at each
+    call, for the kind passed)."""
+    param = error.param
+    array = build(func, wrt, param_types=((param, np.ndarray),))
+    position = list(inspect.signature(func).parameters).index(param)
+
+    def df(*args, **kwargs):
+        primal = args[:-1] if seed_last else args
+        value = primal[position] if position < len(primal) else kwargs.get(param)
+        if type(value) in (list, dict):
+            return build(func, wrt, param_types=((param, type(value)),))(*args, **kwargs)
+        result = array(*args, **kwargs)
+        if hasattr(array, "stats"):
+            df.stats = array.stats  # what the last call stored
+        return result
+
+    for name in ("__module__", "__name__", "__qualname__", "__doc__", "wrt", "jit_sources"):
+        if hasattr(array, name):
+            setattr(df, name, getattr(array, name))
+    live = getattr(array, "__tangentlike_live__", None)
+    if live is not None:  # it shows, and stands for, what the array build runs now
+        show(df, live.built)
+        df.__tangentlike_live__ = live
+        live.wrappers.append(df)
     return df

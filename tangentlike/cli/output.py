@@ -156,11 +156,9 @@ def check_standalone(text: str, df: Callable, target: Target) -> None:
     if getattr(df, "built_per_call", ()):
         raise CliError(
             f"the gradient of {target.spec} depends on the classes of its arguments "
-            f"{', '.join(df.built_per_call)} (it calls their methods, or writes into them by "
-            "index: a list or dict, or an array), known only when it is called: no module can "
-            "be written ahead of time; differentiate a function whose objects are globals, call "
-            "their methods explicitly (Class.method(obj, ...)), or make an array argument visible "
-            "as one (arithmetic or a NumPy call on it)"
+            f"{', '.join(df.built_per_call)} (it calls their methods), known only when it is "
+            "called: no module can be written ahead of time; differentiate a function whose "
+            "objects are globals, or call their methods explicitly (Class.method(obj, ...))"
         )
     external = sorted(getattr(df, "external", {}) or {})
     if external:

@@ -19,9 +19,9 @@ container_writes.py follows exactly (`take_item`, `restore_item`, appends undone
 A parameter is treated so when the build knows it is given a list or dict (`kinds`,
 from the classes of the arguments of a build made per call), or when its use shows it
 (`L.append`, `L.extend`, `L.pop`, a write by a string key). A parameter written by an
-integer index whose kind the top-level build does not know raises UnknownClassError:
-the gradient is then built at each call for the kind it is given (an array keeps the
-array path of transform/argument_copies.py). Parameters rebound in the body (but by a
+integer index whose kind the top-level build does not know raises UnknownKindError:
+the gradient is then built ahead for an array (the array path of transform/
+argument_copies.py) and at a call for a list or dict passed there (specialize.kind_at_call). Parameters rebound in the body (but by a
 pop), and those returned whole, are left alone (refused downstream as before).
 
 Assumes: A-normal form, before transform.in_place's argument copies. Guarantees: A-normal
@@ -37,7 +37,7 @@ from .. import runtime
 from ..analyze import alias_messages as messages
 from ..analyze.containers import mutation
 from ..analyze.effects import Mutation
-from ..errors import UnknownClassError
+from ..errors import UnknownKindError
 from ..parse.resolve import Scope
 from ..parse.source import ParsedFunction
 from ..syntax import nodes
@@ -71,7 +71,7 @@ def run(
         if kind is None and not evident:
             if not top or not _items_only(fn, scope, p):
                 continue  # used as an array somewhere, or a helper's: as before
-            raise UnknownClassError(
+            raise UnknownKindError(
                 f"writing into the argument {p!r} by index: whether it is a list, a dict or "
                 f"an array is not known (in {parsed.func.__qualname__})",
                 parsed.location(changes[0]),

@@ -240,3 +240,42 @@ def test_a_list_passed_twice_or_held_elsewhere_is_refused(m):
         tl.grad(m.with_a_global, wrt=1)(m.G, 0.7)
     g = tl.grad(m.with_a_global, wrt=1)([5.0, 6.0], 0.7)
     assert np.isclose(g, 1.0)
+
+
+STENCIL = """
+def smooth(u, k):
+    for i in range(1, len(u) - 1):
+        u[i] = u[i] + k * (u[i - 1] - 2 * u[i] + u[i + 1])
+    s = 0.0
+    for i in range(len(u)):
+        s = s + u[i] * u[i]
+    return s
+"""
+
+
+def test_an_argument_written_by_index_is_built_ahead_for_an_array(tmp_path):
+    """`u[i] = ...` on a parameter only read by index: an array or a list, known at the
+    call. The gradient is built ahead for an array (source before any call, the command
+    line writes it) and at a call for a list; both against central differences, and the
+    caller's argument after df equals that after f."""
+    from tangentlike.cli import main
+
+    mod = load_module(tmp_path, STENCIL, "stencil_argument")
+    df = tl.grad(mod.smooth)
+    assert "def dsmooth(u, k" in df.source  # before any call
+    start = [0.0, 0.5, 1.0, 0.2, -0.4]
+    for kind in (np.array, list):
+        u, v = kind(start), kind(start)
+        got = df(u, 0.1)
+        mod.smooth(v, 0.1)
+        assert list(u) == list(v)  # the writes reach the caller, as under f
+        h, want = 1e-6, []
+        for i in range(len(start)):
+            up, down = list(start), list(start)
+            up[i] += h
+            down[i] -= h
+            want.append((mod.smooth(kind(up), 0.1) - mod.smooth(kind(down), 0.1)) / (2 * h))
+        np.testing.assert_allclose(np.asarray(got, dtype=float), want, rtol=1e-7, atol=1e-9)
+    assert "def dsmooth(u, k" in df.source  # still the array build's text
+    out = tmp_path / "dsmooth.py"
+    assert main(["grad", f"{tmp_path / 'stencil_argument.py'}:smooth", "-o", str(out)]) == 0
