@@ -21,8 +21,9 @@ from the classes of the arguments of a build made per call), or when its use sho
 (`L.append`, `L.extend`, `L.pop`, a write by a string key). A parameter written by an
 integer index whose kind the top-level build does not know raises UnknownKindError:
 the gradient is then built ahead for an array (the array path of transform/
-argument_copies.py) and at a call for a list or dict passed there (specialize.kind_at_call). Parameters rebound in the body (but by a
-pop), and those returned whole, are left alone (refused downstream as before).
+argument_copies.py) and at a call for a list or dict passed there
+(specialize.kind_at_call). Parameters rebound in the body (but by a pop), and those
+returned whole, are left alone (refused downstream as before).
 
 Assumes: A-normal form, before transform.in_place's argument copies. Guarantees: A-normal
 form; returns the parameters rewritten with the first statement that changes each (the

@@ -40,9 +40,28 @@ def test_a_sum_of_products_of_one_shape_needs_no_spread():
         rng.standard_normal((2, 3)),
         rng.standard_normal((4, 2, 3)),
     )
-    df = _check(weighted, args, (0, 1), expect_spread=False)
+    df = _check(weighted, args, (0, 1), expect_spread=True)  # h * ys[t]: see below
     forward = next(iter(df.specialised.values())).split("# backward sweep")[0]
     assert "w * w" not in forward  # computed only for its shape before
+
+
+def mismatched(a, b):
+    return np.sum(a * b) + np.sum(np.sin(b))
+
+
+def test_a_product_of_two_arrays_still_runs_and_raises_as_the_function_does():
+    """Two arrays of one dimension pattern ("N") may have other sizes: `a * b` must run
+    in the gradient, so that a call whose shapes do not broadcast raises NumPy's error
+    at the user's line, as the function does (the rewrite left it dead: the gradient
+    raised a CheckError calling itself a tangentlike bug)."""
+    df = tl.grad(mismatched, checks=False)
+    df(np.ones(3), np.ones(3))  # the specialised build of a pattern "N", "N" call
+    try:
+        df(np.ones(3), np.ones(4))
+    except ValueError as err:
+        assert "could not be broadcast" in str(err) and "tangentlike bug" not in str(err)
+    else:
+        raise AssertionError("no error")
 
 
 def broadcast(x, c):
