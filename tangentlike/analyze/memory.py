@@ -376,6 +376,20 @@ _FIRST_ARGUMENT_ONLY = frozenset(
         boundary.rule_contribution,
         boundary.gradient_like,
         boundary.seed_like,
+        # the adjoint's pieces or new arrays: the others are read for shapes (or are the
+        # other factor of a product, multiplied into a new array)
+        runtime.spread,
+        runtime.unsum,
+        runtime.unadd,
+        runtime.unmul,
+        runtime.unstack,
+        runtime.unconcatenate_index,
+        runtime.unsubscript,
+        runtime.unsetitem,
+        runtime.matmul_vjp_a,
+        runtime.matmul_vjp_b,
+        runtime.dot_vjp_a,
+        runtime.dot_vjp_b,
     }
 )
 
