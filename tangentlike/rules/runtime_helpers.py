@@ -149,8 +149,11 @@ def register(registry: Registry) -> None:
 
 
 # Helpers of generated gradients whose source is plain NumPy calls with rules of their own
-# (no isinstance dispatch on differentiated values, no raise): their second derivative is
-# that of their source, read and differentiated like a user's function.
+# (no isinstance dispatch on differentiated values, no raise, and no branch between
+# formulas whose derivatives differ: cumprod_vjp's exact case at a zero takes the tail
+# after the zero as the constant 0, whose derivative is not; tests/higher keeps it
+# refused): their second derivative is that of their source, read and differentiated like
+# a user's function.
 THROUGH_SOURCE = frozenset(
     {
         runtime.prod_others,
@@ -159,6 +162,8 @@ THROUGH_SOURCE = frozenset(
         runtime.power_slope_dy,
         runtime.pinv_vjp,
         runtime.slogdet_vjp,
+        runtime.solve_vjp,
+        runtime.cholesky_vjp,
     }
 )
 
