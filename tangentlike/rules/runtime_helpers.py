@@ -25,7 +25,13 @@ import numpy as np
 
 from .. import runtime
 from ..runtime import forward
-from . import runtime_containers, runtime_numpy_helpers, runtime_pieces, runtime_products
+from . import (
+    runtime_containers,
+    runtime_numpy_helpers,
+    runtime_pieces,
+    runtime_products,
+    runtime_statistics,
+)
 from .registry import Registry
 from .template import d
 
@@ -117,6 +123,7 @@ def register(registry: Registry) -> None:
     runtime_numpy_helpers.register(adjoint, tangent)
     runtime_pieces.register(adjoint, tangent)
     runtime_products.register(adjoint, tangent)
+    runtime_statistics.register(adjoint, tangent)
 
     # -- NumPy calls generated gradients make (the adjoint of a sum is a broadcast) ------
     if registry.lookup_tangent(np.broadcast_to) is None:  # until rules/numpy.py states it
