@@ -139,8 +139,9 @@ back to `bw_2`, which is H v.
   are refused with the user's line they come from (e.g. `np.cumprod`'s `cumprod_vjp`:
   its exact case at a zero treats the tail after the zero as the constant 0, so through
   its source its second derivative there would be wrong; the QR, SVD and eigen
-  decompositions' helpers). `np.median`'s `median_vjp` has rules of its own
-  (`rules/runtime_statistics.py`: linear in the adjoint, locally constant in the array).
+  decompositions' helpers). `np.median`'s `median_vjp` and `np.gradient`'s
+  `gradient_vjp` have rules of their own (`rules/runtime_statistics.py`: linear in the
+  adjoint; the first locally constant in the array, the second reading it for its shape).
 - The differentiable form rewrites two patterns of generated code that a second
   differentiation would refuse or misread: a comprehension's list handed to its name
   (a copy, `higher/form_lists.py`), an inner loop's counter and range restored from the

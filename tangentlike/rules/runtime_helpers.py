@@ -112,6 +112,8 @@ def register(registry: Registry) -> None:
     )
     registry.sequence_makers(runtime_pieces.SEQUENCE_MAKERS)
     registry.sequence_params(runtime_pieces.SEQUENCE_PARAMS)
+    registry.sequence_makers(runtime_statistics.SEQUENCE_MAKERS)
+    registry.sequence_params(runtime_statistics.SEQUENCE_PARAMS)
     registry.nondifferentiable(
         {runtime.extremum_index: "the position of a max or min among items: an integer"}
     )

@@ -85,7 +85,7 @@ from .higher_products import (
     kron_vjp_vjp,
     tensordot_vjp_vjp,
 )
-from .higher_statistics import median_vjp_vjp
+from .higher_statistics import gradient_vjp_of, gradient_vjp_vjp, median_vjp_vjp
 from .indexing import (
     entry_copy,
     kept_apart,
@@ -284,6 +284,8 @@ __all__ = [
     "gradient_like",
     "gradient_of",
     "gradient_vjp",
+    "gradient_vjp_of",
+    "gradient_vjp_vjp",
     "hfft_vjp",
     "ihfft_vjp",
     "inner",
