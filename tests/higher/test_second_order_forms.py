@@ -1,11 +1,12 @@
-"""Second order through generated gradients that first order writes with argument copies
-and comprehensions: the memory the adjoint helpers' results may share (analyze/memory.py:
-a product's or an index's adjoint is new memory, so a restore into the argument's copy
-changes no adjoint) a comprehension's list handed to its name
-(higher/form_lists.handed_over_copies) and an inner loop's counter restored from the
-stack (higher/form_counters.py). Hessian-vector products, forward over reverse and
-reverse over reverse, Hessians and grad of grad, against autograd (on the same function
-written without writes in place) and central differences of the gradient."""
+"""Second order through generated gradients that first order writes with argument copies,
+comprehensions and nested loops: the memory the adjoint helpers' results may share
+(analyze/memory.py: a product's or an index's adjoint is new memory, add_item's holds
+only the adjoints it adds, so a restore into the argument's copy changes no adjoint), a
+comprehension's list handed to its name (higher/form_lists.handed_over_copies), and an
+inner loop's counter restored from the stack (higher/form_counters.py). Hessian-vector
+products, forward over reverse and reverse over reverse, Hessians and grad of grad,
+against autograd (on the same function written without writes in place) and central
+differences of the gradient."""
 
 from __future__ import annotations
 
@@ -49,6 +50,11 @@ def f_out_argument(y):
     return y @ np.r_[y[2:4], y[0:2]]
 
 
+def f_out_argument_read_back(y):
+    np.sin(y, out=y)
+    return np.sum(y**2) + y[::-1] @ np.r_[y[2:4], y[2:4]]
+
+
 def f_write_argument(x, y):
     y[1:3] = y[1:3] * x
     return np.sum(np.dot(y, y) * y) + y[1] ** 3
@@ -71,6 +77,11 @@ def a_out_argument(y):
     return anp.dot(y, anp.concatenate([y[2:4], y[0:2]]))
 
 
+def a_out_argument_read_back(y):
+    y = anp.sin(y)
+    return anp.sum(y**2) + anp.dot(y[::-1], anp.concatenate([y[2:4], y[2:4]]))
+
+
 def a_write_argument(x, y):
     y = anp.concatenate([y[:1], y[1:3] * x, y[3:]])
     return anp.sum(anp.dot(y, y) * y) + y[1] ** 3
@@ -83,6 +94,7 @@ CASES = {
     "f_comprehension_loop": (a_comprehension_loop, (Y,), 0),
     "f_nested_loops": (a_comprehension_loop, (Y,), 0),
     "f_out_argument": (a_out_argument, (Y,), 0),
+    "f_out_argument_read_back": (a_out_argument_read_back, (Y,), 0),
     "f_write_argument": (a_write_argument, (0.7, Y), 1),
 }
 
