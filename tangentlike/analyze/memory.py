@@ -158,6 +158,9 @@ class Values:
         callee = self.scope.resolve(call.func)
         if _hashable(callee) and callee in _FIRST_ARGUMENT_ONLY:
             return self.atoms_roots(call.args[:1], m)  # the others are read for their shape
+        if _hashable(callee) and callee in _SOME_ARGUMENTS and not call.keywords:
+            kept = [a for k, a in enumerate(call.args) if k in _SOME_ARGUMENTS[callee]]
+            return self.atoms_roots(kept, m)
         if callee in (runtime.same_memory, runtime.entry_copy, runtime.kept_apart):
             return NONE  # a bool, a copy (kept_apart's value, when not a copy, is not read)
         if callee is MISSING or runtime.owns(callee):
@@ -376,8 +379,28 @@ _FIRST_ARGUMENT_ONLY = frozenset(
         boundary.rule_contribution,
         boundary.gradient_like,
         boundary.seed_like,
+        # the adjoint's pieces or new arrays: the others are read for shapes (or are the
+        # other factor of a product, multiplied into a new array)
+        runtime.spread,
+        runtime.unsum,
+        runtime.unadd,
+        runtime.unmul,
+        runtime.unstack,
+        runtime.unconcatenate_index,
+        runtime.unsubscript,
+        runtime.unsetitem,
+        runtime.matmul_vjp_a,
+        runtime.matmul_vjp_b,
+        runtime.dot_vjp_a,
+        runtime.dot_vjp_b,
     }
 )
+
+
+# Helpers of generated code whose result is made of the arguments at these positions or
+# new memory: add_item(b, x, index, g) returns b (a container adjoint updated in place)
+# or a new array, holding g's items; x and index give shapes and places.
+_SOME_ARGUMENTS = {runtime.add_item: (0, 3)}
 
 
 # Views (or copies) of their first argument that are arrays, never lists.

@@ -25,7 +25,13 @@ import numpy as np
 
 from .. import runtime
 from ..runtime import forward
-from . import runtime_containers, runtime_numpy_helpers, runtime_pieces, runtime_products
+from . import (
+    runtime_containers,
+    runtime_numpy_helpers,
+    runtime_pieces,
+    runtime_products,
+    runtime_statistics,
+)
 from .registry import Registry
 from .template import d
 
@@ -106,6 +112,8 @@ def register(registry: Registry) -> None:
     )
     registry.sequence_makers(runtime_pieces.SEQUENCE_MAKERS)
     registry.sequence_params(runtime_pieces.SEQUENCE_PARAMS)
+    registry.sequence_makers(runtime_statistics.SEQUENCE_MAKERS)
+    registry.sequence_params(runtime_statistics.SEQUENCE_PARAMS)
     registry.nondifferentiable(
         {runtime.extremum_index: "the position of a max or min among items: an integer"}
     )
@@ -117,6 +125,7 @@ def register(registry: Registry) -> None:
     runtime_numpy_helpers.register(adjoint, tangent)
     runtime_pieces.register(adjoint, tangent)
     runtime_products.register(adjoint, tangent)
+    runtime_statistics.register(adjoint, tangent)
 
     # -- NumPy calls generated gradients make (the adjoint of a sum is a broadcast) ------
     if registry.lookup_tangent(np.broadcast_to) is None:  # until rules/numpy.py states it
@@ -149,8 +158,11 @@ def register(registry: Registry) -> None:
 
 
 # Helpers of generated gradients whose source is plain NumPy calls with rules of their own
-# (no isinstance dispatch on differentiated values, no raise): their second derivative is
-# that of their source, read and differentiated like a user's function.
+# (no isinstance dispatch on differentiated values, no raise, and no branch between
+# formulas whose derivatives differ: cumprod_vjp's exact case at a zero takes the tail
+# after the zero as the constant 0, whose derivative is not; tests/higher keeps it
+# refused): their second derivative is that of their source, read and differentiated like
+# a user's function.
 THROUGH_SOURCE = frozenset(
     {
         runtime.prod_others,
@@ -159,6 +171,8 @@ THROUGH_SOURCE = frozenset(
         runtime.power_slope_dy,
         runtime.pinv_vjp,
         runtime.slogdet_vjp,
+        runtime.solve_vjp,
+        runtime.cholesky_vjp,
     }
 )
 

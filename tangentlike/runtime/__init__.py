@@ -19,8 +19,8 @@ what one computes is a versioned event: copies live in users' repositories.
     draws         random draws from a Generator passed in (constants)
     scalars       rule maths of rules/builtins.py and rules/math.py (Python floats)
     statistics    rule maths of rules/numpy_statistics.py (quantiles, cov, polynomials)
-    higher, higher_pieces, higher_products  rule maths of the rules of runtime helpers
-                  (derivatives of generated gradients)
+    higher, higher_pieces, higher_products, higher_statistics  rule maths of the rules
+                  of runtime helpers (derivatives of generated gradients)
 """
 
 from __future__ import annotations
@@ -87,6 +87,7 @@ from .higher_products import (
     kron_vjp_vjp,
     tensordot_vjp_vjp,
 )
+from .higher_statistics import gradient_vjp_of, gradient_vjp_vjp, median_vjp_vjp
 from .indexing import (
     entry_copy,
     kept_apart,
@@ -286,6 +287,8 @@ __all__ = [
     "gradient_like",
     "gradient_of",
     "gradient_vjp",
+    "gradient_vjp_of",
+    "gradient_vjp_vjp",
     "hfft_vjp",
     "ihfft_vjp",
     "inner",
@@ -313,6 +316,7 @@ __all__ = [
     "matrix_power_jvp",
     "matrix_power_vjp",
     "median_vjp",
+    "median_vjp_vjp",
     "meshgrid_of",
     "meshgrid_vjp",
     "multi_dot_jvp",

@@ -16,13 +16,13 @@ import tangentlike as tl
 REFUSED_SOURCE = """
 import numpy as np
 
-def medians(x):
-    return np.median(x * x) + np.sum(x)
+def qr_factors(x):
+    return np.sum(np.linalg.qr(np.outer(x, x) + np.eye(4))[1] ** 2)
 
 def cumulative_products(x):
     return np.sum(np.cumprod(x * 0.5))
 """
-REFUSED = {"medians": "median_vjp", "cumulative_products": "cumprod_vjp"}
+REFUSED = {"qr_factors": "qr_vjp", "cumulative_products": "cumprod_vjp"}
 SUPPORTED = sorted(CASES)
 
 
