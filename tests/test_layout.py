@@ -63,3 +63,20 @@ def test_rules_do_not_import_the_machinery():
                 "emit",
                 "compile",
             }, f"{path.name}:{line} imports {name}"
+
+
+def test_modules_and_functions_stay_small():
+    """STYLE.md: small modules with one job (at most 500 lines), functions at most 150."""
+    problems = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        text = path.read_text()
+        lines = len(text.splitlines())
+        if lines > 500:
+            problems.append(f"{path.relative_to(PACKAGE)}: {lines} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = node.end_lineno - node.lineno + 1
+                if length > 150:
+                    where = f"{path.relative_to(PACKAGE)}:{node.lineno}"
+                    problems.append(f"{where} {node.name}: {length} lines")
+    assert not problems, problems

@@ -196,8 +196,8 @@ class Methods(gast.NodeTransformer):
                 args += [self.literal(v, a.value, i) for i, v in enumerate(seq)]
             elif isinstance(a, gast.Starred) and isinstance(a.value, (gast.Tuple, gast.List)):
                 args += a.value.elts  # g(*(x, y)): g(x, y)
-            elif isinstance(a, gast.Starred) and spelled(a.value, self.fixed_length) is not None:
-                args += spelled(a.value, self.fixed_length)  # g(*args[1:]): g(args[1], ...)
+            elif isinstance(a, gast.Starred) and spelled(a.value, self.parsed.node) is not None:
+                args += spelled(a.value, self.parsed.node)  # g(*args[1:]): g(args[1], ...)
             else:
                 args.append(a)
         keywords = []
@@ -212,32 +212,6 @@ class Methods(gast.NodeTransformer):
             else:
                 keywords.append(k)
         node.args, node.keywords = args, keywords
-
-    def fixed_length(self, seq: gast.expr) -> int | None:
-        """The length of a local bound once, to a tuple or list literal without starred
-        items, and never changed (no item write, method call or augmented assignment)."""
-        if not isinstance(seq, gast.Name):
-            return None
-        name, stores, values = seq.id, 0, []
-        for node in gast.walk(self.parsed.node):
-            if (
-                isinstance(node, gast.Name)
-                and node.id == name
-                and not isinstance(node.ctx, gast.Load)
-            ):
-                stores += 1  # bound (or deleted) here
-            if isinstance(node, gast.Assign) and [_plain(t) for t in node.targets] == [name]:
-                values.append(node.value)
-            written = isinstance(node, gast.Subscript) and not isinstance(node.ctx, gast.Load)
-            called = isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute)
-            base = node.value if written else node.func.value if called else None
-            if base is not None and _plain(base) == name:
-                return None  # args[0] = v, args.append(v): its items may change
-        if stores != 1 or len(values) != 1 or not isinstance(values[0], (gast.Tuple, gast.List)):
-            return None
-        if any(isinstance(e, gast.Starred) for e in values[0].elts):
-            return None
-        return len(values[0].elts)
 
     def literal(self, value: object, container: gast.expr, key: object) -> gast.expr:
         if nodes.is_literal(value) and not isinstance(value, tuple):
@@ -474,10 +448,6 @@ def known_classes(fn: gast.FunctionDef, given: dict[str, type]) -> dict[str, typ
     parameters the function rebinds."""
     stored = set().union(*(nodes.names_stored(s) for s in fn.body)) if fn.body else set()
     return {p: t for p, t in given.items() if p.split(".")[0] not in stored}
-
-
-def _plain(node: gast.AST) -> str | None:
-    return node.id if isinstance(node, gast.Name) else None
 
 
 def dotted(node: gast.expr) -> str | None:

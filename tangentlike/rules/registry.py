@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..errors import InternalError
 from .tangent import NoForwardFormError, TangentRule, derived_tangent, tangent_from_function
 from .template import Rule, rule_from_expressions, rule_from_function
+from .value_kinds import ValueKinds
 
 
 @dataclass(frozen=True)
@@ -33,8 +34,9 @@ class Refusal:
     hint: str  # what to do instead
 
 
-class Registry:
-    """Rules, non-differentiable functions and array methods known to the compiler.
+class Registry(ValueKinds):
+    """Rules, non-differentiable functions and array methods known to the compiler
+    (and, from ValueKinds, what kinds of values functions make).
 
     Non-differentiable functions (`nondifferentiable`) have an integer, boolean or
     locally constant result in every floating argument: their gradient is zero. Refused
@@ -51,12 +53,7 @@ class Registry:
         self._attributes: dict[str, str] = {}
         # module -> its rules' registration (None while it runs)
         self._deferred: dict[str, Callable[[Registry], None] | None] = {}
-        self._array_makers: set[object] = set()
-        self._float_makers: set[object] = set()  # f(shape): a float array
-        self._kind_keepers: set[object] = set()  # f(x): an array like x (np.copy)
-        self._list_arrays: set[object] = set()  # f([a, b]): an array of rank >= 1
-        self._sequence_makers: set[object] = set()
-        self._sequence_params: dict[object, tuple[str, ...]] = {}
+        self._init_kinds()
         self._refused: dict[object, Refusal] = {}
         self._concatenators: set[object] = set()
         # complex values (analyze/complexness.py): each function's role, and the forms
@@ -101,76 +98,6 @@ class Registry:
                 self.version = version  # built-in rules are part of the compiler, not a change
             if not self._in_load:  # not a rule file registering through this method
                 self._loaded = True
-
-    def array_makers(self, primals: Iterable[object]) -> None:
-        """Functions that always return a new array (never a view of an argument)."""
-        self._ready()
-        self._array_makers.update(primals)
-
-    def float_makers(self, primals: Iterable[object]) -> None:
-        """Functions that, called with a shape alone (`np.zeros(n)`), return a float
-        ndarray: arithmetic with it never repeats a list (`a * xs` is an array or fails)."""
-        self._ready()
-        self._float_makers.update(primals)
-
-    def makes_float_array(self, primal: object) -> bool:
-        self._ready()
-        try:
-            return primal in self._float_makers
-        except TypeError:
-            return False
-
-    def array_kinds(self, keepers: Iterable[object], from_lists: Iterable[object]) -> None:
-        """`keepers`: f(x) is an array of x's rank and dtype kind (np.copy);
-        `from_lists`: f([a, b]) of a list literal is an array of rank >= 1 (np.array)."""
-        self._ready()
-        self._kind_keepers.update(keepers)
-        self._list_arrays.update(from_lists)
-
-    def keeps_kind(self, primal: object) -> bool:
-        self._ready()
-        try:
-            return primal in self._kind_keepers
-        except TypeError:
-            return False
-
-    def makes_array_of_list(self, primal: object) -> bool:
-        self._ready()
-        try:
-            return primal in self._list_arrays
-        except TypeError:
-            return False
-
-    def sequence_makers(self, primals: Iterable[object]) -> None:
-        """Functions that return a list or tuple of arrays (their adjoint is a list)."""
-        self._ready()
-        self._sequence_makers.update(primals)
-
-    def makes_sequence(self, primal: object) -> bool:
-        self._ready()
-        try:
-            return primal in self._sequence_makers
-        except TypeError:
-            return False
-
-    def sequence_params(self, params: dict[object, tuple[str, ...]]) -> None:
-        """Parameters that take a list of arrays, whose adjoint the rule gives as a list."""
-        self._ready()
-        self._sequence_params.update(params)
-
-    def sequence_params_of(self, primal: object) -> tuple[str, ...]:
-        self._ready()
-        try:
-            return self._sequence_params.get(primal, ())
-        except TypeError:
-            return ()
-
-    def makes_new_array(self, primal: object) -> bool:
-        self._ready()
-        try:
-            return primal in self._array_makers
-        except TypeError:
-            return False
 
     def defer(self, module: str, register: Callable[[Registry], None]) -> None:
         """Register rules for `module` (e.g. scipy.special) once that module is imported.
@@ -456,12 +383,7 @@ class Registry:
         other._methods = dict(self._methods)
         other._attributes = dict(self._attributes)
         other._deferred = {m: r for m, r in self._deferred.items() if r is not None}
-        other._array_makers = set(self._array_makers)
-        other._float_makers = set(self._float_makers)
-        other._kind_keepers = set(self._kind_keepers)
-        other._list_arrays = set(self._list_arrays)
-        other._sequence_makers = set(self._sequence_makers)
-        other._sequence_params = dict(self._sequence_params)
+        other._copy_kinds(self)
         other._refused = dict(self._refused)
         other._concatenators = set(self._concatenators)
         other._complex_roles = dict(self._complex_roles)

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .numpy import gradient_of, gradient_vjp, median_vjp
+from .numpy import gradient_of, gradient_vjp
+from .statistics import median_vjp
 
 
 def median_vjp_vjp(h, g, a, axis, keepdims):

@@ -457,36 +457,6 @@ def gradient_of(f, spacings, axis, edge_order):
     return np.gradient(f, *given, axis=axis, edge_order=edge_order)
 
 
-def median_vjp(g, a, axis, keepdims):
-    """The adjoint of `np.median(a, axis)`: g to the middle element, or half to each of two."""
-    a = np.asarray(a)
-    g = np.asarray(g)
-    if axis is None:
-        flat = a.reshape(-1)
-        work, axis_ = flat, 0
-        g = g.reshape(1)
-    else:
-        axes = tuple(int(x) % a.ndim for x in np.atleast_1d(axis))
-        rest = [i for i in range(a.ndim) if i not in axes]
-        moved = np.transpose(a, rest + list(axes))
-        work = moved.reshape((*moved.shape[: len(rest)], -1))
-        axis_ = work.ndim - 1
-        if keepdims:
-            g = np.squeeze(g, axis=axes)
-        g = g[..., None]
-    n = work.shape[axis_]
-    order = np.argsort(work, axis=axis_, kind="stable")
-    out = np.zeros(work.shape, dtype=np.result_type(g.dtype, np.float32))
-    if n % 2:
-        np.put_along_axis(out, order[..., n // 2 : n // 2 + 1], g, axis=axis_)
-    else:
-        np.put_along_axis(out, order[..., n // 2 - 1 : n // 2 + 1], 0.5 * g, axis=axis_)
-    if axis is None:
-        return out.reshape(a.shape)
-    out = out.reshape(moved.shape)
-    return np.transpose(out, np.argsort(rest + list(axes)))
-
-
 def select_vjp(g, condlist, choicelist, default):
     """The adjoints (of the choices as a list, of default) in `np.select`.
 

@@ -1,5 +1,5 @@
 """Rule maths of rules/numpy_statistics.py: quantiles, covariance and correlation,
-Vandermonde matrices and polynomials (both forms). NumPy only.
+Vandermonde matrices and polynomials (both forms); the median's adjoint. NumPy only.
 
 A quantile (method "linear", NumPy's default) mixes two order statistics of each slice
 with fixed weights: `quantile_weights` gives them, so both forms are a weighted sum.
@@ -152,3 +152,33 @@ def polyval_vjp_p(g, p, x):
         np.asarray(x, dtype=np.result_type(x, np.float64)), np.arange(n - 1, -1, -1)
     )
     return np.tensordot(g, powers, axes=np.ndim(x))
+
+
+def median_vjp(g, a, axis, keepdims):
+    """The adjoint of `np.median(a, axis)`: g to the middle element, or half to each of two."""
+    a = np.asarray(a)
+    g = np.asarray(g)
+    if axis is None:
+        flat = a.reshape(-1)
+        work, axis_ = flat, 0
+        g = g.reshape(1)
+    else:
+        axes = tuple(int(x) % a.ndim for x in np.atleast_1d(axis))
+        rest = [i for i in range(a.ndim) if i not in axes]
+        moved = np.transpose(a, rest + list(axes))
+        work = moved.reshape((*moved.shape[: len(rest)], -1))
+        axis_ = work.ndim - 1
+        if keepdims:
+            g = np.squeeze(g, axis=axes)
+        g = g[..., None]
+    n = work.shape[axis_]
+    order = np.argsort(work, axis=axis_, kind="stable")
+    out = np.zeros(work.shape, dtype=np.result_type(g.dtype, np.float32))
+    if n % 2:
+        np.put_along_axis(out, order[..., n // 2 : n // 2 + 1], g, axis=axis_)
+    else:
+        np.put_along_axis(out, order[..., n // 2 - 1 : n // 2 + 1], 0.5 * g, axis=axis_)
+    if axis is None:
+        return out.reshape(a.shape)
+    out = out.reshape(moved.shape)
+    return np.transpose(out, np.argsort(rest + list(axes)))
