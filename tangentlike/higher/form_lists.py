@@ -18,6 +18,7 @@ stands for wherever it is read; every other statement is left as it was.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 from .. import runtime
 
@@ -42,20 +43,15 @@ def pops_as_rebinding(fn: ast.FunctionDef) -> None:
     which tangentlike refuses in user code), so the form needs no aliasing check when
     differentiated again. Not for a parameter."""
     params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
-    for node in ast.walk(fn):
-        for field in ("body", "orelse", "finalbody"):
-            stmts = getattr(node, field, None)
-            if not isinstance(stmts, list):
-                continue
-            for k, stmt in enumerate(stmts):
-                kept = _kept_part(stmt, params)
-                if kept is not None:
-                    name, upper = kept
-                    rest = ast.Subscript(
-                        value=_load(name), slice=ast.Slice(upper=upper), ctx=ast.Load()
-                    )
-                    fresh = ast.Call(func=_load("list"), args=[rest], keywords=[])
-                    stmts[k] = ast.copy_location(_assign(name, fresh), stmt)
+    for stmts in statement_lists(fn):
+        for k, stmt in enumerate(stmts):
+            kept = _kept_part(stmt, params)
+            if kept is not None:
+                name, upper = kept
+                part = ast.Slice(upper=upper)
+                rest = ast.Subscript(value=_load(name), slice=part, ctx=ast.Load())
+                fresh = ast.Call(func=_load("list"), args=[rest], keywords=[])
+                stmts[k] = ast.copy_location(_assign(name, fresh), stmt)
 
 
 def handed_over_copies(fn: ast.FunctionDef) -> None:
@@ -99,35 +95,47 @@ def _forget_after_hand_over(fn: ast.FunctionDef, b: str) -> None:
             block[:] = kept or [ast.Pass()]
 
 
+def statement_lists(fn: ast.FunctionDef, nested: bool = True) -> Iterator[list[ast.stmt]]:
+    """Every statement list of fn (body, orelse, finalbody), to rewrite in place; with
+    `nested` False, not those of a nested function or lambda itself."""
+    for node in ast.walk(fn):
+        if not nested and node is not fn and isinstance(node, (ast.FunctionDef, ast.Lambda)):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            stmts = getattr(node, field, None)
+            if isinstance(stmts, list):
+                yield stmts
+
+
 def _blocks(fn: ast.FunctionDef) -> list[list[ast.stmt]]:
-    return [
-        stmts
-        for node in ast.walk(fn)
-        for field in ("body", "orelse", "finalbody")
-        if isinstance(stmts := getattr(node, field, None), list)
-        and (node is fn or not isinstance(node, (ast.FunctionDef, ast.Lambda)))
-    ]
+    return list(statement_lists(fn, nested=False))
 
 
-def _name_copy(stmt: ast.stmt) -> tuple[str, str] | None:
+def _bound(stmt: ast.stmt) -> tuple[str, ast.expr] | None:
+    """(name, value) of `name = value`."""
     if (
         isinstance(stmt, ast.Assign)
         and len(stmt.targets) == 1
         and isinstance(stmt.targets[0], ast.Name)
-        and isinstance(stmt.value, ast.Name)
     ):
-        return stmt.targets[0].id, stmt.value.id
+        return stmt.targets[0].id, stmt.value
+    return None
+
+
+def _name_copy(stmt: ast.stmt) -> tuple[str, str] | None:
+    bound = _bound(stmt)
+    if bound is not None and isinstance(bound[1], ast.Name):
+        return bound[0], bound[1].id
     return None
 
 
 def _is_fresh_list(stmt: ast.stmt, name: str) -> bool:
+    bound = _bound(stmt)
     return (
-        isinstance(stmt, ast.Assign)
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], ast.Name)
-        and stmt.targets[0].id == name
-        and isinstance(stmt.value, ast.List)
-        and not stmt.value.elts
+        bound is not None
+        and bound[0] == name
+        and isinstance(bound[1], ast.List)
+        and not bound[1].elts
     )
 
 
@@ -166,13 +174,12 @@ def _only_grown_between(
 
 def _is_cleared(stmt: ast.stmt, b: str) -> bool:
     """`b = None` (a name the generated code binds before a loop that may not run)."""
+    bound = _bound(stmt)
     return (
-        isinstance(stmt, ast.Assign)
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], ast.Name)
-        and stmt.targets[0].id == b
-        and isinstance(stmt.value, ast.Constant)
-        and stmt.value.value is None
+        bound is not None
+        and bound[0] == b
+        and isinstance(bound[1], ast.Constant)
+        and bound[1].value is None
     )
 
 
