@@ -46,14 +46,15 @@ _CODE_TYPES = (types.ModuleType, type, types.FunctionType, types.BuiltinFunction
 class View:
     """`name = value`, a view of all or part of base (made at `stmt`). Kinds:
     "index": `base[index]`, certainly a view; "item": `base[i, j]` with integers only,
-    a view or a number; "alias": `base` itself; "transpose":
+    a view or a number; "expand": `base[..., None]` (None, `...` and integers), a view
+    of an array or a new array of a number; "alias": `base` itself; "transpose":
     `np.transpose(base)` (`base.T`); "reshape": `np.reshape(base, shape)` or
     `np.ravel(base)`. The last three are views only when base turns out to be an array
     that the result shares (a number is copied; reshape copies what it cannot view):
     transform.in_place asks at run time (runtime.same_memory)."""
 
     base: str
-    index: gast.expr | None  # of "index" and "item" views
+    index: gast.expr | None  # of "index", "item" and "expand" views
     stmt: gast.stmt
     reads: frozenset[str]  # the names the value reads besides base
     kind: str = "index"
@@ -212,6 +213,8 @@ class Values:
             return View(base, value.slice, stmt, reads, "index", value)
         if _integers(value.slice, m.ints):  # a row (a view) or an element (a number)
             return View(base, value.slice, stmt, reads, "item", value)
+        if _new_axes(value.slice, m.ints):  # a view of an array, a new array of a number
+            return View(base, value.slice, stmt, reads, "expand", value)
         return None
 
     def call_view(self, call: gast.Call, m: Memory, stmt: gast.stmt) -> View | None:
@@ -223,11 +226,8 @@ class Values:
         if base not in self.locals or base not in m.arrays:
             return None
         callee = self.scope.resolve(call.func)
-        kinds = {np.transpose: ("transpose", 1), np.reshape: ("reshape", 2)}
-        kinds[np.ravel] = ("reshape", 1)
-        kinds[runtime.iterable] = ("alias", 1)  # `for r in A:` visits A itself
-        kind, count = kinds.get(callee, (None, 0)) if _hashable(callee) else (None, 0)
-        if kind is None or len(call.args) != count:
+        kind, counts = _VIEW_CALLS.get(callee, (None, ())) if _hashable(callee) else (None, ())
+        if kind is None or len(call.args) not in counts:
             return None
         reads = frozenset().union(*(nodes.names_read(a) for a in call.args[1:]))
         return View(base, None, stmt, reads, kind, call)
@@ -309,6 +309,14 @@ def _integers(index: gast.expr, ints: frozenset[str]) -> bool:
     return all(_integer(p, ints) for p in parts)
 
 
+def _new_axes(index: gast.expr, ints: frozenset[str]) -> bool:
+    """An index of None, `...` and integers, with a None or `...` (`y[..., None]`,
+    `y[None]`, `y[0, ...]`): a view of an array, a new array of a NumPy number."""
+    parts = index.elts if isinstance(index, gast.Tuple) else [index]
+    axes = [p for p in parts if isinstance(p, gast.Constant) and p.value in (None, Ellipsis)]
+    return bool(axes) and all(p in axes or _integer(p, ints) for p in parts)
+
+
 def _integer(p: gast.expr, ints: frozenset[str]) -> bool:
     if isinstance(p, gast.UnaryOp) and isinstance(p.op, gast.USub):
         p = p.operand
@@ -380,8 +388,25 @@ _FIRST_ARGUMENT_ONLY = frozenset(
 )
 
 
+# View-making calls -> (the View kind, the numbers of positional arguments they may have).
+# "reshape" views keep their base's elements in C order (only size-1 axes come or go for
+# squeeze, expand_dims, atleast_Nd; none for asarray): written back by np.reshape.
+_VIEW_CALLS: dict[object, tuple[str, tuple[int, ...]]] = {
+    np.transpose: ("transpose", (1,)),
+    np.reshape: ("reshape", (2,)),
+    np.ravel: ("reshape", (1,)),
+    np.squeeze: ("reshape", (1, 2)),
+    np.expand_dims: ("reshape", (2,)),
+    np.atleast_1d: ("reshape", (1,)),
+    np.atleast_2d: ("reshape", (1,)),
+    np.atleast_3d: ("reshape", (1,)),
+    np.asarray: ("reshape", (1,)),
+    np.asanyarray: ("reshape", (1,)),
+    runtime.iterable: ("alias", (1,)),  # `for r in A:` visits A itself
+}
+
 # Views (or copies) of their first argument that are arrays, never lists.
-_ARRAY_VIEWS = frozenset({np.transpose, np.reshape, np.ravel})
+_ARRAY_VIEWS = frozenset(k for k in _VIEW_CALLS if k is not runtime.iterable)
 
 
 def _hashable(obj: object) -> bool:

@@ -48,6 +48,8 @@ from ..syntax.namespace import Namespace
 # Above the updated view, the links that certainly share memory once the view does (b is
 # then an array: `c[i]` a row of c, `c` itself), so that no run-time test is needed there.
 _CERTAIN_ABOVE = ("index", "item", "alias")
+# Views written back by their index (the others by their base's shape: `b[...] = ...`).
+_BY_INDEX = ("index", "item", "expand")
 
 
 class ViewUpdates:
@@ -211,7 +213,7 @@ class ViewUpdates:
         """The name of w's base with w's part replaced by `value` (statements into body)."""
         if w.kind == "alias":
             return value
-        if w.kind in ("index", "item"):
+        if w.kind in _BY_INDEX:
             copy = self.namer.temp(w.base)
             body.append(nodes.assign(copy, nodes.call(self.numpy("copy"), [nodes.name(w.base)])))
             into = gast.Subscript(
@@ -225,8 +227,8 @@ class ViewUpdates:
 
     def write_into(self, w: View, value: str) -> list[gast.stmt]:
         """`base[index] = value` (`base[...] = <value in base's shape>`)."""
-        body, shaped = ([], value) if w.kind in ("index", "item") else self.shaped(value, w)
-        where = nodes.deepcopy(w.index) if w.kind in ("index", "item") else nodes.const(Ellipsis)
+        body, shaped = ([], value) if w.kind in _BY_INDEX else self.shaped(value, w)
+        where = nodes.deepcopy(w.index) if w.kind in _BY_INDEX else nodes.const(Ellipsis)
         into = gast.Subscript(value=nodes.name(w.base), slice=where, ctx=gast.Store())
         return [*body, nodes.assign(into, nodes.name(shaped))]
 
@@ -254,7 +256,7 @@ class ViewUpdates:
             )
             return [nodes.assign(target, nodes.name(new)), again]
         body, value = self.shaped(new, view)
-        where = nodes.deepcopy(view.index) if view.kind == "item" else nodes.const(Ellipsis)
+        where = nodes.deepcopy(view.index) if view.kind in _BY_INDEX else nodes.const(Ellipsis)
         into = gast.Subscript(value=nodes.name(b), slice=where, ctx=gast.Store())
         body += [nodes.assign(into, nodes.name(value)), again]
         return [nodes.if_(nodes.name(test), body, [nodes.assign(z, nodes.name(new))])]
