@@ -13,7 +13,7 @@ import builtins
 import inspect
 import types
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import gast
 import numpy as np
@@ -47,7 +47,8 @@ class View:
     """`name = value`, a view of all or part of base (made at `stmt`). Kinds:
     "index": `base[index]`, certainly a view; "item": `base[i, j]` with integers only,
     a view or a number; "expand": `base[..., None]` (None, `...` and integers), a view
-    of an array or a new array of a number; "alias": `base` itself; "transpose":
+    of an array or a new array of a number; "alias": `base` itself; "same": `base`
+    itself on one path only (after a join), asked at run time (runtime.same_array); "transpose":
     `np.transpose(base)` (`base.T`); "reshape": `np.reshape(base, shape)` or
     `np.ravel(base)`. The last three are views only when base turns out to be an array
     that the result shares (a number is copied; reshape copies what it cannot view):
@@ -74,13 +75,18 @@ class Memory:
     def join(self, other: Memory, unbound: bool = True) -> Memory:
         """What holds on either path. A name one path never binds keeps the other's facts
         (`unbound`): a read of it after that path would fail (`if c: v = y` ...
-        `v += 1.0`)."""
+        `v += 1.0`); a name an alias of b on one path only is a "same" view of b (also
+        only with `unbound`, so that a loop's strict join settles)."""
         names = self.roots.keys() | other.roots.keys()
         made = self.made.keys() | other.made.keys()
         mine = frozenset(self.roots.keys() - other.roots.keys()) if unbound else frozenset()
         theirs = frozenset(other.roots.keys() - self.roots.keys()) if unbound else frozenset()
         views = {n: v for n, v in self.views.items() if other.views.get(n) == v or n in mine}
         views.update((n, v) for n, v in other.views.items() if n in theirs)
+        for n in sorted((self.views.keys() | other.views.keys()) - views.keys() if unbound else ()):
+            same = _perhaps_same(self.views.get(n), other.views.get(n))
+            if same is not None and n in self.roots and n in other.roots:
+                views[n] = same  # `if c: z = y` (else z = y * 2.0): z may be y itself
 
         def facts(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
             return (a & b) | (a & mine) | (b & theirs)
@@ -94,6 +100,16 @@ class Memory:
             made={n: self.made.get(n, frozenset()) | other.made.get(n, frozenset()) for n in made},
             read=self.read | other.read,
         )
+
+
+def _perhaps_same(mine: View | None, theirs: View | None) -> View | None:
+    """A name an alias of base on one path, something else on the other (a new array, a
+    number, a view): a "same" view, which transform.view_updates asks at run time
+    (runtime.same_array: base itself, or nothing of it)."""
+    found = [v for v in (mine, theirs) if v is not None and v.kind in ("alias", "same")]
+    if not found or len({v.base for v in found}) > 1:
+        return None
+    return replace(found[0], kind="same", reads=frozenset())
 
 
 class Values:
@@ -159,8 +175,10 @@ class Values:
         callee = self.scope.resolve(call.func)
         if _hashable(callee) and callee in _FIRST_ARGUMENT_ONLY:
             return self.atoms_roots(call.args[:1], m)  # the others are read for their shape
-        if callee in (runtime.same_memory, runtime.entry_copy, runtime.kept_apart):
-            return NONE  # a bool, a copy (kept_apart's value, when not a copy, is not read)
+        if callee in (runtime.same_memory, runtime.same_array, runtime.entry_copy):
+            return NONE  # a bool, a copy
+        if callee is runtime.kept_apart:
+            return NONE  # a copy (its value, when not a copy, is not read)
         if callee is MISSING or runtime.owns(callee):
             return everything  # iterable(xs), stop_gradient(x): the argument itself
         if _hashable(callee) and callee in _IMMUTABLE_RESULTS:

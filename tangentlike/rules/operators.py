@@ -111,6 +111,7 @@ def register(registry: Registry) -> None:
     registry.sequence_makers([builtins.list, builtins.tuple, builtins.divmod, runtime.without_item])
     registry.nondifferentiable({runtime.item_index: "an index or key (of xs.pop(i))"})
     registry.nondifferentiable({runtime.same_memory: "whether an update is through a view"})
+    registry.nondifferentiable({runtime.same_array: "whether a name is an array itself"})
 
     _bespoke(registry)
 

@@ -46,7 +46,8 @@ from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
 
 # Above the updated view, the links that certainly share memory once the view does (b is
-# then an array: `c[i]` a row of c, `c` itself), so that no run-time test is needed there.
+# then an array: `c[i]` a row of c, `c` itself), so that no run-time test is needed there;
+# "same" links (c itself on one path only) are asked (transform.view_updates.upwards).
 _CERTAIN_ABOVE = ("index", "item", "alias")
 # Views written back by their index (the others by their base's shape: `b[...] = ...`).
 _BY_INDEX = ("index", "item", "expand")
@@ -60,10 +61,13 @@ class ViewUpdates:
         aliases: Aliases,
         stmt: gast.stmt,
         loops: dict[int, frozenset[int]] | None = None,
+        what: str = "",
     ) -> None:
-        """`loops`: id(statement) -> the checkpointed loops around it."""
+        """`loops`: id(statement) -> the checkpointed loops around it; `what`: the update's
+        place and text, for run-time refusals (`m.py:7: `z += 1.0``)."""
         self.namespace, self.namer, self.aliases, self.stmt = namespace, namer, aliases, stmt
         self.loops = loops or {}
+        self.what = what
 
     def made_outside(self, view: View) -> bool:
         """Whether a checkpointed loop around the update does not hold where the view was
@@ -89,7 +93,7 @@ class ViewUpdates:
             w = a.view(stmt, top)
             if w is None or top in w.reads or self.made_outside(w) or len(self.ups) > 8:
                 return None
-            if w.base in (z, *(n for n, _ in self.ups)) or w.kind not in _CERTAIN_ABOVE:
+            if w.base in (z, *(n for n, _ in self.ups)) or w.kind not in (*_CERTAIN_ABOVE, "same"):
                 return None
             self.ups.append((top, w))
             top = w.base
@@ -155,6 +159,11 @@ class ViewUpdates:
     ) -> list[gast.stmt]:
         """The statements above; `update` binds `new`, the new value of z."""
         out, tests, kept = self.asked([(z, view), *order], z)
+        self.up_tests = {}
+        for name, w in self.ups:  # whether a link on one path only is its base (b is c)
+            if w.kind == "same":
+                self.up_tests[name] = self.namer.temp("same")
+                out.append(nodes.assign(self.up_tests[name], self.same_test(name, w)))
         out += update
         if self.ups:
             out += self.write_through(z, view, new, tests.get(z))
@@ -172,8 +181,11 @@ class ViewUpdates:
             if w.kind == "index":
                 continue
             tests[name] = self.namer.temp("shares")
-            helper = self.helper("same_memory", runtime.same_memory)
-            call = nodes.call(helper, [nodes.name(name), nodes.name(w.base)])
+            if w.kind == "same":  # base itself, or nothing of it (else refused)
+                call = self.same_test(name, w)
+            else:
+                helper = self.helper("same_memory", runtime.same_memory)
+                call = nodes.call(helper, [nodes.name(name), nodes.name(w.base)])
             out.append(nodes.assign(tests[name], call))
             if name != z:
                 kept[name] = self.namer.temp(name)
@@ -181,6 +193,15 @@ class ViewUpdates:
                 apart = nodes.call(helper, [nodes.name(name), nodes.name(tests[name])])
                 out.append(nodes.assign(kept[name], apart))
         return out, tests, kept
+
+    def same_test(self, name: str, w: View) -> gast.expr:
+        """`same_array(name, base, "<message>")`: name is base, or holds none of it."""
+        what = (
+            f"{self.what} changes {name!r}, which shares part of the memory of {w.base!r} "
+            f"(read afterwards) without being {w.base!r} itself"
+        )
+        helper = self.helper("same_array", runtime.same_array)
+        return nodes.call(helper, [nodes.name(name), nodes.name(w.base), nodes.const(what)])
 
     def again(self, order, tests: dict[str, str], kept: dict[str, str]) -> list[gast.stmt]:
         """The views read afterwards made again, bases first."""
@@ -198,16 +219,32 @@ class ViewUpdates:
         that in c, and so on up the chain; the top base written by index, then the chain's
         names made again from it, top down. Only the top is written: the copies have no
         other name, and every name sharing the top is made again afterwards."""
-        links = [(z, view), *self.ups]
-        body: list[gast.stmt] = []
-        value = new
-        for _, w in links[:-1]:
-            value = self.compose(value, w, body)
-        body += self.write_into(links[-1][1], value)
-        body += [nodes.assign(name, nodes.deepcopy(w.value)) for name, w in reversed(links)]
+        body = self.upwards([(z, view), *self.ups], new)
         if test is None:
             return body
         return [nodes.if_(nodes.name(test), body, [nodes.assign(z, nodes.name(new))])]
+
+    def upwards(self, links: list[tuple[str, View]], value: str) -> list[gast.stmt]:
+        """`value`, the new value of links[0]'s name, written up the links into the top
+        base, then the links' names made again top down. A "same" link above the first
+        (b on one path only) forks on its run-time test: b is its base (go on up), or b
+        holds none of it: b is the top, and every other name read afterwards that shares
+        it is made again from it, so b is bound to its new value (`b = value`)."""
+        body: list[gast.stmt] = []
+        for k, (name, w) in enumerate(links):
+            if k and w.kind == "same":
+                below = self.made_again(links[:k])
+                alone = [nodes.assign(name, nodes.name(value)), *below]
+                above = [*self.upwards(links[k:], value), *below]
+                return [*body, nodes.if_(nodes.name(self.up_tests[name]), above, alone)]
+            if k == len(links) - 1:
+                return [*body, *self.write_into(w, value), *self.made_again(links)]
+            value = self.compose(value, w, body)
+        return body
+
+    @staticmethod
+    def made_again(links: list[tuple[str, View]]) -> list[gast.stmt]:
+        return [nodes.assign(name, nodes.deepcopy(w.value)) for name, w in reversed(links)]
 
     def compose(self, value: str, w: View, body: list[gast.stmt]) -> str:
         """The name of w's base with w's part replaced by `value` (statements into body)."""

@@ -9,7 +9,7 @@ import numpy as np
 
 import tangentlike as tl
 
-from . import in_place_calls, in_place_chains
+from . import in_place_calls, in_place_chains, in_place_paths
 
 G = np.array([1.0, 2.0, 3.0, 4.0])
 SCALE = 2.5
@@ -1353,6 +1353,7 @@ CASES += [  # updates through views of views and aliases of views (the root read
     (write_then_read_alias, _vec, (0,), write_then_read_alias_oop),
     *in_place_chains.CASES,
     *in_place_calls.CASES,
+    *in_place_paths.CASES,
 ]
 
 # (function, arguments, error: "build" (located, when the gradient is built) or "run"
@@ -1374,4 +1375,5 @@ REFUSED = [
     (out_with_where, _vec, "build", ["where="]),
     (out_into_an_element, _vec, "build", ["but a variable"]),
     (out_two_outputs, _vec, "build", ["several outputs"]),
+    *in_place_paths.REFUSED,
 ]
