@@ -128,7 +128,7 @@ class ViewUpdates:
         """`update` written into y: an item write into y (new None), or statements binding
         `new`, y's new value after `y op= v`, which goes into y where y is an array (a
         number changes alone); then the views of y in `order` made again."""
-        out, tests, kept = self.asked(order, y)
+        out, tests, kept = self.asked(order, y, (y,))
         if new is None:
             out += update
         else:
@@ -158,12 +158,14 @@ class ViewUpdates:
         self, z: str, view: View, update: list[gast.stmt], new: str, order: list[tuple[str, View]]
     ) -> list[gast.stmt]:
         """The statements above; `update` binds `new`, the new value of z."""
-        out, tests, kept = self.asked([(z, view), *order], z)
+        written = (z, view.base, *(w.base for _, w in self.ups))  # z, b, c, ... up the chain
+        out, tests, kept = self.asked([(z, view), *order], z, written)
         self.up_tests = {}
-        for name, w in self.ups:  # whether a link on one path only is its base (b is c)
-            if w.kind == "same":
+        for k, (name, w) in enumerate(self.ups):  # whether a link on one path only is its base
+            if w.kind == "same":  # (not: it is the top, so it shares nothing above nor kept)
+                apart = (*written[k + 3 :], *(n for n, _ in order))
                 self.up_tests[name] = self.namer.temp("same")
-                out.append(nodes.assign(self.up_tests[name], self.same_test(name, w)))
+                out.append(nodes.assign(self.up_tests[name], self.same_test(name, w, apart)))
         out += update
         if self.ups:
             out += self.write_through(z, view, new, tests.get(z))
@@ -171,9 +173,13 @@ class ViewUpdates:
             out += self.write(z, view, new, tests.get(z))
         return out + self.again(order, tests, kept)
 
-    def asked(self, views: list[tuple[str, View]], z: str):
+    def asked(self, views: list[tuple[str, View]], z: str, written: tuple[str, ...]):
         """Before anything changes: whether each view that may be a copy shares its base,
-        and (but for z) its value, kept apart should it be a copy the write leaves alone."""
+        and (but for z) its value, kept apart should it be a copy the write leaves alone.
+        `written`: z and the bases the update may be written into. A "same" view that is
+        not its base must share none of them (it is kept as it was), and z none of the
+        bases above its own nor any name kept or made again (z then changes alone)."""
+        others = tuple(n for n, _ in views if n != z)
         tests: dict[str, str] = {}
         kept: dict[str, str] = {}
         out: list[gast.stmt] = []
@@ -181,8 +187,12 @@ class ViewUpdates:
             if w.kind == "index":
                 continue
             tests[name] = self.namer.temp("shares")
-            if w.kind == "same":  # base itself, or nothing of it (else refused)
-                call = self.same_test(name, w)
+            if w.kind == "same":  # base itself, or nothing of it nor of what changes
+                if name == z:
+                    apart = (*(n for n in written if n not in (z, w.base)), *others)
+                else:
+                    apart = tuple(n for n in written if n != w.base)
+                call = self.same_test(name, w, apart)
             else:
                 helper = self.helper("same_memory", runtime.same_memory)
                 call = nodes.call(helper, [nodes.name(name), nodes.name(w.base)])
@@ -194,14 +204,19 @@ class ViewUpdates:
                 out.append(nodes.assign(kept[name], apart))
         return out, tests, kept
 
-    def same_test(self, name: str, w: View) -> gast.expr:
-        """`same_array(name, base, "<message>")`: name is base, or holds none of it."""
+    def same_test(self, name: str, w: View, apart: tuple[str, ...] = ()) -> gast.expr:
+        """`same_array(name, base, "<message>", (z, ...))`: name is base, or holds none of
+        it nor of the names `apart` (those the update changes where name is not base: a
+        name kept as it was must not share them)."""
         what = (
-            f"{self.what} changes {name!r}, which shares part of the memory of {w.base!r} "
-            f"(read afterwards) without being {w.base!r} itself"
+            f"{self.what} changes memory that {name!r} (read afterwards) shares, and {name!r} "
+            f"is not {w.base!r} itself (whose update the gradient follows)"
         )
         helper = self.helper("same_array", runtime.same_array)
-        return nodes.call(helper, [nodes.name(name), nodes.name(w.base), nodes.const(what)])
+        args = [nodes.name(name), nodes.name(w.base), nodes.const(what)]
+        if apart:
+            args.append(nodes.tuple_([nodes.name(n) for n in apart]))
+        return nodes.call(helper, args)
 
     def again(self, order, tests: dict[str, str], kept: dict[str, str]) -> list[gast.stmt]:
         """The views read afterwards made again, bases first."""

@@ -157,7 +157,67 @@ def alias_or_slice(x, n):
     return np.sum(y * x)
 
 
-# (function, arguments, "run", words of the message), as corpus.in_place.REFUSED
+def kept_name_sharing_the_updated(x, c):
+    y = x * 1.0
+    if c > 0:
+        z = y
+        u = y
+    else:
+        z = x * 2.0
+        u = np.asarray(z)  # z itself: not y, but changed by the update of z
+    z += 1.0
+    return np.sum(u * x) + np.sum(y * x)
+
+
+def kept_name_sharing_the_updated_oop(x, c):
+    y = x * 1.0 + 1.0
+    return np.sum(y * x) + np.sum(y * x)
+
+
+def one_path_part_of_the_top(x, c):
+    t = x * 1.0
+    b = t[2:4]
+    if c > 0:
+        z = b
+    else:
+        z = t[0:1]  # not b, but part of t, which the update changes
+    z += 1.0
+    return np.sum(t * x) + np.sum(b)
+
+
+def one_path_part_of_the_top_oop(x, c):
+    t = np.concatenate([x[:2], x[2:4] + 1.0])
+    return np.sum(t * x) + np.sum(t[2:4])
+
+
+def kept_name_on_one_path(x, c):
+    y = x * 1.0
+    z = y
+    if c > 0:
+        u = y
+    else:
+        u = x * 3.0  # shares nothing: kept as it is
+    z += 1.0
+    return np.sum(u * x) + np.sum(y * x)
+
+
+def kept_name_on_one_path_oop(x, c):
+    y = x * 1.0 + 1.0
+    u = y if c > 0 else x * 3.0
+    return np.sum(u * x) + np.sum(y * x)
+
+
+CASES += [
+    (kept_name_on_one_path, _vec(1), (0,), kept_name_on_one_path_oop),
+    (kept_name_on_one_path, _vec(0), (0,), kept_name_on_one_path_oop),
+    (kept_name_sharing_the_updated, _vec(1), (0,), kept_name_sharing_the_updated_oop),
+    (one_path_part_of_the_top, _vec(1), (0,), one_path_part_of_the_top_oop),
+]
+
+# (function, arguments, "run", words of the message), as corpus.in_place.REFUSED: where
+# the name is not the array, it must share nothing the update changes
 REFUSED = [
-    (alias_or_slice, _vec(0), "run", ["`z *= 2.0`", "shares part of the memory of 'y'"]),
+    (alias_or_slice, _vec(0), "run", ["`z *= 2.0`", "'z' is not 'y' itself"]),
+    (kept_name_sharing_the_updated, _vec(0), "run", ["`z += 1.0`", "'z' is not 'y' itself"]),
+    (one_path_part_of_the_top, _vec(0), "run", ["`z += 1.0`", "'z' is not 'b' itself"]),
 ]
