@@ -85,7 +85,8 @@ class Memory:
         views.update((n, v) for n, v in other.views.items() if n in theirs)
         for n in sorted((self.views.keys() | other.views.keys()) - views.keys() if unbound else ()):
             same = _perhaps_same(self.views.get(n), other.views.get(n))
-            if same is not None and n in self.roots and n in other.roots:
+            bound = {n, same.base} if same is not None else set()
+            if bound and bound <= self.roots.keys() and bound <= other.roots.keys():
                 views[n] = same  # `if c: z = y` (else z = y * 2.0): z may be y itself
 
         def facts(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:

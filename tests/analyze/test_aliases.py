@@ -228,3 +228,12 @@ def test_summaries_reach_a_fixed_point_through_recursion():
 def test_what_a_function_returns(tmp_path, body, expected):
     module = _def(tmp_path, f"def f(x):\n{body}")
     assert ModuleBuilder(default_registry()).effects_of(module.f).returned == expected
+
+
+def test_a_base_bound_on_one_path_makes_no_same_view(tmp_path, monkeypatch):
+    body = (
+        "    if x[0] > 0:\n        b = x * 1.0\n        z = b\n    else:\n"
+        "        z = x * 2.0\n    z += 1.0\n    return np.sum(z)\n"
+    )
+    # b is unbound on the other path: a run-time test could not read it
+    assert _dump(tmp_path, monkeypatch, body).splitlines()[0].endswith("views -")
