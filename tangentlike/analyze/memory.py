@@ -13,7 +13,7 @@ import builtins
 import inspect
 import types
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import gast
 import numpy as np
@@ -46,14 +46,16 @@ _CODE_TYPES = (types.ModuleType, type, types.FunctionType, types.BuiltinFunction
 class View:
     """`name = value`, a view of all or part of base (made at `stmt`). Kinds:
     "index": `base[index]`, certainly a view; "item": `base[i, j]` with integers only,
-    a view or a number; "alias": `base` itself; "transpose":
+    a view or a number; "expand": `base[..., None]` (None, `...` and integers), a view
+    of an array or a new array of a number; "alias": `base` itself; "same": `base`
+    itself on one path only (after a join), asked at run time (runtime.same_array); "transpose":
     `np.transpose(base)` (`base.T`); "reshape": `np.reshape(base, shape)` or
     `np.ravel(base)`. The last three are views only when base turns out to be an array
     that the result shares (a number is copied; reshape copies what it cannot view):
     transform.in_place asks at run time (runtime.same_memory)."""
 
     base: str
-    index: gast.expr | None  # of "index" and "item" views
+    index: gast.expr | None  # of "index", "item" and "expand" views
     stmt: gast.stmt
     reads: frozenset[str]  # the names the value reads besides base
     kind: str = "index"
@@ -73,13 +75,19 @@ class Memory:
     def join(self, other: Memory, unbound: bool = True) -> Memory:
         """What holds on either path. A name one path never binds keeps the other's facts
         (`unbound`): a read of it after that path would fail (`if c: v = y` ...
-        `v += 1.0`)."""
+        `v += 1.0`); a name an alias of b on one path only is a "same" view of b (also
+        only with `unbound`, so that a loop's strict join settles)."""
         names = self.roots.keys() | other.roots.keys()
         made = self.made.keys() | other.made.keys()
         mine = frozenset(self.roots.keys() - other.roots.keys()) if unbound else frozenset()
         theirs = frozenset(other.roots.keys() - self.roots.keys()) if unbound else frozenset()
         views = {n: v for n, v in self.views.items() if other.views.get(n) == v or n in mine}
         views.update((n, v) for n, v in other.views.items() if n in theirs)
+        for n in sorted((self.views.keys() | other.views.keys()) - views.keys() if unbound else ()):
+            same = _perhaps_same(self.views.get(n), other.views.get(n))
+            bound = {n, same.base} if same is not None else set()
+            if bound and bound <= self.roots.keys() and bound <= other.roots.keys():
+                views[n] = same  # `if c: z = y` (else z = y * 2.0): z may be y itself
 
         def facts(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
             return (a & b) | (a & mine) | (b & theirs)
@@ -93,6 +101,16 @@ class Memory:
             made={n: self.made.get(n, frozenset()) | other.made.get(n, frozenset()) for n in made},
             read=self.read | other.read,
         )
+
+
+def _perhaps_same(mine: View | None, theirs: View | None) -> View | None:
+    """A name an alias of base on one path, something else on the other (a new array, a
+    number, a view): a "same" view, which transform.view_updates asks at run time
+    (runtime.same_array: base itself, or nothing of it)."""
+    found = [v for v in (mine, theirs) if v is not None and v.kind in ("alias", "same")]
+    if not found or len({v.base for v in found}) > 1:
+        return None
+    return replace(found[0], kind="same", reads=frozenset())
 
 
 class Values:
@@ -161,8 +179,10 @@ class Values:
         if _hashable(callee) and callee in _SOME_ARGUMENTS and not call.keywords:
             kept = [a for k, a in enumerate(call.args) if k in _SOME_ARGUMENTS[callee]]
             return self.atoms_roots(kept, m)
-        if callee in (runtime.same_memory, runtime.entry_copy, runtime.kept_apart):
-            return NONE  # a bool, a copy (kept_apart's value, when not a copy, is not read)
+        if callee in (runtime.same_memory, runtime.same_array, runtime.entry_copy):
+            return NONE  # a bool, a copy
+        if callee is runtime.kept_apart:
+            return NONE  # a copy (its value, when not a copy, is not read)
         if callee is MISSING or runtime.owns(callee):
             return everything  # iterable(xs), stop_gradient(x): the argument itself
         if _hashable(callee) and callee in _IMMUTABLE_RESULTS:
@@ -215,6 +235,8 @@ class Values:
             return View(base, value.slice, stmt, reads, "index", value)
         if _integers(value.slice, m.ints):  # a row (a view) or an element (a number)
             return View(base, value.slice, stmt, reads, "item", value)
+        if _new_axes(value.slice, m.ints):  # a view of an array, a new array of a number
+            return View(base, value.slice, stmt, reads, "expand", value)
         return None
 
     def call_view(self, call: gast.Call, m: Memory, stmt: gast.stmt) -> View | None:
@@ -226,11 +248,8 @@ class Values:
         if base not in self.locals or base not in m.arrays:
             return None
         callee = self.scope.resolve(call.func)
-        kinds = {np.transpose: ("transpose", 1), np.reshape: ("reshape", 2)}
-        kinds[np.ravel] = ("reshape", 1)
-        kinds[runtime.iterable] = ("alias", 1)  # `for r in A:` visits A itself
-        kind, count = kinds.get(callee, (None, 0)) if _hashable(callee) else (None, 0)
-        if kind is None or len(call.args) != count:
+        kind, counts = _VIEW_CALLS.get(callee, (None, ())) if _hashable(callee) else (None, ())
+        if kind is None or len(call.args) not in counts:
             return None
         reads = frozenset().union(*(nodes.names_read(a) for a in call.args[1:]))
         return View(base, None, stmt, reads, kind, call)
@@ -310,6 +329,14 @@ def _integers(index: gast.expr, ints: frozenset[str]) -> bool:
     """An index of integers only (`Y[i]`, `Y[0, -1]`): a view or a number."""
     parts = index.elts if isinstance(index, gast.Tuple) else [index]
     return all(_integer(p, ints) for p in parts)
+
+
+def _new_axes(index: gast.expr, ints: frozenset[str]) -> bool:
+    """An index of None, `...` and integers, with a None or `...` (`y[..., None]`,
+    `y[None]`, `y[0, ...]`): a view of an array, a new array of a NumPy number."""
+    parts = index.elts if isinstance(index, gast.Tuple) else [index]
+    axes = [p for p in parts if isinstance(p, gast.Constant) and p.value in (None, Ellipsis)]
+    return bool(axes) and all(p in axes or _integer(p, ints) for p in parts)
 
 
 def _integer(p: gast.expr, ints: frozenset[str]) -> bool:
@@ -402,9 +429,25 @@ _FIRST_ARGUMENT_ONLY = frozenset(
 # or a new array, holding g's items; x and index give shapes and places.
 _SOME_ARGUMENTS = {runtime.add_item: (0, 3)}
 
+# View-making calls -> (the View kind, the numbers of positional arguments they may have).
+# "reshape" views keep their base's elements in C order (only size-1 axes come or go for
+# squeeze, expand_dims, atleast_Nd; none for asarray): written back by np.reshape.
+_VIEW_CALLS: dict[object, tuple[str, tuple[int, ...]]] = {
+    np.transpose: ("transpose", (1,)),
+    np.reshape: ("reshape", (2,)),
+    np.ravel: ("reshape", (1,)),
+    np.squeeze: ("reshape", (1, 2)),
+    np.expand_dims: ("reshape", (2,)),
+    np.atleast_1d: ("reshape", (1,)),
+    np.atleast_2d: ("reshape", (1,)),
+    np.atleast_3d: ("reshape", (1,)),
+    np.asarray: ("reshape", (1,)),
+    np.asanyarray: ("reshape", (1,)),
+    runtime.iterable: ("alias", (1,)),  # `for r in A:` visits A itself
+}
 
 # Views (or copies) of their first argument that are arrays, never lists.
-_ARRAY_VIEWS = frozenset({np.transpose, np.reshape, np.ravel})
+_ARRAY_VIEWS = frozenset(k for k in _VIEW_CALLS if k is not runtime.iterable)
 
 
 def _hashable(obj: object) -> bool:

@@ -112,6 +112,7 @@ def register(registry: Registry) -> None:
     registry.nondifferentiable({runtime.item_index: "an index or key (of xs.pop(i))"})
     registry.nondifferentiable({runtime.keys_of: "the keys of a dict (dict(d), {**d})"})
     registry.nondifferentiable({runtime.same_memory: "whether an update is through a view"})
+    registry.nondifferentiable({runtime.same_array: "whether a name is an array itself"})
 
     _bespoke(registry)
 

@@ -132,6 +132,22 @@ def same_memory(view, base) -> bool:
     )
 
 
+def same_array(x, base, what, apart=()):
+    """Whether x is the array base itself, for a name bound to base on one path only
+    (transform.view_updates): True where it is; False where x shares no memory with base
+    nor with the arrays `apart` (what an update changes when x is not base); raises
+    ValueError(what) where x shares only part of base, or shares one of `apart`."""
+    if isinstance(x, np.ndarray) and x is base:
+        return True
+    if same_memory(x, base) or any(same_memory(x, a) for a in apart):
+        raise ValueError(
+            f"tangentlike: {what}. tangentlike follows such an update only into the array "
+            "itself: take a copy (.copy()) where the arrays start sharing memory, or update "
+            "out of place (z = z + ...) if a new array was meant"
+        )
+    return False
+
+
 def kept_apart(x, shares):
     """x's value where an update is about to be written into the array x was made from
     (transform.view_updates): a copy where x does not share that array (a copy reshape

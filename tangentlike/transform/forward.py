@@ -177,11 +177,14 @@ def _assign(ctx: ForwardContext, stmt: gast.Assign) -> tuple[gast.stmt, list[gas
 def _new_value(ctx: ForwardContext, value: gast.expr) -> bool:
     """Whether `value` is certainly a new array (an operator, an elementwise function),
     whose tangent may still be another's (`x + 0.0`: dx itself). A plain copy `y = x`,
-    a view `y = x[i]` or another call share memory as their tangents do: mirrored."""
+    a view `y = x[i]` or another call share memory as their tangents do: mirrored. An
+    argument's own copy (runtime.entry_copy) is new: its tangent, the caller's, is not."""
     if isinstance(value, (gast.BinOp, gast.UnaryOp)):
         return True
     if isinstance(value, gast.Call):
         callee = ctx.scope.resolve(value.func)
+        if callee is runtime.entry_copy:
+            return True
         if not ctx.registry.has_tangent(callee):
             return False
         return ctx.registry.lookup_tangent(callee).kind == "elementwise"

@@ -173,7 +173,7 @@ class _Lowering:
         if not shared:
             return self.out_of_place(stmt)
         if view is not None:
-            updates = ViewUpdates(self.namespace, self.namer, a, stmt, self.loops)
+            updates = self.updates(stmt)
             order = updates.remade(z, view)
             if order is not None:
                 tmp = self.temp(stmt)
@@ -184,7 +184,7 @@ class _Lowering:
             if view.kind == "index":
                 others = self.shared(stmt, view.base, skip=(view.base, z))
                 raise messages.view_refusal(self.parsed, a, stmt, view, others or shared)
-        updates = ViewUpdates(self.namespace, self.namer, a, stmt, self.loops)
+        updates = self.updates(stmt)
         order = updates.remade_from_base(z)
         if order is not None:  # z's own views read afterwards: made again after the write
             tmp = self.temp(stmt)
@@ -203,7 +203,7 @@ class _Lowering:
         view = a.view(stmt, y)
         if not self.shared(stmt, y, skip=(y,)) or a.global_roots(stmt, y):
             return None
-        updates = ViewUpdates(self.namespace, self.namer, a, stmt, self.loops)
+        updates = self.updates(stmt)
         order = updates.remade(y, view) if view is not None else None
         if order is None:  # y's own views read afterwards: made again after the write
             order = updates.remade_from_base(y)
@@ -218,6 +218,10 @@ class _Lowering:
             nodes.assign(write, stmt.value),
         ]
         return updates.lowered(y, view, update, tmp, order)
+
+    def updates(self, stmt: gast.stmt) -> ViewUpdates:
+        what = f"{messages.place(self.parsed, stmt)}: `{messages.text(self.parsed, stmt)}`"
+        return ViewUpdates(self.namespace, self.namer, self.aliases, stmt, self.loops, what)
 
     def temp(self, stmt: gast.AugAssign) -> str:
         return self.temps.get(id(stmt)) or self.namer.temp(stmt.target.id)

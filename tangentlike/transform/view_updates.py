@@ -46,8 +46,11 @@ from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
 
 # Above the updated view, the links that certainly share memory once the view does (b is
-# then an array: `c[i]` a row of c, `c` itself), so that no run-time test is needed there.
+# then an array: `c[i]` a row of c, `c` itself), so that no run-time test is needed there;
+# "same" links (c itself on one path only) are asked (transform.view_updates.upwards).
 _CERTAIN_ABOVE = ("index", "item", "alias")
+# Views written back by their index (the others by their base's shape: `b[...] = ...`).
+_BY_INDEX = ("index", "item", "expand")
 
 
 class ViewUpdates:
@@ -58,10 +61,13 @@ class ViewUpdates:
         aliases: Aliases,
         stmt: gast.stmt,
         loops: dict[int, frozenset[int]] | None = None,
+        what: str = "",
     ) -> None:
-        """`loops`: id(statement) -> the checkpointed loops around it."""
+        """`loops`: id(statement) -> the checkpointed loops around it; `what`: the update's
+        place and text, for run-time refusals (`m.py:7: `z += 1.0``)."""
         self.namespace, self.namer, self.aliases, self.stmt = namespace, namer, aliases, stmt
         self.loops = loops or {}
+        self.what = what
 
     def made_outside(self, view: View) -> bool:
         """Whether a checkpointed loop around the update does not hold where the view was
@@ -87,7 +93,7 @@ class ViewUpdates:
             w = a.view(stmt, top)
             if w is None or top in w.reads or self.made_outside(w) or len(self.ups) > 8:
                 return None
-            if w.base in (z, *(n for n, _ in self.ups)) or w.kind not in _CERTAIN_ABOVE:
+            if w.base in (z, *(n for n, _ in self.ups)) or w.kind not in (*_CERTAIN_ABOVE, "same"):
                 return None
             self.ups.append((top, w))
             top = w.base
@@ -122,7 +128,7 @@ class ViewUpdates:
         """`update` written into y: an item write into y (new None), or statements binding
         `new`, y's new value after `y op= v`, which goes into y where y is an array (a
         number changes alone); then the views of y in `order` made again."""
-        out, tests, kept = self.asked(order, y)
+        out, tests, kept = self.asked(order, y, (y,))
         if new is None:
             out += update
         else:
@@ -152,7 +158,14 @@ class ViewUpdates:
         self, z: str, view: View, update: list[gast.stmt], new: str, order: list[tuple[str, View]]
     ) -> list[gast.stmt]:
         """The statements above; `update` binds `new`, the new value of z."""
-        out, tests, kept = self.asked([(z, view), *order], z)
+        written = (z, view.base, *(w.base for _, w in self.ups))  # z, b, c, ... up the chain
+        out, tests, kept = self.asked([(z, view), *order], z, written)
+        self.up_tests = {}
+        for k, (name, w) in enumerate(self.ups):  # whether a link on one path only is its base
+            if w.kind == "same":  # (not: it is the top, so it shares nothing above nor kept)
+                apart = (*written[k + 3 :], *(n for n, _ in order))
+                self.up_tests[name] = self.namer.temp("same")
+                out.append(nodes.assign(self.up_tests[name], self.same_test(name, w, apart)))
         out += update
         if self.ups:
             out += self.write_through(z, view, new, tests.get(z))
@@ -160,9 +173,13 @@ class ViewUpdates:
             out += self.write(z, view, new, tests.get(z))
         return out + self.again(order, tests, kept)
 
-    def asked(self, views: list[tuple[str, View]], z: str):
+    def asked(self, views: list[tuple[str, View]], z: str, written: tuple[str, ...]):
         """Before anything changes: whether each view that may be a copy shares its base,
-        and (but for z) its value, kept apart should it be a copy the write leaves alone."""
+        and (but for z) its value, kept apart should it be a copy the write leaves alone.
+        `written`: z and the bases the update may be written into. A "same" view that is
+        not its base must share none of them (it is kept as it was), and z none of the
+        bases above its own nor any name kept or made again (z then changes alone)."""
+        others = tuple(n for n, _ in views if n != z)
         tests: dict[str, str] = {}
         kept: dict[str, str] = {}
         out: list[gast.stmt] = []
@@ -170,8 +187,15 @@ class ViewUpdates:
             if w.kind == "index":
                 continue
             tests[name] = self.namer.temp("shares")
-            helper = self.helper("same_memory", runtime.same_memory)
-            call = nodes.call(helper, [nodes.name(name), nodes.name(w.base)])
+            if w.kind == "same":  # base itself, or nothing of it nor of what changes
+                if name == z:
+                    apart = (*(n for n in written if n not in (z, w.base)), *others)
+                else:
+                    apart = tuple(n for n in written if n != w.base)
+                call = self.same_test(name, w, apart)
+            else:
+                helper = self.helper("same_memory", runtime.same_memory)
+                call = nodes.call(helper, [nodes.name(name), nodes.name(w.base)])
             out.append(nodes.assign(tests[name], call))
             if name != z:
                 kept[name] = self.namer.temp(name)
@@ -179,6 +203,20 @@ class ViewUpdates:
                 apart = nodes.call(helper, [nodes.name(name), nodes.name(tests[name])])
                 out.append(nodes.assign(kept[name], apart))
         return out, tests, kept
+
+    def same_test(self, name: str, w: View, apart: tuple[str, ...] = ()) -> gast.expr:
+        """`same_array(name, base, "<message>", (z, ...))`: name is base, or holds none of
+        it nor of the names `apart` (those the update changes where name is not base: a
+        name kept as it was must not share them)."""
+        what = (
+            f"{self.what} changes memory that {name!r} (read afterwards) shares, and {name!r} "
+            f"is not {w.base!r} itself (whose update the gradient follows)"
+        )
+        helper = self.helper("same_array", runtime.same_array)
+        args = [nodes.name(name), nodes.name(w.base), nodes.const(what)]
+        if apart:
+            args.append(nodes.tuple_([nodes.name(n) for n in apart]))
+        return nodes.call(helper, args)
 
     def again(self, order, tests: dict[str, str], kept: dict[str, str]) -> list[gast.stmt]:
         """The views read afterwards made again, bases first."""
@@ -196,22 +234,38 @@ class ViewUpdates:
         that in c, and so on up the chain; the top base written by index, then the chain's
         names made again from it, top down. Only the top is written: the copies have no
         other name, and every name sharing the top is made again afterwards."""
-        links = [(z, view), *self.ups]
-        body: list[gast.stmt] = []
-        value = new
-        for _, w in links[:-1]:
-            value = self.compose(value, w, body)
-        body += self.write_into(links[-1][1], value)
-        body += [nodes.assign(name, nodes.deepcopy(w.value)) for name, w in reversed(links)]
+        body = self.upwards([(z, view), *self.ups], new)
         if test is None:
             return body
         return [nodes.if_(nodes.name(test), body, [nodes.assign(z, nodes.name(new))])]
+
+    def upwards(self, links: list[tuple[str, View]], value: str) -> list[gast.stmt]:
+        """`value`, the new value of links[0]'s name, written up the links into the top
+        base, then the links' names made again top down. A "same" link above the first
+        (b on one path only) forks on its run-time test: b is its base (go on up), or b
+        holds none of it: b is the top, and every other name read afterwards that shares
+        it is made again from it, so b is bound to its new value (`b = value`)."""
+        body: list[gast.stmt] = []
+        for k, (name, w) in enumerate(links):
+            if k and w.kind == "same":
+                below = self.made_again(links[:k])
+                alone = [nodes.assign(name, nodes.name(value)), *below]
+                above = [*self.upwards(links[k:], value), *below]
+                return [*body, nodes.if_(nodes.name(self.up_tests[name]), above, alone)]
+            if k == len(links) - 1:
+                return [*body, *self.write_into(w, value), *self.made_again(links)]
+            value = self.compose(value, w, body)
+        return body
+
+    @staticmethod
+    def made_again(links: list[tuple[str, View]]) -> list[gast.stmt]:
+        return [nodes.assign(name, nodes.deepcopy(w.value)) for name, w in reversed(links)]
 
     def compose(self, value: str, w: View, body: list[gast.stmt]) -> str:
         """The name of w's base with w's part replaced by `value` (statements into body)."""
         if w.kind == "alias":
             return value
-        if w.kind in ("index", "item"):
+        if w.kind in _BY_INDEX:
             copy = self.namer.temp(w.base)
             body.append(nodes.assign(copy, nodes.call(self.numpy("copy"), [nodes.name(w.base)])))
             into = gast.Subscript(
@@ -225,8 +279,8 @@ class ViewUpdates:
 
     def write_into(self, w: View, value: str) -> list[gast.stmt]:
         """`base[index] = value` (`base[...] = <value in base's shape>`)."""
-        body, shaped = ([], value) if w.kind in ("index", "item") else self.shaped(value, w)
-        where = nodes.deepcopy(w.index) if w.kind in ("index", "item") else nodes.const(Ellipsis)
+        body, shaped = ([], value) if w.kind in _BY_INDEX else self.shaped(value, w)
+        where = nodes.deepcopy(w.index) if w.kind in _BY_INDEX else nodes.const(Ellipsis)
         into = gast.Subscript(value=nodes.name(w.base), slice=where, ctx=gast.Store())
         return [*body, nodes.assign(into, nodes.name(shaped))]
 
@@ -254,7 +308,7 @@ class ViewUpdates:
             )
             return [nodes.assign(target, nodes.name(new)), again]
         body, value = self.shaped(new, view)
-        where = nodes.deepcopy(view.index) if view.kind == "item" else nodes.const(Ellipsis)
+        where = nodes.deepcopy(view.index) if view.kind in _BY_INDEX else nodes.const(Ellipsis)
         into = gast.Subscript(value=nodes.name(b), slice=where, ctx=gast.Store())
         body += [nodes.assign(into, nodes.name(value)), again]
         return [nodes.if_(nodes.name(test), body, [nodes.assign(z, nodes.name(new))])]

@@ -75,6 +75,8 @@ def _view(view) -> str:
 
     if view.kind == "index":
         return f"{view.base}[{codegen_index(view.index)}]"
+    if view.kind == "same":  # the base itself on one path only
+        return f"same({view.base})"
     return ast.unparse(gast.gast_to_ast(view.value))
 
 
@@ -136,9 +138,10 @@ def test_loops_and_branches_join(tmp_path, monkeypatch):
         "        if i > 1:\n            z = y[0:2]\n        else:\n            z = w\n"
         "        z += 1.0\n    return np.sum(y)\n"
     )
-    # z is y's view on one path and w on the other: no sure view; w is not read again
+    # z is y's view on one path and w itself on the other: no sure view, perhaps w
+    # itself (a "same" view, asked at run time); w is not read again
     assert _dump(tmp_path, monkeypatch, body).splitlines()[0] == (
-        "z += 1.0: shares w,y; live _r1,w,y; views -"
+        "z += 1.0: shares w,y; live _r1,w,y; views z=same(w)"
     )
 
 
@@ -225,3 +228,12 @@ def test_summaries_reach_a_fixed_point_through_recursion():
 def test_what_a_function_returns(tmp_path, body, expected):
     module = _def(tmp_path, f"def f(x):\n{body}")
     assert ModuleBuilder(default_registry()).effects_of(module.f).returned == expected
+
+
+def test_a_base_bound_on_one_path_makes_no_same_view(tmp_path, monkeypatch):
+    body = (
+        "    if x[0] > 0:\n        b = x * 1.0\n        z = b\n    else:\n"
+        "        z = x * 2.0\n    z += 1.0\n    return np.sum(z)\n"
+    )
+    # b is unbound on the other path: a run-time test could not read it
+    assert _dump(tmp_path, monkeypatch, body).splitlines()[0].endswith("views -")

@@ -9,7 +9,7 @@ import numpy as np
 
 import tangentlike as tl
 
-from . import in_place_chains
+from . import in_place_calls, in_place_chains, in_place_paths
 
 G = np.array([1.0, 2.0, 3.0, 4.0])
 SCALE = 2.5
@@ -1065,20 +1065,6 @@ def rows_of_a_matrix_oop(X):
     return np.sum((X * 2.0) ** 2)
 
 
-def squeezed(X):
-    Y = X * 1.0
-    s = np.squeeze(Y[0:1, :])
-    s -= 1.0
-    return np.sum(Y * Y)
-
-
-def as_array(x):
-    y = x * 1.0
-    a = np.asarray(y)
-    a /= 2.0
-    return np.sum(y * x)
-
-
 def view_of_a_row(X):
     Y = X * 1.0
     r = Y[0]
@@ -1199,13 +1185,6 @@ def write_then_read_alias(x):
 def write_then_read_alias_oop(x):
     y = x * 1.0
     w = np.concatenate([5.0 * x[1:2], y[1:2]])
-    return np.sum(w * w)
-
-
-def write_then_read_squeezed(x):
-    y = x * 1.0
-    w = np.squeeze(y[0:2])
-    y[0] = 5.0 * x[1]
     return np.sum(w * w)
 
 
@@ -1373,13 +1352,13 @@ CASES += [  # updates through views of views and aliases of views (the root read
     (view_of_a_row, _mat, (0,), view_of_a_row_oop),
     (write_then_read_alias, _vec, (0,), write_then_read_alias_oop),
     *in_place_chains.CASES,
+    *in_place_calls.CASES,
+    *in_place_paths.CASES,
 ]
 
 # (function, arguments, error: "build" (located, when the gradient is built) or "run"
 # (raised by the generated code once the value is an array), words of the message)
 REFUSED = [
-    (squeezed, _mat, "run", ["`s -= 1.0`", "'Y'"]),
-    (as_array, _vec, "run", ["`a /= 2.0`", "'y'", "np.asarray(y)"]),
     (listed, _vec, "run", ["`a *= 2.0`", "'w' and 'y'"]),
     (in_a_dict, _vec, "run", ["`v += 1.0`", "'y'", 'd["a"]']),
     (appended, _vec, "run", ["`v *= 2.0`", "'y'"]),
@@ -1393,8 +1372,8 @@ REFUSED = [
     (helper_writes_into_the_argument, _vec, "run", ["put_first(out)", "`out[0] = x[0] * 3.0`"]),
     (checkpointed_helper_changes_its_argument, _vec_w, "run", ["checkpointed_cell(y)", "v *="]),
     (out_into_a_global, _vec, "build", ["the global 'G'"]),
-    (write_then_read_squeezed, _vec, "build", ["'w' refers to", "`w = np.squeeze(y[0:2])` at"]),
     (out_with_where, _vec, "build", ["where="]),
     (out_into_an_element, _vec, "build", ["but a variable"]),
     (out_two_outputs, _vec, "build", ["several outputs"]),
+    *in_place_paths.REFUSED,
 ]

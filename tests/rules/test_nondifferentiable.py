@@ -145,6 +145,11 @@ def _calls() -> dict[object, list[Call]]:
             Call(runtime.same_memory, (np.ones((2, 2)).T, np.ones((2, 2))), ()),
             Call(runtime.same_memory, (1.5, 2.5), ()),
         ],
+        # whether a name bound to an array on one path only is it (transform.view_updates)
+        runtime.same_array: [
+            Call(runtime.same_array, (A, A, "shared"), ()),
+            Call(runtime.same_array, (1.5, A, "shared"), ()),
+        ],
         # math
         math.floor: [Call(math.floor, (2.6,))],
         math.ceil: [Call(math.ceil, (2.6,))],

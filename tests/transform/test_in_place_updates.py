@@ -79,7 +79,7 @@ def test_refused_with_a_message_naming_the_update_and_the_alias(case):
         assert "^" in message and "What to do" in message, message
     else:
         df = tl.grad(f)  # built: the values decide (numbers are never shared)
-        with pytest.raises(CheckError, match=r"in_place\.py:\d+:\d+: ") as err:  # a ValueError
+        with pytest.raises(CheckError, match=r"in_place(_\w+)?\.py:\d+:\d+: ") as err:
             df(*make())
         message = str(err.value)
         assert "copy" in message and "new array" in message, message
@@ -89,13 +89,13 @@ def test_refused_with_a_message_naming_the_update_and_the_alias(case):
 
 def test_run_time_refusal_points_at_the_update():
     with pytest.raises(CheckError) as err:  # a ValueError too
-        tl.grad(c.as_array)(np.ones(4))
+        tl.grad(c.in_a_dict)(np.ones(4))
     line = int(re.search(r"in_place.py:(\d+):", str(err.value)).group(1))
-    lines, first = inspect.getsourcelines(c.as_array)
-    assert lines[line - first].strip() == "a /= 2.0"
+    lines, first = inspect.getsourcelines(c.in_a_dict)
+    assert lines[line - first].strip() == "v += 1.0"
     where = err.value.location  # the run-time check is located like a build-time refusal
-    assert where.filename == inspect.getsourcefile(c.as_array) and where.line == line
-    assert "    a /= 2.0\n    ^" in str(err.value)
+    assert where.filename == inspect.getsourcefile(c.in_a_dict) and where.line == line
+    assert "    v += 1.0\n    ^" in str(err.value)
 
 
 def test_arguments_passed_twice_are_refused_only_when_they_share():
@@ -108,9 +108,9 @@ def test_arguments_passed_twice_are_refused_only_when_they_share():
 
 
 def test_numbers_pass_the_run_time_check():
-    df = tl.grad(c.as_array)
-    assert "unshared(a, (y,)," in df.source
-    np.testing.assert_allclose(df(0.5), 1.0)  # a number: asarray makes a new 0-d array
+    df = tl.grad(c.in_a_dict)
+    assert "unshared(v, (y,)," in df.source
+    np.testing.assert_allclose(df(0.5), 1.0)  # a number: `v += 1.0` makes a new one
 
 
 def test_updates_without_sharing_carry_no_check():
