@@ -11,15 +11,11 @@ Built (live.py): the generated function, its text and the guards that keep it cu
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import importlib.util
 import logging
 import marshal
-import os
 import types
 from collections.abc import Callable
-from pathlib import Path
 
 from . import __version__
 from .compile import loader, manifest
@@ -145,21 +141,10 @@ def _code_key(key: str) -> str:
     return cache_key(key, "code", importlib.util.MAGIC_NUMBER.hex())
 
 
-@functools.cache
 def builder_fingerprint() -> str:
     """What identifies the code that builds gradients, beyond its version: the path, size
-    and modification time of every module of the package (a stat each, once per process).
-    Part of every disk-cache key, so that tangentlike changed in place (a checkout of
-    another commit, an edit, a reinstall under the same version) never loads a module
-    an older transformer wrote."""
-    package = str(Path(__file__).resolve().parent)
-    found = []
-    for directory, subdirectories, files in os.walk(package):  # os.walk: pathlib's rglob
-        subdirectories[:] = [d for d in subdirectories if d != "__pycache__"]  # is 10x slower
-        relative = directory[len(package) + 1 :]  # os.path.relpath is slow for this
-        for name in files:
-            if name.endswith(".py"):
-                stat = os.stat(os.path.join(directory, name))
-                path = f"{relative}/{name}" if relative else name
-                found.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}\n")
-    return hashlib.sha256("".join(sorted(found)).encode()).hexdigest()[:16]
+    and modification time of every module of the package (manifest.compiler_fingerprint:
+    one walk and a stat per file, once per process). Part of every disk-cache key, so
+    that tangentlike changed in place (a checkout of another commit, an edit, a
+    reinstall under the same version) never loads a module an older transformer wrote."""
+    return manifest.compiler_fingerprint()

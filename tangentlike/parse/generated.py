@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-import pkgutil
+import os
 import types
 
 from .. import runtime
@@ -35,8 +35,11 @@ def runtime_helper(obj: object) -> types.FunctionType | None:
 def _helpers() -> dict[str, types.FunctionType]:
     """Every top-level function of the runtime package's modules, by name."""
     found: dict[str, types.FunctionType] = {}
-    for info in pkgutil.iter_modules(runtime.__path__):
-        module = importlib.import_module(f"{runtime.__name__}.{info.name}")
+    names = sorted(  # os.listdir: pkgutil.iter_modules costs a stat per file here
+        n[:-3] for n in os.listdir(runtime.__path__[0]) if n.endswith(".py") and n != "__init__.py"
+    )
+    for name in names:
+        module = importlib.import_module(f"{runtime.__name__}.{name}")
         for name, value in vars(module).items():
             if isinstance(value, types.FunctionType) and value.__module__ == module.__name__:
                 found[name] = value
