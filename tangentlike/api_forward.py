@@ -33,7 +33,7 @@ from .parse.source import peel_bound, unwrap
 from .pipeline import ModuleText
 from .pipeline_forward import ForwardBuilder
 from .rules.registry import Registry, default_registry
-from .wrapper import _check_differentiable, _reraise_check
+from .wrapper import _check_differentiable, _reraise_check, reraise_primal_error
 
 Wrt = int | str | Sequence[int | str]
 
@@ -205,6 +205,7 @@ def _wrap(
         try:
             return generated(*primal, **kwargs, **dict(zip(keywords, t, strict=True)))
         except ValueError as err:
+            reraise_primal_error(func, tuple(primal), kwargs, err)
             _reraise_check(err, func)
             raise
 

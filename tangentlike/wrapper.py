@@ -11,6 +11,7 @@ float dtype.
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import linecache
@@ -120,6 +121,8 @@ def wrap(
         try:
             return chosen(args)(*args, **kwargs)
         except ValueError as err:
+            given = {k: v for k, v in kwargs.items() if k != seed_name}
+            reraise_primal_error(func, args, given, err)
             _reraise_check(err, func)
             if mode.scalar_output:
                 _reraise_nonscalar(err, func, args, kwargs)
@@ -208,6 +211,30 @@ _CHECK = "tangentlike: "  # how the checks of boundary.py (and runtime helpers) 
 
 
 _WHERE = re.compile(r"(?P<file>[^\s:]+\.py):(?P<line>\d+): ")
+
+
+def reraise_primal_error(
+    func: Callable, args: tuple, kwargs: dict, cause: BaseException | None = None
+) -> None:
+    """Raise what `func` itself raises on these arguments, if it raises: a derivative
+    that failed (a check of a gradient's shape, a broadcast in the backward sweep) on
+    arguments the function cannot take either reports the function's own error, at
+    its own line (a build specialised to a call's signature knows which dimensions are
+    1, not their sizes, and may skip a forward operation whose error that was). Run on
+    copies of the arguments, only after the derivative failed (`cause`: its error,
+    chained); nothing when they do not copy or the function runs."""
+    try:
+        args, kwargs = copy.deepcopy((args, kwargs))
+    except Exception:  # objects that do not copy: no second run
+        return
+    try:
+        func(*args, **kwargs)
+    except Exception as err:  # whatever the function raises is its answer
+        err.add_note(
+            f"(tangentlike: {getattr(func, '__qualname__', func)} raises this on these "
+            "arguments, so its derivative cannot be computed there)"
+        )
+        raise err from cause
 
 
 def _reraise_check(err: ValueError, func: Callable) -> None:

@@ -11,8 +11,7 @@ statements of an elementwise rule of `stmt` (`target = <operation>`), whose
 contributions read `bt`, the adjoint of target, where target's value is the result
 (transform/reverse.py). Guarantees: `record` enters in `ctx.shaped_products`
 id(product) -> (target, y) only for `bt * y`, `y * bt` or `bt / y` with y a name
-other than target that certainly has the result's shape at stmt, and where stmt's
-operation cannot fail on shapes (`_cannot_fail`).
+other than target that certainly has the result's shape at stmt.
 """
 
 from __future__ import annotations
@@ -32,36 +31,8 @@ def record(ctx: Context, stmt: gast.Assign, stmts: list[gast.stmt], bt: str) -> 
             continue  # a contribution `d[p] = v`
         for node in gast.walk(s.value):
             y = _operand(node, bt)
-            if y is None or y == target.id or not ctx.shapes.same(stmt, y):
-                continue
-            if _cannot_fail(ctx, stmt, y):
+            if y is not None and y != target.id and ctx.shapes.same(stmt, y):
                 ctx.shaped_products[id(node)] = (target.id, y)
-
-
-def _cannot_fail(ctx: Context, stmt: gast.Assign, y: str) -> bool:
-    """Whether stmt's operation certainly broadcasts (its operands are y itself, numbers
-    or scalars): the rewrite may leave it dead, and a dimension pattern ("N") says
-    nothing about sizes, so where two arrays of one pattern and other sizes meet, the
-    operation must still run and raise NumPy's error, as the function does."""
-    value = stmt.value
-    operands = (
-        [value.left, value.right]
-        if isinstance(value, gast.BinOp)
-        else list(value.args)
-        if isinstance(value, gast.Call)
-        else []
-    )
-    if not operands:
-        return False
-    for operand in operands:
-        if isinstance(operand, gast.Constant) and isinstance(operand.value, (int, float)):
-            continue
-        if isinstance(operand, gast.Name) and (
-            operand.id == y or ctx.shapes.scalar(stmt, operand.id)
-        ):
-            continue
-        return False
-    return True
 
 
 def _operand(node: gast.AST, bt: str) -> str | None:
