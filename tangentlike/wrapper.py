@@ -223,6 +223,9 @@ def reraise_primal_error(
     1, not their sizes, and may skip a forward operation whose error that was). Run on
     copies of the arguments, only after the derivative failed (`cause`: its error,
     chained); nothing when they do not copy or the function runs."""
+    code = getattr(func, "__code__", None)
+    if code is None or code.co_filename.startswith("<tangentlike"):
+        return  # a derivative differentiated again: its own checks say what failed
     try:
         args, kwargs = copy.deepcopy((args, kwargs))
     except Exception:  # objects that do not copy: no second run
