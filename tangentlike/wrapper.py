@@ -217,12 +217,15 @@ def reraise_primal_error(
     func: Callable, args: tuple, kwargs: dict, cause: BaseException | None = None
 ) -> None:
     """Raise what `func` itself raises on these arguments, if it raises: a derivative
-    that failed (a check of a gradient's shape, a broadcast in the backward sweep) on
-    arguments the function cannot take either reports the function's own error, at
-    its own line (a build specialised to a call's signature knows which dimensions are
-    1, not their sizes, and may skip a forward operation whose error that was). Run on
-    copies of the arguments, only after the derivative failed (`cause`: its error,
-    chained); nothing when they do not copy or the function runs."""
+    that failed on shapes (`cause`: a check of a gradient's shape, a broadcast in the
+    backward sweep) on arguments the function cannot take either reports the
+    function's own error, at its own line, chained to `cause` (a build specialised to a
+    call's signature knows which dimensions are 1, not their sizes, and may skip a
+    forward operation whose error that was). Run on copies of the arguments, only
+    after such a failure; nothing for other failures, arguments that do not copy, a
+    function that runs, or a derivative differentiated again."""
+    if not _about_shapes(cause):
+        return  # the derivative's own refusal or check says what failed
     code = getattr(func, "__code__", None)
     if code is None or code.co_filename.startswith("<tangentlike"):
         return  # a derivative differentiated again: its own checks say what failed
@@ -238,6 +241,18 @@ def reraise_primal_error(
             "arguments, so its derivative cannot be computed there)"
         )
         raise err from cause
+
+
+_SHAPE_ERRORS = re.compile(
+    r"could not be broadcast|not aligned|mismatch in its core dimension"
+    r"|has shape .*, but the argument has shape"
+)
+
+
+def _about_shapes(err: BaseException | None) -> bool:
+    """Whether a derivative's error is one of arrays whose shapes do not fit (NumPy's
+    broadcast or matmul error, the final check of a gradient's shape)."""
+    return err is not None and _SHAPE_ERRORS.search(str(err)) is not None
 
 
 def _reraise_check(err: ValueError, func: Callable) -> None:

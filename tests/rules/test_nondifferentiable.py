@@ -150,6 +150,8 @@ def _calls() -> dict[object, list[Call]]:
             Call(runtime.same_array, (A, A, "shared"), ()),
             Call(runtime.same_array, (1.5, A, "shared"), ()),
         ],
+        # the keys a dict copy iterates (dict(d), {**d}; normalize/builtin_calls.py)
+        runtime.keys_of: [Call(runtime.keys_of, ({"a": 1.5, "b": 2.5}, "not a dict"), ())],
         # math
         math.floor: [Call(math.floor, (2.6,))],
         math.ceil: [Call(math.ceil, (2.6,))],
@@ -204,12 +206,13 @@ def test_every_entry_has_calls_and_a_reason():
 
 
 def _integer_or_boolean(value: object) -> bool:
-    """Integers, booleans, None, classes, dtypes, ranges and tuples of such: no float."""
-    if value is None or isinstance(value, (type, np.dtype, range, bool, int, np.integer)):
+    """Integers, booleans, None, text, classes, dtypes, ranges and tuples or lists of
+    such (a dict's keys): no float."""
+    if value is None or isinstance(value, (type, np.dtype, range, bool, int, np.integer, str)):
         return True
     if isinstance(value, np.bool_):
         return True
-    if isinstance(value, tuple):
+    if isinstance(value, (tuple, list)):
         return all(_integer_or_boolean(v) for v in value)
     if isinstance(value, np.ndarray):
         return value.dtype.kind in "biu"
