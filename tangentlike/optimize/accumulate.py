@@ -48,7 +48,7 @@ def run(fn: gast.FunctionDef, wrt: tuple[str, ...], resolve: Resolve) -> gast.Fu
     parents = {id(c): p for p in gast.walk(fn) for c in gast.iter_child_nodes(p)}
     updates = {}
     for node in gast.walk(fn):
-        found = _update(node, resolve)
+        found = indexed_update(node, resolve)
         if found is not None and found[1] in fixed:
             updates[id(node)] = found
     names = {b for b, x, _, _ in updates.values()}
@@ -60,7 +60,7 @@ def run(fn: gast.FunctionDef, wrt: tuple[str, ...], resolve: Resolve) -> gast.Fu
         b, _, index, g = found
         target = gast.Subscript(
             value=nodes.name(b),
-            slice=_as_subscript(index, resolve),
+            slice=as_subscript(index, resolve),
             ctx=gast.Store(),
         )
         replacement = gast.AugAssign(target=target, op=gast.Add(), value=g)
@@ -89,7 +89,7 @@ def resolver(fn: gast.FunctionDef, namespace) -> Resolve:
     return resolve
 
 
-def _update(node: gast.AST, resolve: Resolve) -> tuple | None:
+def indexed_update(node: gast.AST, resolve: Resolve) -> tuple | None:
     """(b, x, index, g) of `b = b + unsubscript(g, x, index)` or `b += unsubscript(...)`
     (an owned adjoint, transform/adjoints.py), else None."""
     if (
@@ -97,7 +97,7 @@ def _update(node: gast.AST, resolve: Resolve) -> tuple | None:
         and isinstance(node.op, gast.Add)
         and isinstance(node.target, gast.Name)
     ):
-        x = _unsubscript_of(node.value, resolve)
+        x = unsubscript_of(node.value, resolve)
         if x is None:
             return None
         return node.target.id, x, node.value.args[2], node.value.args[0]
@@ -112,13 +112,13 @@ def _update(node: gast.AST, resolve: Resolve) -> tuple | None:
     ):
         return None
     call = node.value.right
-    x = _unsubscript_of(call, resolve)
+    x = unsubscript_of(call, resolve)
     if x is None:
         return None
     return node.targets[0].id, x, call.args[2], call.args[0]
 
 
-def _unsubscript_of(call: gast.expr, resolve: Resolve) -> str | None:
+def unsubscript_of(call: gast.expr, resolve: Resolve) -> str | None:
     """x of `unsubscript(g, x, index)` with x a name, else None."""
     if not (isinstance(call, gast.Call) and len(call.args) == 3 and not call.keywords):
         return None
@@ -166,7 +166,7 @@ def _binds(target: gast.AST, name: str) -> bool:
 
 def _fresh_like(value: gast.expr, x: str, resolve: Resolve) -> bool:
     """`np.zeros_like(x)` or `unsubscript(_, x, _)`: a new array of x's shape and dtype."""
-    if _unsubscript_of(value, resolve) == x:
+    if unsubscript_of(value, resolve) == x:
         return True
     return (
         isinstance(value, gast.Call)
@@ -265,10 +265,10 @@ def _ranges(iterable: gast.expr, parents: dict, resolve: Resolve) -> bool:
     )
 
 
-def _as_subscript(index: gast.expr, resolve: Resolve) -> gast.expr:
+def as_subscript(index: gast.expr, resolve: Resolve) -> gast.expr:
     """The index as written in a subscript: `slice(1, None, None)` is `1:`."""
     if isinstance(index, gast.Tuple):
-        elts = [_as_subscript(e, resolve) for e in index.elts]
+        elts = [as_subscript(e, resolve) for e in index.elts]
         return gast.Tuple(elts=elts, ctx=gast.Load())
     if isinstance(index, gast.Call) and resolve(index.func) is builtins.slice:
         parts = [None if _is_none(p) else p for p in index.args]

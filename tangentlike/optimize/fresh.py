@@ -23,9 +23,8 @@ import builtins
 
 import gast
 
-from .. import runtime
 from ..syntax import nodes
-from .accumulate import Resolve
+from .accumulate import Resolve, as_subscript, indexed_update, unsubscript_of
 
 
 def run(fn: gast.FunctionDef, resolve: Resolve) -> gast.FunctionDef:
@@ -45,7 +44,7 @@ def _rewrite_block(stmts: list, resolve: Resolve) -> None:
         if made is not None:
             fresh = made
             continue
-        found = _update(stmt, resolve)
+        found = indexed_update(stmt, resolve)
         if found is None or fresh is None or found[:2] != fresh:
             fresh = None
             continue
@@ -54,7 +53,8 @@ def _rewrite_block(stmts: list, resolve: Resolve) -> None:
         if b in reads or x == b or not _basic(index, resolve):
             fresh = None
             continue
-        target = gast.Subscript(value=nodes.name(b), slice=_as_subscript(index), ctx=gast.Store())
+        place = as_subscript(index, resolve)
+        target = gast.Subscript(value=nodes.name(b), slice=place, ctx=gast.Store())
         new = gast.AugAssign(target=target, op=gast.Add(), value=g)
         stmts[k] = gast.copy_location(new, stmt)
 
@@ -67,46 +67,11 @@ def _made(stmt: gast.stmt, resolve: Resolve) -> tuple[str, str] | None:
         and isinstance(stmt.targets[0], gast.Name)
     ):
         return None
-    x = _unsubscript_of(stmt.value, resolve)
+    x = unsubscript_of(stmt.value, resolve)
     b = stmt.targets[0].id
     if x is None or x == b or b in nodes.names_read(stmt.value):
         return None
     return b, x
-
-
-def _update(stmt: gast.stmt, resolve: Resolve) -> tuple | None:
-    """(b, x, index, g) of `b = b + unsubscript(g, x, index)` or `b += unsubscript(...)`."""
-    if (
-        isinstance(stmt, gast.AugAssign)
-        and isinstance(stmt.op, gast.Add)
-        and isinstance(stmt.target, gast.Name)
-    ):
-        call, b = stmt.value, stmt.target.id
-    elif (
-        isinstance(stmt, gast.Assign)
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], gast.Name)
-        and isinstance(stmt.value, gast.BinOp)
-        and isinstance(stmt.value.op, gast.Add)
-        and isinstance(stmt.value.left, gast.Name)
-        and stmt.value.left.id == stmt.targets[0].id
-    ):
-        call, b = stmt.value.right, stmt.targets[0].id
-    else:
-        return None
-    x = _unsubscript_of(call, resolve)
-    if x is None:
-        return None
-    return b, x, call.args[2], call.args[0]
-
-
-def _unsubscript_of(call: gast.expr, resolve: Resolve) -> str | None:
-    """x of `unsubscript(g, x, index)` with x a name, else None."""
-    if not (isinstance(call, gast.Call) and len(call.args) == 3 and not call.keywords):
-        return None
-    if resolve(call.func) is not runtime.unsubscript or not isinstance(call.args[1], gast.Name):
-        return None
-    return call.args[1].id
 
 
 def _basic(index: gast.expr, resolve: Resolve) -> bool:
@@ -123,16 +88,3 @@ def _basic(index: gast.expr, resolve: Resolve) -> bool:
             and all(isinstance(a, gast.Constant) for a in index.args)
         )
     return False
-
-
-def _as_subscript(index: gast.expr) -> gast.expr:
-    """The index as written in a subscript: `slice(1, None, None)` is `1:`."""
-    if isinstance(index, gast.Tuple):
-        return gast.Tuple(elts=[_as_subscript(e) for e in index.elts], ctx=gast.Load())
-    if isinstance(index, gast.Call):
-        parts = [None if a.value is None else a for a in index.args]
-        if len(parts) == 1:
-            parts = [None, *parts]
-        parts += [None] * (3 - len(parts))
-        return gast.Slice(lower=parts[0], upper=parts[1], step=parts[2])
-    return index
