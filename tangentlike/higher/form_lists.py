@@ -203,13 +203,12 @@ def _is_push(stmt: ast.stmt, b: str) -> bool:
 
 def _is_restore(stmt: ast.stmt, b: str) -> bool:
     """`b = S[0]`: b bound again to the list a push saved."""
-    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+    bound = _bound(stmt)
+    if bound is None or bound[0] != b:
         return False
-    target, value = stmt.targets[0], stmt.value
+    value = bound[1]
     return (
-        isinstance(target, ast.Name)
-        and target.id == b
-        and isinstance(value, ast.Subscript)
+        isinstance(value, ast.Subscript)
         and isinstance(value.value, ast.Name)
         and value.value.id != b
         and isinstance(value.slice, ast.Constant)
@@ -237,13 +236,12 @@ def _is_growth(stmt: ast.stmt, b: str) -> bool:
 
 def _is_rebinding_pop(stmt: ast.stmt, b: str) -> bool:
     """`b = list(b[:n])`, n not mentioning b (what pops_as_rebinding writes)."""
-    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+    bound = _bound(stmt)
+    if bound is None or bound[0] != b:
         return False
-    target, value = stmt.targets[0], stmt.value
+    value = bound[1]
     return (
-        isinstance(target, ast.Name)
-        and target.id == b
-        and isinstance(value, ast.Call)
+        isinstance(value, ast.Call)
         and isinstance(value.func, ast.Name)
         and value.func.id == "list"
         and len(value.args) == 1
