@@ -193,3 +193,13 @@ def test_a_picking_gradient_is_not_differentiated_again(m):
     dg = tl.grad(m.total, wrt=1)
     with pytest.raises(WrtError, match=r"positions inside \*xs, which tangentlike does not"):
         tl.grad(dg, wrt=0)
+
+
+def test_jvp_at_positions_inside_star_args_checks_its_directions(m):
+    """A tuple `wrt` takes a tuple of one direction per argument, given last."""
+    jf = tl.jvp(m.scaled, wrt=(0, 2))
+    expected = r"with respect to 2 arguments takes a tuple of 2 directions"
+    with pytest.raises(WrtError, match=expected):
+        jf(*ARGS["scaled"], 1.0)
+    with pytest.raises(TypeError, match="pass the direction last"):
+        jf()
