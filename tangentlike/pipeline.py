@@ -54,6 +54,7 @@ from .runtime import schedule
 from .syntax import nodes
 from .syntax.names import Namer
 from .syntax.namespace import Namespace
+from .syntax.nodes import walk
 from .transform import assemble, checks, in_place, plan, sweep_check
 from .transform import checkpoints as transform_checkpoints
 from .transform.context import Context, Variant
@@ -218,7 +219,7 @@ class ModuleBuilder:
         nested_grads.run(parsed, fn, outside.resolve, self.namespace.bind)
         closures.check(parsed, fn)
         user_locals = closures.function_locals(fn)
-        every_name = {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}
+        every_name = {n.id for n in walk(fn) if isinstance(n, gast.Name)}
         namer = Namer(reserved=every_name | set(self.namespace.objects), locals_=user_locals)
         names = tuple(namer.exact(n) for n in ("_stack", "_push", "_pop"))
         scope = Scope(parsed.func, user_locals, self.namespace.objects, self.recorder)
@@ -364,7 +365,7 @@ class ModuleBuilder:
         free = sorted(
             {
                 n.id
-                for n in gast.walk(fn)
+                for n in walk(fn)
                 if isinstance(n, gast.Name)
                 and isinstance(n.ctx, gast.Load)
                 and n.id not in user_locals
@@ -386,7 +387,7 @@ class ModuleBuilder:
             if name in func.__globals__ and func.__globals__.get("__name__"):
                 self.namespace.origins.setdefault(bound, (func.__globals__["__name__"], name))
         if renames:
-            for n in gast.walk(fn):
+            for n in walk(fn):
                 if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load) and n.id in renames:
                     n.id = renames[n.id]
 
@@ -403,14 +404,16 @@ class ModuleBuilder:
             sweep_check.resolved(fns)
         for fn in fns:
             if self.optimize:
-                spreads.run(fn, ctx.shaped_products, accumulate.resolver(fn, self.namespace))
+                # One resolver for all passes: dce and inline only remove local names,
+                # and a name taken as local when it no longer is resolves to None (unknown).
+                resolve = accumulate.resolver(fn, self.namespace)
+                spreads.run(fn, ctx.shaped_products, resolve)
                 dce.run(fn, lambda value, ctx=ctx: _pure(ctx, value))
                 inline.run(fn, lambda value, ctx=ctx: _pure(ctx, value, helpers=True))
                 if entry and self.job is not None:
-                    resolve = accumulate.resolver(fn, self.namespace)
                     accumulate.run(fn, self.job.wrt, resolve)
                     zeros.run(fn, self.job.scalars, resolve)
-                fresh.run(fn, accumulate.resolver(fn, self.namespace))
+                fresh.run(fn, resolve)
             if self.checks:  # after optimizing: no pass moves a checked pop
                 checks.stack(ctx, fn, entry=entry)
             text = codegen.function_source(fn, origin)
@@ -434,7 +437,7 @@ def check_emitted(fn: gast.FunctionDef, text: str) -> None:
 def _pure(ctx: Context, value: gast.expr, helpers: bool = False) -> bool:
     """Whether computing `value` has no side effects: operations, calls of rule-backed
     functions, and (with `helpers`) calls of runtime helpers and NumPy in backward code."""
-    for node in gast.walk(value):
+    for node in walk(value):
         if isinstance(node, gast.JoinedStr):
             return False
         if isinstance(node, gast.Call):

@@ -31,6 +31,7 @@ from .parse.source import ParsedFunction, parse_function
 from .pipeline import ModuleBuilder, _pure, check_emitted
 from .runtime import forward as fw
 from .syntax import nodes
+from .syntax.nodes import walk
 from .transform import complex_gate, forward, plan, sweep
 from .transform.context import Context, Variant
 from .worklist import Worklist
@@ -85,7 +86,7 @@ class ForwardBuilder(ModuleBuilder):
         """The names of g's forward variant for `active` (requested by a caller): the
         function `_jvp_g` and the keyword taking each active parameter's tangent."""
         name = self.reserve(f"_jvp_{parsed.node.name}{suffix}")
-        taken = {n.id for n in gast.walk(parsed.node) if isinstance(n, gast.Name)}
+        taken = {n.id for n in walk(parsed.node) if isinstance(n, gast.Name)}
         taken |= set(nodes.all_param_names(parsed.node))
         keywords = {}
         for p in active:

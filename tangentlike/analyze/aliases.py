@@ -30,6 +30,7 @@ import gast
 from ..parse.resolve import Scope
 from ..rules.registry import Registry
 from ..syntax import nodes
+from ..syntax.nodes import walk
 from . import liveness
 from .effects import Effects
 from .memory import NONE, Memory, Root, Roots, Values, View, bound_arguments
@@ -115,7 +116,7 @@ class _Forward:
         self.structured, self.reads = structured, reads
         self.statements: dict[int, gast.stmt] = {}
         self.locals = set(nodes.all_param_names(fn))
-        for node in gast.walk(fn):
+        for node in walk(fn):
             if isinstance(node, gast.stmt):
                 self.statements[id(node)] = node
             elif isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Param)):

@@ -23,6 +23,7 @@ from ..parse.resolve import Scope
 from ..parse.source import ParsedFunction
 from ..rules.registry import Registry
 from ..syntax import nodes
+from ..syntax.nodes import walk
 from . import containers
 from .activity import Activity, user_function
 
@@ -133,7 +134,7 @@ def _check_effects(
         return  # print, shapes, ...; rule-backed NumPy functions do not write their inputs
     if runtime.owns(callee):
         return  # a check the compiler inserted (runtime.unshared)
-    read = [n.id for n in gast.walk(call) if isinstance(n, gast.Name) and n is not call.func]
+    read = [n.id for n in walk(call) if isinstance(n, gast.Name) and n is not call.func]
     varied = [n for n in read if n in activity.varied]
     useful = [n for n in read if n in activity.useful]
     if varied and useful:

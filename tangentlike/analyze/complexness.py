@@ -19,6 +19,7 @@ from collections.abc import Callable
 import gast
 
 from ..syntax import nodes
+from ..syntax.nodes import walk
 
 Role = Callable[[gast.Call], "str | None"]
 
@@ -53,7 +54,7 @@ def may_be_complex(value: gast.expr, known: frozenset[str], role: Role) -> bool:
 def complex_names(fn: gast.FunctionDef, role: Role) -> frozenset[str]:
     """The locals of `fn` that may hold a complex value (module docstring)."""
     bindings: list[tuple[list[str], gast.expr]] = []
-    for node in gast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, gast.Assign):
             for target in node.targets:
                 names = sorted(nodes.names_stored(target))

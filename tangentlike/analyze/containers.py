@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 import gast
 
 from ..syntax import nodes
+from ..syntax.nodes import walk
 from .numeric import floating_names, numeric
 
 MUTATORS = ("append", "extend")
@@ -101,7 +102,7 @@ def structured(
         if not isinstance(stmt, gast.Assign):
             continue
         target, value = stmt.targets[0], stmt.value
-        for node in gast.walk(value):
+        for node in walk(value):
             if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name):
                 found.add(node.value.id)
         if isinstance(target, gast.Subscript):

@@ -23,6 +23,7 @@ from ..parse.resolve import MISSING, Scope
 from ..rules.registry import Registry
 from ..runtime import boundary
 from ..syntax import nodes
+from ..syntax.nodes import walk
 from .activity import SHAPE_ATTRIBUTES, user_function
 from .calls import bind_call, hides_arguments
 from .effects import Effects
@@ -165,7 +166,7 @@ class Values:
             return fresh | self.atoms_roots(value.values, m)
         if isinstance(value, gast.Call):
             return fresh | self.call_roots(value, m)
-        return fresh | self.atoms_roots(list(gast.walk(value)), m)
+        return fresh | self.atoms_roots(list(walk(value)), m)
 
     def call_roots(self, call: gast.Call, m: Memory) -> Roots:
         """The memories of the arguments the call's result may share."""
@@ -212,7 +213,7 @@ class Values:
         if alias is None or alias.kind != "alias" or alias.base in found.reads:
             return found
         again = nodes.deepcopy(value)
-        for node in gast.walk(again):
+        for node in walk(again):
             if isinstance(node, gast.Name) and node.id == found.base:
                 node.id = alias.base
         index = again.slice if isinstance(again, gast.Subscript) else None

@@ -19,6 +19,7 @@ from collections.abc import Callable
 import gast
 
 from ..syntax import nodes
+from ..syntax.nodes import walk
 
 _ARITHMETIC = (
     gast.Add,
@@ -88,7 +89,7 @@ def floating_names(
     """Locals every binding of which is floating (given the others); parameters only
     those of `arrays`, known to be passed an ndarray (a build specialised to it)."""
     bindings: dict[str, list[gast.expr]] = {}
-    for node in gast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
             bindings.setdefault(node.targets[0].id, []).append(node.value)
         elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):

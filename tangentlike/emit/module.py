@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import runtime
+from ..syntax.nodes import walk
 from . import codegen, literals
 
 
@@ -160,7 +161,7 @@ def _numpy_alias(objects: dict[str, object]) -> str:
 def _names_read(sources: list[str]) -> set[str]:
     names: set[str] = set()
     for text in sources:
-        for node in ast.walk(ast.parse(text)):
+        for node in walk(ast.parse(text)):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 names.add(node.id)
     return names
@@ -269,7 +270,7 @@ def _helper_source(
         spots = sorted(
             (
                 (node.lineno, node.col_offset, node.id)
-                for node in ast.walk(ast.parse(text))
+                for node in walk(ast.parse(text))
                 if isinstance(node, ast.Name) and node.id in renames
             ),
             reverse=True,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 
 from ..runtime import stop_gradient
+from ..syntax.nodes import walk
 
 NAME = "stop_gradient"
 
@@ -26,17 +27,17 @@ def counters_as_constants(fn: ast.FunctionDef, external: dict[str, object]) -> N
     if external.get(NAME, stop_gradient) is not stop_gradient:
         return
     bindings: dict[str, list[ast.AST]] = {}
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, (ast.FunctionDef, ast.Lambda, ast.ClassDef)) and node is not fn:
             return
         if isinstance(node, ast.For):
-            for target in ast.walk(node.target):
+            for target in walk(node.target):
                 if isinstance(target, ast.Name):
                     bindings.setdefault(target.id, []).append(node)
         elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
-                for name in ast.walk(target):
+                for name in walk(target):
                     if isinstance(name, ast.Name):
                         bindings.setdefault(name.id, []).append(node)
         elif isinstance(node, (ast.Global, ast.Nonlocal, ast.With, ast.ExceptHandler)):
@@ -54,7 +55,7 @@ def counters_as_constants(fn: ast.FunctionDef, external: dict[str, object]) -> N
         and all(_counts(b, n, ranges) or _is_none(b, n) or _is_restore(b, n) for b in made)
     }
     wrapped = False
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, ast.Assign) and any(_is_restore(node, n) for n in counters | ranges):
             call = ast.Call(func=ast.Name(id=NAME, ctx=ast.Load()), args=[node.value], keywords=[])
             node.value = ast.copy_location(call, node.value)

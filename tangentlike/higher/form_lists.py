@@ -21,6 +21,7 @@ import ast
 from collections.abc import Iterator
 
 from .. import runtime
+from ..syntax.nodes import walk
 
 
 def copying_helpers(external: dict[str, object]) -> None:
@@ -98,7 +99,7 @@ def _forget_after_hand_over(fn: ast.FunctionDef, b: str) -> None:
 def statement_lists(fn: ast.FunctionDef, nested: bool = True) -> Iterator[list[ast.stmt]]:
     """Every statement list of fn (body, orelse, finalbody), to rewrite in place; with
     `nested` False, not those of a nested function or lambda itself."""
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if not nested and node is not fn and isinstance(node, (ast.FunctionDef, ast.Lambda)):
             continue
         for field in ("body", "orelse", "finalbody"):
@@ -145,14 +146,14 @@ def _only_grown_between(
     """Every statement of fn reading or binding `b` is `b = []` at block[start], one of
     its appends or extends inside block[start + 1 : end], the hand-over block[end], or a
     rebinding `b = list(b[:n])`; and fn has no nested function."""
-    inside = {id(n) for s in block[start + 1 : end] for n in ast.walk(s)}
+    inside = {id(n) for s in block[start + 1 : end] for n in walk(s)}
     allowed = {id(block[start]), id(block[end])}
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if node is not fn and isinstance(node, (ast.FunctionDef, ast.Lambda, ast.ClassDef)):
             return False
         if isinstance(node, (ast.Global, ast.Nonlocal)) and b in node.names:
             return False
-    for stmt in [s for s in ast.walk(fn) if isinstance(s, ast.stmt)]:
+    for stmt in [s for s in walk(fn) if isinstance(s, ast.stmt)]:
         if isinstance(stmt, (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.FunctionDef)):
             heads = [getattr(stmt, f, None) for f in ("test", "iter", "target", "items")]
             if any(_mentions(h, b) for h in heads if isinstance(h, ast.AST)):
@@ -217,7 +218,7 @@ def _is_restore(stmt: ast.stmt, b: str) -> bool:
 
 
 def _mentions(node: ast.AST, name: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+    return any(isinstance(n, ast.Name) and n.id == name for n in walk(node))
 
 
 def _is_growth(stmt: ast.stmt, b: str) -> bool:

@@ -49,6 +49,7 @@ from ..errors import SourceLocation, UnsupportedSyntaxError
 from ..parse import origins
 from ..parse.generated import runtime_helper
 from ..runtime import schedule
+from ..syntax.nodes import walk
 from .form_counters import counters_as_constants
 from .form_fresh import fresh_updates_out_of_place
 from .form_lists import (
@@ -82,7 +83,7 @@ def differentiable_form(func: types.FunctionType) -> types.FunctionType:
     tree = ast.parse(text)
     debug = any(
         isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == CHECKED_POP
-        for n in ast.walk(tree)
+        for n in walk(tree)
     )
     external = {k: v for k, v in func.__globals__.items() if not k.startswith("__")}
     kept = []
@@ -131,8 +132,8 @@ def _accumulate_out_of_place(fn: ast.FunctionDef) -> None:
 def _line_map(tree: ast.Module, source: str) -> dict[int, int]:
     """Line of the form's `source` -> line of the generated module its statement came
     from (the statements of `tree`, printed as `source`, keep their original lines)."""
-    printed = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.stmt)]
-    original = [n for n in ast.walk(tree) if isinstance(n, ast.stmt)]
+    printed = [n for n in walk(ast.parse(source)) if isinstance(n, ast.stmt)]
+    original = [n for n in walk(tree) if isinstance(n, ast.stmt)]
     if len(printed) != len(original):
         return {}
     return {
@@ -145,7 +146,7 @@ def _line_map(tree: ast.Module, source: str) -> dict[int, int]:
 def _refuse_what_is_left(fn: ast.FunctionDef, func: types.FunctionType, filename: str) -> None:
     """A stack still used as a list (a measuring Tape passed in: `stats=True`) or a
     checkpoint schedule object: forms the differentiable form does not cover."""
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if (
             isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Name)
@@ -317,7 +318,7 @@ class _Function:
     def check(self) -> None:
         S = self.stack
         allowed: set[int] = set()
-        for node in ast.walk(self.fn):
+        for node in walk(self.fn):
             if isinstance(node, ast.Subscript) and _is_name(node.value, S):
                 allowed.add(id(node.value))  # S[0], S[1]
             elif isinstance(node, ast.Tuple) and len(node.elts) == 2 and _is_name(node.elts[1], S):
@@ -326,7 +327,7 @@ class _Function:
                 allowed.add(id(node.targets[0]))
             elif isinstance(node, ast.Call) and node.args and _is_name(node.args[0], S):
                 allowed.add(id(node.args[0]))
-        for node in ast.walk(self.fn):
+        for node in walk(self.fn):
             named = node.id if isinstance(node, ast.Name) else None
             if named in self.push | self.pop or (named == S and id(node) not in allowed):
                 raise self.refuse(
@@ -336,7 +337,7 @@ class _Function:
                     "differentiate the original function (tl.hvp, tl.hessian), or build "
                     "the inner gradient without stats or checkpoints.",
                 )
-        for node in ast.walk(self.fn):
+        for node in walk(self.fn):
             threaded = isinstance(node, ast.Call) and node.args and _is_name(node.args[0], S)
             if threaded and not isinstance(self.parent_of(node), ast.Assign):
                 raise self.refuse(
@@ -349,7 +350,7 @@ class _Function:
         return _refusal(self.filename, node, self.fn.name, what, hint)
 
     def parent_of(self, target: ast.AST) -> ast.AST | None:
-        for node in ast.walk(self.fn):
+        for node in walk(self.fn):
             for child in ast.iter_child_nodes(node):
                 if child is target:
                     return node

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import JitError, SourceLocation
+from ..syntax.nodes import walk
 
 # runtime helpers with a numba kernel of the same name (kernels.py, kernels_join.py)
 KERNELS = frozenset(
@@ -158,7 +159,7 @@ def is_variant(call: ast.Call, prefix: str) -> bool:
 
 
 def names_in(fn: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+    return {n.id for n in walk(fn) if isinstance(n, ast.Name)}
 
 
 def load(name: str) -> ast.Name:

@@ -12,6 +12,7 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..syntax.nodes import walk
 from .context import (
     FINISH,
     FORWARD_KERNELS,
@@ -31,7 +32,7 @@ from .context import (
 def split_return(fn: ast.FunctionDef, finish: str, module: Module) -> ast.FunctionDef:
     """Make `fn` return its raw outputs as a tuple; return the Python function
     `finish(params..., _out)` computing what `fn` returned from them."""
-    returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
+    returns = [n for n in walk(fn) if isinstance(n, ast.Return)]
     last = fn.body[-1]
     if len(returns) != 1 or returns[0] is not last:
         raise module.refuse(returns[-1] if returns else fn, "a return before the end")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 
+from ..syntax.nodes import walk
 from .context import OUTPUT, START, Module, is_name, load
 
 VARIANT = "_jvp_"  # the prefix of callees' forward variants
@@ -24,7 +25,7 @@ def is_forward(fn: ast.FunctionDef) -> bool:
     """Whether `fn` is a jvp entry: it checks tangents or shapes an output tangent."""
     return any(
         isinstance(n, ast.Call) and (is_name(n.func, START) or is_name(n.func, OUTPUT))
-        for n in ast.walk(fn)
+        for n in walk(fn)
     )
 
 
@@ -34,7 +35,7 @@ def split_start(fn: ast.FunctionDef, start: str, module: Module) -> ast.Function
     checks: list[ast.stmt] = []
     while fn.body and _is_check(fn.body[0]):
         checks.append(fn.body.pop(0))
-    later = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and is_name(n.func, START)]
+    later = [n for n in walk(fn) if isinstance(n, ast.Call) and is_name(n.func, START)]
     if later:
         raise module.refuse(later[0], f"a check of tangents ({START}) inside the body")
     params = [a.arg for a in fn.args.args]

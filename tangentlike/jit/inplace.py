@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 
+from ..syntax.nodes import walk
 from .context import Module, load
 
 _FRESH_KERNELS = {"add_item", "add_item_inplace", "unsubscript", "zeros_of", "zeros_like"}
@@ -25,11 +26,11 @@ _FRESH_KERNELS = {"add_item", "add_item_inplace", "unsubscript", "zeros_of", "ze
 
 def run(fn: ast.FunctionDef, module: Module) -> None:
     """Make each `b = add_item(b, ...)` of `fn` whose `b` qualifies update in place."""
-    updates = [node for node in ast.walk(fn) if _update_of(node, module) is not None]
+    updates = [node for node in walk(fn) if _update_of(node, module) is not None]
     if not updates:
         return
     params = {a.arg for a in fn.args.args}
-    parents = {id(c): p for p in ast.walk(fn) for c in ast.iter_child_nodes(p)}
+    parents = {id(c): p for p in walk(fn) for c in ast.iter_child_nodes(p)}
     owned = {
         name
         for name in {_update_of(node, module) for node in updates}
@@ -59,7 +60,7 @@ def _update_of(node: ast.AST, module: Module) -> str | None:
 
 def _owned(fn: ast.FunctionDef, name: str, module: Module, parents: dict) -> bool:
     """Whether no name but `name` ever refers to the arrays `name` holds in `fn`."""
-    return not any(_shares(node, name, module, parents) for node in ast.walk(fn))
+    return not any(_shares(node, name, module, parents) for node in walk(fn))
 
 
 def _shares(node: ast.AST, name: str, module: Module, parents: dict) -> bool:
@@ -79,7 +80,7 @@ def _binds(node: ast.AST, name: str) -> bool:
     target = getattr(node, "target", node)
     return any(
         isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-        for n in ast.walk(target)
+        for n in walk(target)
     )
 
 

@@ -22,6 +22,7 @@ import io
 import re
 import tokenize
 
+from ..syntax.nodes import walk
 from . import emit, forward, inplace, stacks
 from .context import (
     FINISH,
@@ -70,7 +71,7 @@ def lower(
     taken = set(defs) | _module_names(tree)
     for name in generated:
         fn = defs[name]
-        taken |= names_in(fn) | {n.arg for n in ast.walk(fn) if isinstance(n, ast.arg)}
+        taken |= names_in(fn) | {n.arg for n in walk(fn) if isinstance(n, ast.arg)}
     helpers = {n: _kernel_of(n) for n in defs if n not in generated}
     module = Module(text, where, comments, full_line, helpers, _numpy_name(tree), taken)
     classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
@@ -292,7 +293,7 @@ def _check_constructs(fn: ast.FunctionDef, module: Module, classes: set[str]) ->
     """Refuse, at the first one in text order, a construct the lowering cannot take
     (`classes`: the classes the generated module defines, checkpoint schedules)."""
     blockers = []
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if node is fn:
             continue
         what = _REFUSED.get(type(node))

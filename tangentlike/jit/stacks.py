@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from ..syntax.nodes import walk
 from .context import (
     Module,
     assign,
@@ -57,7 +58,7 @@ def lower_forward_variant(fn: ast.FunctionDef, module: Module) -> None:
     _refuse_stack_uses(fn, stack, module)
     if saved is not None:
         module.saves[fn.name[len("_fwd_") :]] = ""  # the entry names its stack
-        for node in ast.walk(fn):
+        for node in walk(fn):
             if isinstance(node, ast.Return) and node.value is not None:
                 node.value = ast.Tuple([node.value, load(saved)], ast.Load())
     lower_body(fn, module, entry=False)
@@ -81,7 +82,7 @@ def lower_backward_variant(fn: ast.FunctionDef, module: Module) -> None:
 
 
 def _refuse_stack_uses(fn: ast.FunctionDef, stack: str, module: Module) -> None:
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, ast.Name) and node.id == stack:
             raise module.refuse(node, "a value saved inside a loop or branch of a helper")
 
@@ -117,7 +118,7 @@ def _unbound_first(fn: ast.FunctionDef) -> frozenset[str]:
     first assignment reads it), so its stack holds one type."""
     top = {id(s) for s in fn.body}
     nones: dict[str, bool] = {}
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
             if isinstance(target, ast.Name) and _is_none_constant(node.value):
@@ -222,7 +223,7 @@ def _statement(stmt: ast.stmt, low: _Lowering) -> list[ast.stmt]:
         _expressions(stmt, low, skip_bodies=True)
         return [stmt]
     _expressions(stmt, low)
-    for node in ast.walk(stmt):
+    for node in walk(stmt):
         if isinstance(node, ast.Name) and node.id in {low.stack, low.push, low.pop} - {None}:
             raise module.refuse(stmt, "the stack used in a form the jit path does not know")
     return [stmt]

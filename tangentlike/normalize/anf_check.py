@@ -17,6 +17,7 @@ import gast
 from ..errors import InternalError
 from ..parse.source import ParsedFunction
 from ..syntax import nodes
+from ..syntax.nodes import walk
 
 # The clauses, as the error names them.
 RETURN_LAST = "the body ends in `return <name>`, the only return"
@@ -47,7 +48,7 @@ def changed_in_place(stmt: gast.stmt) -> set[str]:
     """Names whose value `stmt` changes without rebinding them: `y` of `y[i] = v`, `xs` of
     `xs.append(v)` (a copy of the reference changes with them)."""
     out = set()
-    for node in gast.walk(stmt):
+    for node in walk(stmt):
         if isinstance(node, gast.Assign):
             for target in node.targets:
                 if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):

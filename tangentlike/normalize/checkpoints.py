@@ -23,6 +23,7 @@ from ..parse.source import ParsedFunction
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
+from ..syntax.nodes import walk
 
 
 def region(iterable):
@@ -163,7 +164,7 @@ def _exit_nodes(stmts: list[gast.stmt], continue_ok: bool):
         elif isinstance(stmt, gast.Continue) and not continue_ok:
             yield stmt, "continue"
         elif isinstance(stmt, (gast.For, gast.While)):
-            for node in gast.walk(stmt):
+            for node in walk(stmt):
                 if isinstance(node, gast.Return):
                     yield node, "return"
             yield from _exit_nodes(stmt.orelse, continue_ok)

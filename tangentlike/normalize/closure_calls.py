@@ -22,6 +22,7 @@ from ..parse.resolve import Scope
 from ..parse.source import ParsedFunction
 from ..syntax import nodes
 from ..syntax.names import Namer
+from ..syntax.nodes import walk
 from .closures import Closure, Closures, bound_inside, collect
 
 Normalize = Callable[[gast.FunctionDef, frozenset[str]], gast.FunctionDef]
@@ -113,7 +114,7 @@ class Inliner:
             else:
                 _substitute(node, name, value)
         inner = collect(self.parsed, node, self.namer)
-        returns = [n for n in gast.walk(node) if isinstance(n, gast.Return)]
+        returns = [n for n in walk(node) if isinstance(n, gast.Return)]
         for ret in returns:
             if ret.value is None:
                 ret.value = nodes.located(nodes.const(None), ret)
@@ -196,7 +197,7 @@ def _unpacked(target: str, following: list[gast.stmt], tree: gast.AST) -> list[s
         names.append(stmt.targets[0].id)
     reads = sum(
         1
-        for n in gast.walk(tree)
+        for n in walk(tree)
         if isinstance(n, gast.Name) and n.id == target and isinstance(n.ctx, gast.Load)
     )
     return names if names and reads == len(names) else []
@@ -211,7 +212,7 @@ def _itemized(
     n = len(unpack)
     sites = [
         s
-        for s in gast.walk(gast.Module(body=body, type_ignores=[]))
+        for s in walk(gast.Module(body=body, type_ignores=[]))
         if isinstance(s, gast.Assign)
         and isinstance(s.targets[0], gast.Name)
         and s.targets[0].id == result
@@ -306,7 +307,7 @@ def _spread(node: gast.AST, name: str, items: list[gast.expr]) -> None:
 
 def _spread_keywords(node: gast.AST, name: str, items: dict[str, gast.expr]) -> None:
     """`f(**name)` -> `f(key=item, ...)` for a **kwargs parameter bound to `items`."""
-    for n in gast.walk(node):
+    for n in walk(node):
         if isinstance(n, gast.Call):
             keywords = []
             for k in n.keywords:
@@ -321,7 +322,7 @@ def _spread_keywords(node: gast.AST, name: str, items: dict[str, gast.expr]) -> 
 
 
 def _rename(node: gast.AST, renames: dict[str, str]) -> None:
-    for n in gast.walk(node):
+    for n in walk(node):
         if isinstance(n, gast.Name) and n.id in renames:
             n.id = renames[n.id]
         elif isinstance(n, gast.FunctionDef) and n.name in renames:

@@ -28,6 +28,7 @@ import gast
 from ..parse.source import ParsedFunction
 from ..syntax import nodes
 from ..syntax.names import Namer
+from ..syntax.nodes import walk
 
 FunctionNode = gast.FunctionDef | gast.Lambda
 
@@ -95,7 +96,7 @@ def _own_nodes(node: gast.AST) -> Iterator[gast.AST]:
     if isinstance(node, gast.FunctionDef):
         for default in [*node.args.defaults, *node.args.kw_defaults]:
             if default is not None:
-                yield from gast.walk(default)
+                yield from walk(default)
         return
     if isinstance(node, gast.Lambda):
         return
@@ -104,7 +105,7 @@ def _own_nodes(node: gast.AST) -> Iterator[gast.AST]:
 
 
 def _all_names(fn: FunctionNode) -> frozenset[str]:
-    return frozenset(n.id for n in gast.walk(fn) if isinstance(n, gast.Name))
+    return frozenset(n.id for n in walk(fn) if isinstance(n, gast.Name))
 
 
 def bound_inside(fn: FunctionNode) -> frozenset[str]:
@@ -120,7 +121,7 @@ def partials_as_lambdas(fn: gast.FunctionDef, is_partial: Callable[[gast.expr], 
     """`g = functools.partial(f, a, k=v)` in the body becomes the named lambda
     `g = lambda *args, _a0=a, k=v, **kw: f(_a0, *args, k=k, **kw)`: the bound values
     are evaluated once, at definition, and keywords stay overridable, as with partial."""
-    taken = {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)}
+    taken = {n.id for n in walk(fn) if isinstance(n, gast.Name)}
 
     def fresh(base: str) -> str:
         k = 0
@@ -129,7 +130,7 @@ def partials_as_lambdas(fn: gast.FunctionDef, is_partial: Callable[[gast.expr], 
         taken.add(f"_{base}{k}")
         return f"_{base}{k}"
 
-    for stmt in gast.walk(fn):
+    for stmt in walk(fn):
         call = stmt.value if isinstance(stmt, gast.Assign) else None
         if not (
             isinstance(call, gast.Call)
@@ -174,16 +175,16 @@ def check(parsed: ParsedFunction, fn: gast.FunctionDef) -> None:
     """Nested functions are only called, after their definition, in a block that
     holds it (a call before raises NameError in Python; a def in a branch may not
     run); their names are unique and never rebound; every lambda is named."""
-    for node in gast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, gast.Lambda) and not any(
-            _definition(s) is node for s in gast.walk(fn) if isinstance(s, gast.Assign)
+            _definition(s) is node for s in walk(fn) if isinstance(s, gast.Assign)
         ):
             raise parsed.error(
                 node,
                 "a `lambda` that is not assigned to a name",
                 "assign it first (act = lambda v: ...) and call act(...) directly",
             )
-    defs = [s for s in gast.walk(fn) if s is not fn and _definition(s) is not None]
+    defs = [s for s in walk(fn) if s is not fn and _definition(s) is not None]
     names = [_defined_name(s) for s in defs]
     for stmt, name in zip(defs, names, strict=True):
         if names.count(name) > 1:
@@ -193,8 +194,8 @@ def check(parsed: ParsedFunction, fn: gast.FunctionDef) -> None:
                 "give each nested function its own name",
             )
     lambda_targets = {id(s.targets[0]) for s in defs if isinstance(s, gast.Assign)}
-    calls = {id(n.func) for n in gast.walk(fn) if isinstance(n, gast.Call)}
-    for node in gast.walk(fn):
+    calls = {id(n.func) for n in walk(fn) if isinstance(n, gast.Call)}
+    for node in walk(fn):
         if not isinstance(node, gast.Name) or node.id not in names:
             continue
         if not isinstance(node.ctx, gast.Load) and id(node) not in lambda_targets:
@@ -218,7 +219,7 @@ def _check_order(
     parsed: ParsedFunction, stmts: list[gast.stmt], visible: frozenset[str], names: frozenset[str]
 ) -> None:
     def expr(node: gast.AST | None) -> None:
-        for n in gast.walk(node) if node is not None else ():
+        for n in walk(node) if node is not None else ():
             if isinstance(n, gast.Name) and n.id in names and n.id not in visible:
                 raise parsed.error(
                     n,

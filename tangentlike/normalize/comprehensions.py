@@ -45,6 +45,7 @@ from ..parse.source import ParsedFunction
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
+from ..syntax.nodes import walk
 from . import checkpoints
 
 COMPREHENSIONS = (gast.ListComp, gast.GeneratorExp, gast.DictComp)
@@ -152,7 +153,7 @@ class _Lowering:
 
     # -- expressions ----------------------------------------------------------------
     def refuse_inside(self, node: gast.AST, where: str) -> None:
-        for n in gast.walk(node):
+        for n in walk(node):
             if isinstance(n, COMPREHENSIONS):
                 raise self.parsed.error(
                     n,
@@ -275,7 +276,7 @@ class _Lowering:
         for gen in node.generators:
             if getattr(gen, "is_async", 0):
                 raise self.parsed.error(node, "an async comprehension", "write a plain loop")
-            for n in gast.walk(gen.target):
+            for n in walk(gen.target):
                 if isinstance(n, gast.Name):
                     names.setdefault(n.id, self.namer.temp(n.id))
         first_iter = node.generators[0].iter  # evaluated outside: keeps the outer names
@@ -321,8 +322,8 @@ class _Lowering:
 
 
 def _has_comprehension(node: gast.AST) -> bool:
-    return any(isinstance(n, COMPREHENSIONS) for n in gast.walk(node)) or any(
-        _dict_view(n) is not None for n in gast.walk(node)
+    return any(isinstance(n, COMPREHENSIONS) for n in walk(node)) or any(
+        _dict_view(n) is not None for n in walk(node)
     )
 
 
@@ -335,7 +336,7 @@ def _names_dict(node: gast.AST) -> bool:
 
 
 def _rename(node: gast.AST, names: dict[str, str]) -> None:
-    for n in gast.walk(node):
+    for n in walk(node):
         if isinstance(n, gast.Name) and n.id in names:
             n.id = names[n.id]
 
@@ -348,7 +349,7 @@ def run(
     scope: Scope,
 ) -> gast.FunctionDef:
     fn.body = _Lowering(parsed, namer, namespace, scope).block(fn.body)
-    assert not any(isinstance(n, COMPREHENSIONS) for n in gast.walk(fn))
+    assert not any(isinstance(n, COMPREHENSIONS) for n in walk(fn))
     return fn
 
 

@@ -18,6 +18,7 @@ from ..checkpoint import checkpointed
 from ..parse.resolve import Scope
 from ..syntax import nodes
 from ..syntax.names import Namer
+from ..syntax.nodes import walk
 from . import builtin_calls
 
 
@@ -192,7 +193,7 @@ def _element_of_element(target: gast.Subscript, value: gast.expr, namer: Namer) 
 
 
 def _set_load(node: gast.AST) -> None:
-    for n in gast.walk(node):
+    for n in walk(node):
         if hasattr(n, "ctx"):
             n.ctx = gast.Load()
 

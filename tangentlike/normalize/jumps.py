@@ -18,6 +18,7 @@ import gast
 
 from ..syntax import nodes
 from ..syntax.names import Namer
+from ..syntax.nodes import walk
 
 
 @dataclass
@@ -27,12 +28,12 @@ class _Loop:
 
 
 def run(fn: gast.FunctionDef, namer: Namer) -> gast.FunctionDef:
-    returns = [n for n in gast.walk(fn) if isinstance(n, gast.Return)]
+    returns = [n for n in walk(fn) if isinstance(n, gast.Return)]
     early = not (len(returns) == 1 and fn.body and fn.body[-1] is returns[0])
     loops_jump = any(
         isinstance(n, (gast.Break, gast.Continue))
         or (isinstance(n, (gast.For, gast.While)) and n.orelse)
-        for n in gast.walk(fn)
+        for n in walk(fn)
     )
     if not early and not loops_jump:
         return fn
@@ -90,7 +91,7 @@ class _Lowering:
             return [stmt], may
         if isinstance(stmt, (gast.For, gast.While)):
             orelse, stmt.orelse = stmt.orelse, []
-            returns = self.early and any(isinstance(n, gast.Return) for n in gast.walk(stmt))
+            returns = self.early and any(isinstance(n, gast.Return) for n in walk(stmt))
             out, stop = self.loop(stmt)
             if returns and loop is not None:
                 out.append(
@@ -117,7 +118,7 @@ class _Lowering:
                 if (  # a loop, at any depth of ifs, with a return inside: it leaves this one too
                     isinstance(node, (gast.For, gast.While))
                     and self.early
-                    and any(isinstance(n, gast.Return) for n in gast.walk(node))
+                    and any(isinstance(n, gast.Return) for n in walk(node))
                 ):
                     return True
         return False
@@ -126,7 +127,7 @@ class _Lowering:
         """The lowered loop, and the flag set when it ended by break (or return)."""
         breaks = any(
             isinstance(n, gast.Break) for s in stmt.body for n in _walk_outside_loops(s)
-        ) or (self.early and any(isinstance(n, gast.Return) for n in gast.walk(stmt)))
+        ) or (self.early and any(isinstance(n, gast.Return) for n in walk(stmt)))
         if not self.jumps(stmt.body):
             stmt.body = self.block(stmt.body, _Loop("", None))
             return [stmt], None

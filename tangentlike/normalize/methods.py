@@ -40,6 +40,7 @@ from ..parse.source import ParsedFunction
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
+from ..syntax.nodes import walk
 from . import objects
 from .star_items import spelled
 
@@ -111,7 +112,7 @@ class Methods(gast.NodeTransformer):
         ):
             it = it.args[0]
         target = node.target.id if isinstance(node.target, gast.Name) else None
-        stored = [s for s in gast.walk(self.parsed.node) if isinstance(s, gast.Name)]
+        stored = [s for s in walk(self.parsed.node) if isinstance(s, gast.Name)]
         once = (
             target is not None
             and sum(1 for n in stored if n.id == target and isinstance(n.ctx, gast.Store)) <= 1

@@ -38,6 +38,7 @@ import gast
 
 from ..parse.source import ParsedFunction
 from ..syntax import nodes
+from ..syntax.nodes import walk
 from .closures import free_names, function_locals
 
 DERIVATIVES = {
@@ -65,7 +66,7 @@ def run(
     if not defs:
         return
     outer = function_locals(fn) | frozenset(parsed.func.__code__.co_freevars)
-    taken = {n.id for n in gast.walk(fn) if isinstance(n, gast.Name)} | set(defs)
+    taken = {n.id for n in walk(fn) if isinstance(n, gast.Name)} | set(defs)
 
     def fresh(base: str) -> str:
         k = 1
@@ -160,7 +161,7 @@ def run(
     read = {
         n.id
         for stmt in fn.body
-        for n in gast.walk(stmt)
+        for n in walk(stmt)
         if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)
     }
     fn.body = _without_defs(fn.body, lifted - read)

@@ -18,12 +18,13 @@ import gast
 
 from ..parse.resolve import Scope, primal_of, user_class
 from ..syntax import nodes
+from ..syntax.nodes import walk
 
 
 def constructed(fn: gast.FunctionDef, scope: Scope) -> dict[str, type]:
     stores: dict[str, int] = {}
     made: dict[str, list[object]] = {}
-    for node in gast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Param)):
             stores[node.id] = stores.get(node.id, 0) + 1
         if (

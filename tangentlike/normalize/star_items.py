@@ -12,6 +12,7 @@ from __future__ import annotations
 import gast
 
 from ..syntax import nodes
+from ..syntax.nodes import walk
 
 
 def spelled(seq: gast.expr, fn: gast.FunctionDef) -> list | None:
@@ -36,7 +37,7 @@ def fixed_length(seq: gast.expr, fn: gast.FunctionDef) -> int | None:
     if not isinstance(seq, gast.Name):
         return None
     name, stores, values = seq.id, 0, []
-    for node in gast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, gast.Name) and node.id == name and not isinstance(node.ctx, gast.Load):
             stores += 1  # bound (or deleted) here
         if isinstance(node, gast.Assign) and [_plain(t) for t in node.targets] == [name]:

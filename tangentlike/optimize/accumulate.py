@@ -32,6 +32,7 @@ import numpy as np
 
 from .. import runtime
 from ..syntax import nodes
+from ..syntax.nodes import walk
 
 Resolve = Callable[[gast.expr], object]
 
@@ -39,21 +40,19 @@ Resolve = Callable[[gast.expr], object]
 def run(fn: gast.FunctionDef, wrt: tuple[str, ...], resolve: Resolve) -> gast.FunctionDef:
     """Rewrite each qualifying update of `fn` in place (see the module docstring)."""
     params = {a.id for a in fn.args.args if isinstance(a, gast.Name)}
-    stored = {
-        n.id for n in gast.walk(fn) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
-    }
+    stored = {n.id for n in walk(fn) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
     fixed = {p for p in wrt if p in params and p not in stored}
     if not fixed:
         return fn
-    parents = {id(c): p for p in gast.walk(fn) for c in gast.iter_child_nodes(p)}
+    parents = {id(c): p for p in walk(fn) for c in gast.iter_child_nodes(p)}
     updates = {}
-    for node in gast.walk(fn):
+    for node in walk(fn):
         found = indexed_update(node, resolve)
         if found is not None and found[1] in fixed:
             updates[id(node)] = found
     names = {b for b, x, _, _ in updates.values()}
     owned = {b for b in names if b not in params and _owned(fn, b, updates, resolve, parents)}
-    for node in list(gast.walk(fn)):
+    for node in list(walk(fn)):
         found = updates.get(id(node))
         if found is None or found[0] not in owned or not _basic(found[2], node, parents, resolve):
             continue
@@ -73,7 +72,7 @@ def resolver(fn: gast.FunctionDef, namespace) -> Resolve:
     """What a name or `np.attr` chain of `fn` denotes in its generated module (None for a
     local name or anything else): its names are the module's, then builtins."""
     local = {
-        n.id for n in gast.walk(fn) if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load)
+        n.id for n in walk(fn) if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load)
     }
 
     def resolve(node: gast.expr) -> object:
@@ -133,7 +132,7 @@ def _owned(fn, b: str, updates: dict, resolve: Resolve, parents: dict) -> bool:
     if len(xs) != 1:
         return False
     (x,) = xs
-    for node in gast.walk(fn):
+    for node in walk(fn):
         if id(node) in updates and isinstance(node, gast.AugAssign):
             if updates[id(node)][1] != x:
                 return False
@@ -160,7 +159,7 @@ def _owned(fn, b: str, updates: dict, resolve: Resolve, parents: dict) -> bool:
 def _binds(target: gast.AST, name: str) -> bool:
     return any(
         isinstance(n, gast.Name) and n.id == name and not isinstance(n.ctx, gast.Load)
-        for n in gast.walk(target)
+        for n in walk(target)
     )
 
 
@@ -219,7 +218,7 @@ def _range_variable(name: str, at: gast.stmt, parents: dict, resolve: Resolve) -
 
 
 def _binds_anywhere(stmt: gast.stmt, name: str) -> bool:
-    return any(_binds(n, name) for n in gast.walk(stmt) if isinstance(n, gast.Name))
+    return any(_binds(n, name) for n in walk(stmt) if isinstance(n, gast.Name))
 
 
 def _binds_before(container: gast.stmt, at: gast.stmt, name: str) -> bool:
@@ -228,7 +227,7 @@ def _binds_before(container: gast.stmt, at: gast.stmt, name: str) -> bool:
         return False
     return any(
         isinstance(n, gast.Name) and n.id == name and not isinstance(n.ctx, gast.Load)
-        for n in gast.walk(container)
+        for n in walk(container)
     )
 
 
@@ -249,7 +248,7 @@ def _ranges(iterable: gast.expr, parents: dict, resolve: Resolve) -> bool:
         return False
     binders = [
         node
-        for node in gast.walk(fn)
+        for node in walk(fn)
         if isinstance(node, (gast.Assign, gast.For, gast.AugAssign, gast.AnnAssign, gast.With))
         and any(
             _binds(t, iterable.id)

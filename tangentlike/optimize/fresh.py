@@ -24,12 +24,13 @@ import builtins
 import gast
 
 from ..syntax import nodes
+from ..syntax.nodes import walk
 from .accumulate import Resolve, as_subscript, indexed_update, unsubscript_of
 
 
 def run(fn: gast.FunctionDef, resolve: Resolve) -> gast.FunctionDef:
     """Rewrite each qualifying update of `fn` in place (see the module docstring)."""
-    for node in gast.walk(fn):
+    for node in walk(fn):
         for field in ("body", "orelse", "finalbody"):
             stmts = getattr(node, field, None)
             if isinstance(stmts, list):

@@ -23,6 +23,7 @@ from collections.abc import Callable
 import gast
 
 from ..syntax import nodes
+from ..syntax.nodes import walk
 
 MAX_NODES = 12  # keep inlined lines short enough to read
 
@@ -30,7 +31,7 @@ MAX_NODES = 12  # keep inlined lines short enough to read
 def run(fn: gast.FunctionDef, pure: Callable[[gast.expr], bool]) -> gast.FunctionDef:
     loads: Counter[str] = Counter()
     stores: Counter[str] = Counter()
-    for node in gast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, gast.Name):
             (loads if isinstance(node.ctx, gast.Load) else stores)[node.id] += 1
 
@@ -80,7 +81,7 @@ def _consumer(stmt: gast.stmt) -> bool:
 
 
 def _size(stmt: gast.stmt) -> int:
-    return sum(1 for n in gast.walk(stmt) if isinstance(n, gast.expr))
+    return sum(1 for n in walk(stmt) if isinstance(n, gast.expr))
 
 
 class _Replace(gast.NodeTransformer):

@@ -18,6 +18,7 @@ from collections import Counter
 import gast
 
 from .. import runtime
+from ..syntax.nodes import walk
 from .accumulate import Resolve
 
 
@@ -29,7 +30,7 @@ def run(fn: gast.FunctionDef, products: dict[int, tuple[str, str]], resolve: Res
     loads: dict[str, list[tuple[gast.BinOp, str]]] = {}  # name -> (product, t) reading it
     reads, stores = Counter(), Counter()
     assigns: dict[str, gast.Assign] = {}
-    for node in gast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, gast.Name):
             (reads if isinstance(node.ctx, gast.Load) else stores)[node.id] += 1
         elif (

@@ -16,6 +16,7 @@ import gast
 import numpy as np
 
 from ..syntax import nodes
+from ..syntax.nodes import walk
 from .accumulate import Resolve
 
 
@@ -23,12 +24,10 @@ def run(fn: gast.FunctionDef, scalars: tuple[str, ...], resolve: Resolve) -> gas
     """Replace each qualifying zero-initialisation in `fn` (see the module docstring)."""
     if not scalars:
         return fn
-    stored = {
-        n.id for n in gast.walk(fn) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
-    }
+    stored = {n.id for n in walk(fn) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
     params = {a.id for a in fn.args.args if isinstance(a, gast.Name)}
     numbers = {p for p in scalars if p in params and p not in stored}
-    for node in gast.walk(fn):
+    for node in walk(fn):
         if (
             isinstance(node, gast.Assign)
             and isinstance(node.value, gast.Call)

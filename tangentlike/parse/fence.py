@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gast
 
+from ..syntax.nodes import walk
 from .source import ParsedFunction
 
 # Statement and expression classes the pipeline handles.
@@ -109,12 +110,12 @@ def _check_stmt(parsed: ParsedFunction, stmt: gast.stmt) -> None:
     # g(*seq) passes through (analyze.calls checks what flows in it); [*a, b] does not
     call_stars = {
         id(a)
-        for n in gast.walk(stmt)
+        for n in walk(stmt)
         if isinstance(n, gast.Call)
         for a in n.args
         if isinstance(a, gast.Starred)
     } | _target_stars(stmt)
-    for node in gast.walk(stmt):
+    for node in walk(stmt):
         if isinstance(node, gast.With) and _may_be_checkpoint(node):
             continue  # normalize/checkpoints.py checks that it is tl.checkpoint()
         if isinstance(node, gast.withitem):
@@ -134,7 +135,7 @@ def _target_stars(stmt: gast.stmt) -> set[int]:
     """The `*rest` of `a, *rest = t` (one per tuple target, in assignments and loop
     targets): normalize/desugar.py lowers it to slices."""
     targets = []
-    for node in gast.walk(stmt):
+    for node in walk(stmt):
         if isinstance(node, gast.Assign):
             targets.extend(node.targets)
         elif isinstance(node, gast.For):

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import gast
 
 from ..errors import SourceLocation, SourceNotFoundError, UnsupportedSyntaxError
+from ..syntax.nodes import walk
 from . import freshness, wrappers
 from .resolve import primal_of, user_class
 
@@ -143,7 +144,7 @@ def _lambda_def(func: Callable, tree: gast.Module, where: SourceLocation) -> gas
     params = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
     found = [
         n
-        for n in gast.walk(tree)
+        for n in walk(tree)
         if isinstance(n, gast.Lambda)
         and n.lineno == code.co_firstlineno
         and tuple(a.id for a in [*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs]) == params
@@ -156,7 +157,7 @@ def _lambda_def(func: Callable, tree: gast.Module, where: SourceLocation) -> gas
         )
     lam = found[0]
     name = "lambda_"
-    for n in gast.walk(tree):
+    for n in walk(tree):
         if isinstance(n, gast.Assign) and n.value is lam and isinstance(n.targets[0], gast.Name):
             name = n.targets[0].id
     body = [gast.copy_location(gast.Return(value=lam.body), lam.body)]

@@ -17,6 +17,7 @@ import gast
 from ..syntax import nodes, quote
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
+from ..syntax.nodes import walk
 from .template import Rule, _is_d
 
 
@@ -78,7 +79,7 @@ def instantiate(
     locals_ = {
         n.id
         for stmt in rule.body
-        for n in gast.walk(stmt)
+        for n in walk(stmt)
         if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
     }
     renames = {name: namer.temp(name) for name in sorted(locals_)}
@@ -95,7 +96,7 @@ def instantiate(
         # Template globals first, so the call site's own names are never taken for them.
         stmt = _ResolveDAndGlobals(own, rule, namer, namespace).visit(stmt)
         stmt = _SubstituteKeepingD(exprs, renames).visit(stmt)
-        for node in gast.walk(stmt):  # positions in the rule file mean nothing here
+        for node in walk(stmt):  # positions in the rule file mean nothing here
             if hasattr(node, "lineno"):
                 node.lineno = node.end_lineno = None
         stmts.extend(fold_static_ifs([stmt]))

@@ -43,6 +43,7 @@ import numpy as np
 from .. import runtime
 from ..errors import RuleError
 from ..syntax import nodes, quote
+from ..syntax.nodes import walk
 from .registry import Registry
 from .tangent import TangentRule
 from .template import Rule, rule_from_function
@@ -74,7 +75,7 @@ def _register(
 
 # -- the keepdims branch -------------------------------------------------------------
 def _uses(stmts: list[gast.stmt], names: set[str]) -> bool:
-    return any(isinstance(n, gast.Name) and n.id in names for s in stmts for n in gast.walk(s))
+    return any(isinstance(n, gast.Name) and n.id in names for s in stmts for n in walk(s))
 
 
 def _kept(stmts: list[gast.stmt], result: str) -> list[gast.stmt]:

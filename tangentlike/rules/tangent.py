@@ -49,6 +49,7 @@ from ..errors import RuleError
 from ..syntax import nodes, quote
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
+from ..syntax.nodes import walk
 from .instantiate import instantiate
 from .template import Rule
 
@@ -81,7 +82,7 @@ class TangentRule:
         return frozenset(
             node.slice.id
             for stmt in self.body
-            for node in gast.walk(stmt)
+            for node in walk(stmt)
             if _is_d(node) and isinstance(node.ctx, gast.Load) and node.slice.id != "result"
         )
 
@@ -175,7 +176,7 @@ def _parse(template: Callable, params: tuple[str, ...], where: str) -> tuple[gas
     ]
     assigned = False
     for stmt in body:
-        for node in gast.walk(stmt):
+        for node in walk(stmt):
             if isinstance(node, gast.Subscript) and not _is_d(node) and _is_d_base(node):
                 raise RuleError(f"{where}: write d[name] with a parameter's name inside")
             if _is_d(node) and isinstance(node.ctx, gast.Store):
@@ -243,7 +244,7 @@ def without_zero_tangents(body: tuple[gast.stmt, ...], zero: frozenset[str]) -> 
 def _tangent_reads(node: gast.AST, temporaries: set[str]) -> set[str]:
     """The tangents (`d[p]`) and tangent-valued temporaries an expression reads."""
     found = set()
-    for n in gast.walk(node):
+    for n in walk(node):
         if _is_d(n) and isinstance(n.ctx, gast.Load):
             found.add(f"d[{n.slice.id}]")
         elif isinstance(n, gast.Name) and n.id in temporaries:

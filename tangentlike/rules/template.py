@@ -25,6 +25,7 @@ import gast
 
 from ..errors import RuleError
 from ..syntax import nodes, quote
+from ..syntax.nodes import walk
 
 
 class _AdjointMarker:
@@ -77,7 +78,7 @@ class Rule:
         return frozenset(
             t.slice.id
             for stmt in self.body
-            for node in gast.walk(stmt)
+            for node in walk(stmt)
             if isinstance(node, gast.Assign)
             for t in node.targets
             if _is_d(t)
@@ -155,7 +156,7 @@ def _parse_template(template: Callable, params: tuple[str, ...], where: str):
     fn = quote.parse_function(template)
     body = [s for s in fn.body if not _is_docstring(s)]
     for stmt in body:
-        for node in gast.walk(stmt):
+        for node in walk(stmt):
             if isinstance(node, gast.Assign):
                 for t in node.targets:
                     if isinstance(t, gast.Subscript) and not _is_d(t):

@@ -44,6 +44,7 @@ from ..parse.source import ParsedFunction
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
+from ..syntax.nodes import walk
 from .containers import statements
 
 CONTAINERS = (list, dict)
@@ -60,7 +61,7 @@ def run(
 ) -> dict[str, Mutation]:
     """Rewrite fn as above; `kinds`: parameter -> the class the build is made for; `top`:
     fn is the function asked for (an unknown kind may be asked for at each call)."""
-    returns = [n for n in gast.walk(fn) if isinstance(n, gast.Return)]
+    returns = [n for n in walk(fn) if isinstance(n, gast.Return)]
     if not returns or not isinstance(fn.body[-1], gast.Return):
         return {}
     done: dict[str, Mutation] = {}
@@ -109,10 +110,10 @@ def _items_only(fn: gast.FunctionDef, scope: Scope, p: str) -> bool:
     (`len(p)`) or looped over: nothing that says it is an array (arithmetic, a NumPy
     call, an attribute, a slice)."""
     parents: dict[int, gast.AST] = {}
-    for node in gast.walk(gast.Module(body=fn.body, type_ignores=[])):
+    for node in walk(gast.Module(body=fn.body, type_ignores=[])):
         for child in gast.iter_child_nodes(node):
             parents[id(child)] = node
-    for node in gast.walk(gast.Module(body=fn.body, type_ignores=[])):
+    for node in walk(gast.Module(body=fn.body, type_ignores=[])):
         if not (isinstance(node, gast.Name) and node.id == p):
             continue
         up = parents.get(id(node))
@@ -171,10 +172,10 @@ def _returns(ret: gast.Return, p: str) -> bool:
 def _globals_read(fn: gast.FunctionDef, scope: Scope) -> list[str]:
     """The globals the function reads that hold a list or dict now."""
     local = set(nodes.all_param_names(fn)) | {
-        n.id for n in gast.walk(fn) if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load)
+        n.id for n in walk(fn) if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load)
     }
     found: list[str] = []
-    for node in gast.walk(fn):
+    for node in walk(fn):
         if (
             isinstance(node, gast.Name)
             and node.id not in local
@@ -187,7 +188,7 @@ def _globals_read(fn: gast.FunctionDef, scope: Scope) -> list[str]:
 
 def _rewrite(fn, parsed, namespace, namer, p: str, first: gast.stmt, others: list[str]) -> None:
     own = namer.temp(f"{p}_own")
-    for node in gast.walk(gast.Module(body=fn.body, type_ignores=[])):
+    for node in walk(gast.Module(body=fn.body, type_ignores=[])):
         if isinstance(node, gast.Name) and node.id == p:
             node.id = own
     what = (

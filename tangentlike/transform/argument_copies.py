@@ -46,6 +46,7 @@ from ..rules.registry import Registry
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
+from ..syntax.nodes import walk
 from .containers import statements
 
 
@@ -114,7 +115,7 @@ def copy_arguments(
     namer: Namer,
 ) -> dict[str, Mutation]:
     """Rewrite fn as above for the parameters it can; return them with how each changes."""
-    returns = [n for n in gast.walk(fn) if isinstance(n, gast.Return)]
+    returns = [n for n in walk(fn) if isinstance(n, gast.Return)]
     if not returns or not isinstance(fn.body[-1], gast.Return):
         return {}
     shared: set[str] = set()  # the parameters whose memory the result may share
@@ -228,7 +229,7 @@ def _maybe_a_number(aliases: Aliases, ret: gast.Return, name: str) -> bool:
                 continue
             return False
         if not isinstance(value, gast.Subscript) or any(
-            isinstance(n, gast.Slice) for n in gast.walk(value.slice)
+            isinstance(n, gast.Slice) for n in walk(value.slice)
         ):
             return False
     return True
@@ -263,11 +264,11 @@ def _before_returns(stmts: list[gast.stmt], exit_: list[gast.stmt], checks) -> l
 
 def _rebound(fn: gast.FunctionDef) -> set[str]:
     """Names the body binds anew (`y = ...`, `for y in ...`); `y op= v` keeps y's array."""
-    updated = {id(s.target) for s in gast.walk(fn) if isinstance(s, gast.AugAssign)}
+    updated = {id(s.target) for s in walk(fn) if isinstance(s, gast.AugAssign)}
     return {
         n.id
         for stmt in fn.body
-        for n in gast.walk(stmt)
+        for n in walk(stmt)
         if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store) and id(n) not in updated
     }
 
@@ -275,7 +276,7 @@ def _rebound(fn: gast.FunctionDef) -> set[str]:
 def _globals_read(fn: gast.FunctionDef, aliases: Aliases, scope: Scope) -> list[str]:
     """Global names the function reads that hold arrays, lists or dicts."""
     found = []
-    for node in gast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
             if node.id in aliases.locals or node.id in found:
                 continue

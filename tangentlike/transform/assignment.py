@@ -20,6 +20,7 @@ from ..rules import unknown
 from ..rules.instantiate import bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
+from ..syntax.nodes import walk
 from . import checkpoints, checks, complex_gate, containers, joins, products, shaped_products
 from .adjoints import Adjoints, index_expr
 from .defined import Defined
@@ -207,7 +208,7 @@ def _update_in_place(stmts: list[gast.stmt], g: str) -> bool:
     reads = sum(
         1
         for s in stmts
-        for n in gast.walk(s)
+        for n in walk(s)
         if isinstance(n, gast.Name) and n.id == g and isinstance(n.ctx, gast.Load)
     )
     if reads != 1:
@@ -253,7 +254,7 @@ def _hoist_contributions(stmts: list[gast.stmt], namer: Namer) -> list[gast.stmt
         params = sorted(
             {
                 n.targets[0].slice.id
-                for n in gast.walk(stmt)
+                for n in walk(stmt)
                 if isinstance(n, gast.Assign) and _is_contribution(n)
             }
         )

@@ -30,6 +30,7 @@ import gast
 from ..rules.template import Rule
 from ..runtime import boundary
 from ..syntax import nodes
+from ..syntax.nodes import walk
 from . import argument_containers
 from .context import Context
 
@@ -219,7 +220,7 @@ def stack(ctx: Context, fn: gast.FunctionDef, entry: bool) -> None:
             compound = isinstance(stmt, (gast.If, gast.For, gast.While))
             own = [getattr(stmt, f) for f in ("test", "iter") if hasattr(stmt, f)]
             for part in own if compound else [stmt]:
-                for node in gast.walk(part):
+                for node in walk(part):
                     for field, child in gast.iter_fields(node):
                         if not is_pop(child):
                             continue

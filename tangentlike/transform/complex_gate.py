@@ -25,6 +25,7 @@ from ..parse.resolve import Scope
 from ..rules.registry import Registry
 from ..rules.template import Rule
 from ..syntax import nodes
+from ..syntax.nodes import walk
 from .context import Context
 
 # Results that do not depend on the values: complex or not, nothing to differentiate.
@@ -77,7 +78,7 @@ def _complex_operand(value: gast.expr, values: frozenset[str]) -> bool:
     return any(
         (isinstance(n, gast.Name) and n.id in values)
         or (isinstance(n, gast.Constant) and isinstance(n.value, complex))
-        for n in gast.walk(value)
+        for n in walk(value)
     )
 
 

@@ -19,6 +19,7 @@ from .. import runtime
 from ..analyze import containers as container_analysis
 from ..analyze.containers import mutation
 from ..syntax import nodes
+from ..syntax.nodes import walk
 from .containers import assignments, may_hold_container, statements
 
 
@@ -158,7 +159,7 @@ def _handed_over(ctx: Any, value: gast.expr) -> bool:
         1
         for stmt in statements(ctx.fn.body)
         if mutation(stmt) is None and not isinstance(stmt, (gast.For, gast.While, gast.If))
-        for n in gast.walk(stmt)
+        for n in walk(stmt)
         if isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Load)
     )
     return reads == 1  # its own appends aside

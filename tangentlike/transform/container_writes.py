@@ -25,6 +25,7 @@ import gast
 from .. import runtime
 from ..analyze.containers import mutation
 from ..syntax import nodes
+from ..syntax.nodes import walk
 from .containers import statements
 
 _LIST, _DICT = "list", "dict"
@@ -148,7 +149,7 @@ def _read_once(ctx: Any, name: str) -> bool:
         1
         for stmt in statements(ctx.fn.body)
         if mutation(stmt) is None and not isinstance(stmt, (gast.For, gast.While, gast.If))
-        for n in gast.walk(stmt)
+        for n in walk(stmt)
         if isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Load)
     )
     return reads == 1
@@ -267,4 +268,4 @@ def _bare(value: gast.expr) -> set[str]:
         return set().union(*(_bare(e) for e in value.elts)) if value.elts else set()
     if isinstance(value, gast.Dict):
         return set().union(*(_bare(e) for e in value.values)) if value.values else set()
-    return {n.id for n in gast.walk(value) if isinstance(n, gast.Name)}
+    return {n.id for n in walk(value) if isinstance(n, gast.Name)}

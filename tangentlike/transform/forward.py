@@ -37,6 +37,7 @@ from ..runtime import forward as fw
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
+from ..syntax.nodes import walk
 from . import complex_gate, forward_rules
 from .sweep import Block, Branch, Loop, Node, Step
 
@@ -81,7 +82,7 @@ class ForwardContext:
 def owned_names(fn: gast.FunctionDef) -> frozenset[str]:
     """Names written by index or grown by append/extend: their tangents change in place."""
     found = set()
-    for stmt in gast.walk(fn):
+    for stmt in walk(fn):
         if isinstance(stmt, gast.stmt) and nodes.is_item_write(stmt):
             found.add(nodes.assigned_name(stmt))
         elif isinstance(stmt, gast.stmt):

@@ -25,6 +25,7 @@ from ..runtime import forward as fw
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
+from ..syntax.nodes import walk
 
 
 def instantiate(
@@ -196,7 +197,7 @@ def _shaped_like_result(
 def _unlifted(stmt: gast.stmt, shaped: str, lift: str) -> gast.stmt:
     """`tangent_as_k(lift(t, r), r)` written `tangent_as_k(t, r)`: it lifts t itself
     (`shaped` and `lift`: the module's names of the two helpers)."""
-    for node in gast.walk(stmt):
+    for node in walk(stmt):
         if (
             isinstance(node, gast.Call)
             and isinstance(node.func, gast.Name)
@@ -226,7 +227,7 @@ def _fill(rule, body, bindings, tangents, result, target, namer, namespace) -> l
         {
             n.id
             for stmt in body
-            for n in gast.walk(stmt)
+            for n in walk(stmt)
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
         }
     )
@@ -236,7 +237,7 @@ def _fill(rule, body, bindings, tangents, result, target, namer, namespace) -> l
     for stmt in body:
         stmt = LiteralPowerSlope(bindings).visit(nodes.deepcopy(stmt))  # as reverse mode
         stmt = filler.visit(stmt)
-        for node in gast.walk(stmt):  # positions in the rule file mean nothing here
+        for node in walk(stmt):  # positions in the rule file mean nothing here
             if hasattr(node, "lineno"):
                 node.lineno = node.end_lineno = None
         out.extend(_Tidy().visit(s) for s in fold_static_ifs([stmt]))

@@ -53,6 +53,7 @@ from ..rules.registry import Registry
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
+from ..syntax.nodes import walk
 from . import argument_containers, argument_copies, item_updates
 from .view_updates import ViewUpdates
 
@@ -125,7 +126,7 @@ def _loops_around(
 
 def check(fn: gast.FunctionDef) -> None:
     """Assert no augmented assignment is left (a compiler bug if it fails)."""
-    assert not any(isinstance(n, gast.AugAssign) for n in gast.walk(fn)), "AugAssign left"
+    assert not any(isinstance(n, gast.AugAssign) for n in walk(fn)), "AugAssign left"
 
 
 class _Lowering:

@@ -19,6 +19,7 @@ import gast
 
 from .. import runtime
 from ..syntax import nodes
+from ..syntax.nodes import walk
 from .context import Context
 
 
@@ -35,7 +36,7 @@ def specialise(ctx: Context, stmt: gast.stmt, stmts: list[gast.stmt]) -> None:
             return None
         return len(shape[1]) if len(shape[1]) in (1, 2) else None
 
-    for node in [n for s in stmts for n in gast.walk(s)]:
+    for node in [n for s in stmts for n in walk(s)]:
         for field, value in gast.iter_fields(node):
             if isinstance(value, gast.Call):
                 found = _expression(ctx, value, rank)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gast
 
+from ..syntax.nodes import walk
 from .context import Context
 
 
@@ -29,7 +30,7 @@ def record(ctx: Context, stmt: gast.Assign, stmts: list[gast.stmt], bt: str) -> 
     for s in stmts:
         if not (isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Subscript)):
             continue  # a contribution `d[p] = v`
-        for node in gast.walk(s.value):
+        for node in walk(s.value):
             y = _operand(node, bt)
             if y is not None and y != target.id and ctx.shapes.same(stmt, y):
                 ctx.shaped_products[id(node)] = (target.id, y)

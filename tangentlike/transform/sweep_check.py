@@ -17,13 +17,14 @@ import gast
 
 from ..errors import InternalError
 from ..syntax import nodes
+from ..syntax.nodes import walk
 from .sweep import Restore, StepCopy
 
 SWEEPS = (None, "forward", "backward")
 
 
 def backward(code: list[gast.stmt], fn: gast.FunctionDef, checkpointed: Iterable[int]) -> None:
-    sites = {id(s) for s in gast.walk(fn) if isinstance(s, gast.stmt)}
+    sites = {id(s) for s in walk(fn) if isinstance(s, gast.stmt)}
     loops = set(checkpointed)
     for node in _walk(code):
         if isinstance(node, Restore):
@@ -46,7 +47,7 @@ def resolved(functions: Iterable[gast.FunctionDef]) -> None:
 
 def _walk(stmts: list[gast.stmt]):
     for stmt in stmts:
-        yield from gast.walk(stmt)
+        yield from walk(stmt)
 
 
 def _broken(clause: str, node: gast.AST) -> InternalError:
