@@ -1,0 +1,27 @@
+"""syntax.nodes.walk visits exactly what ast.walk visits, in the same order."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+
+import gast
+import pytest
+
+from tangentlike.syntax.nodes import walk
+
+PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "tangentlike"
+SOURCES = sorted(PACKAGE.rglob("*.py"))[::7]  # a spread of real modules
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_same_nodes_in_the_same_order_as_ast_walk(path: pathlib.Path) -> None:
+    text = path.read_text()
+    for tree in (ast.parse(text), gast.parse(text)):
+        assert [id(n) for n in walk(tree)] == [id(n) for n in ast.walk(tree)]
+
+
+def test_missing_optional_fields_are_skipped() -> None:
+    node = gast.Name(id="x", ctx=gast.Load(), annotation=None, type_comment=None)
+    del node.annotation
+    assert [type(n) for n in walk(node)] == [gast.Name, gast.Load]
