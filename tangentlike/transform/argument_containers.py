@@ -64,8 +64,8 @@ def run(
     returns = [n for n in walk(fn) if isinstance(n, gast.Return)]
     if not returns or not isinstance(fn.body[-1], gast.Return):
         return {}
-    done: dict[str, Mutation] = {}
-    for p in nodes.param_names(fn):
+    chosen: list[tuple[str, gast.stmt]] = []  # all decided before any rewrite: a rewrite
+    for p in nodes.param_names(fn):  # reads the other parameters whole (its `apart` check)
         changes, evident = _changes(fn, scope, p)
         if not changes or not _kept(fn, scope, p) or any(_returns(r, p) for r in returns):
             continue
@@ -82,7 +82,9 @@ def run(
             )
         if kind is not None and kind not in CONTAINERS:
             continue  # an array: transform/argument_copies.py
-        first = changes[0]
+        chosen.append((p, changes[0]))
+    done: dict[str, Mutation] = {}
+    for p, first in chosen:
         done[p] = Mutation(parsed.location(first), messages.text(parsed, first))
         others = [o for o in nodes.all_param_names(fn) if o != p] + _globals_read(fn, scope)
         _rewrite(fn, parsed, namespace, namer, p, first, others)

@@ -1,4 +1,5 @@
-"""Random programs that WRITE into their list and dict arguments, against differences.
+"""Random programs that WRITE into their list and dict arguments, against differences
+(reverse and forward mode).
 
 `f(P, xs, x)` takes a dict of parameters, a list of vectors and a vector, and mixes
 reads with writes into the caller's containers: item and key assignment (reading the
@@ -139,3 +140,12 @@ def test_writes_into_container_arguments_match_differences(tmp_path_factory, sou
     slope = (value(point + eps * u) - value(point - eps * u)) / (2 * eps)
     actual = float(_flat_gradient(grads) @ u)
     assert np.isclose(actual, slope, rtol=1e-5, atol=1e-6), (actual, slope, source)
+
+    called = _copy(args)  # forward mode: J u, and the caller's containers as f leaves them
+    try:
+        _, tangent = tl.jvp(module.f, wrt=(0, 1, 2))(*called, _unflat(u))
+    except TangentlikeError as err:
+        assert err.location is not None, str(err)
+        return
+    _same_containers(called, expected_after)
+    assert np.isclose(tangent, slope, rtol=1e-5, atol=1e-6), (tangent, slope, source)

@@ -279,3 +279,27 @@ def test_an_argument_written_by_index_is_built_ahead_for_an_array(tmp_path):
     assert "def dsmooth(u, k" in df.source  # still the array build's text
     out = tmp_path / "dsmooth.py"
     assert main(["grad", f"{tmp_path / 'stencil_argument.py'}:smooth", "-o", str(out)]) == 0
+
+
+TWO_WRITTEN = """
+import numpy as np
+
+
+def f(P, xs, x):
+    xs[0] = xs[0] * x
+    P['b'] = P['b'] * x
+    return np.sum(xs[0] ** 2) + np.sum(P['b'])
+"""
+
+
+def test_a_dict_and_a_list_argument_both_written(tmp_path):
+    # The dict's rewrite reads the list whole (its check that they share no memory):
+    # the list's kind must be decided on the function as written, before that rewrite.
+    module = load_module(tmp_path, TWO_WRITTEN)
+    P, xs, x = {"b": np.array([1.0, 2.0])}, [np.array([0.5, -1.0])], np.array([0.3, 0.7])
+    gP, gxs, gx = tl.grad(module.f, wrt=(0, 1, 2))(P, xs, x)
+    np.testing.assert_allclose(gP["b"], [0.3, 0.7])
+    np.testing.assert_allclose(gxs[0], 2 * np.array([0.5, -1.0]) * x**2)
+    np.testing.assert_allclose(gx, 2 * x * np.array([0.5, -1.0]) ** 2 + [1.0, 2.0])
+    np.testing.assert_allclose(xs[0], [0.15, -0.7])  # the caller's containers, as f leaves them
+    np.testing.assert_allclose(P["b"], [0.3, 1.4])
