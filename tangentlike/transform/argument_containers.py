@@ -109,7 +109,7 @@ def _changes(fn: gast.FunctionDef, scope: Scope, p: str) -> tuple[list[gast.stmt
 
 def _items_only(fn: gast.FunctionDef, scope: Scope, p: str) -> bool:
     """Whether p is only indexed by one integer or key (`p[i]`, `p[k] = v`), measured
-    (`len(p)`) or looped over: nothing that says it is an array (arithmetic, a NumPy
+    (`len(p)`), summed (`sum(p)`) or looped over: nothing that says it is an array (arithmetic, a NumPy
     call, an attribute, a slice)."""
     parents: dict[int, gast.AST] = {}
     for node in walk(gast.Module(body=fn.body, type_ignores=[])):
@@ -123,7 +123,7 @@ def _items_only(fn: gast.FunctionDef, scope: Scope, p: str) -> bool:
             if not isinstance(up.slice, (gast.Name, gast.Constant)):
                 return False
         elif isinstance(up, gast.Call) and node in up.args:
-            if scope.resolve(up.func) not in (len, runtime.iterable):
+            if scope.resolve(up.func) not in (len, sum, runtime.iterable):
                 return False
         elif not (isinstance(up, gast.For) and up.iter is node):
             return False

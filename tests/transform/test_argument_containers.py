@@ -303,3 +303,37 @@ def test_a_dict_and_a_list_argument_both_written(tmp_path):
     np.testing.assert_allclose(gx, 2 * x * np.array([0.5, -1.0]) ** 2 + [1.0, 2.0])
     np.testing.assert_allclose(xs[0], [0.15, -0.7])  # the caller's containers, as f leaves them
     np.testing.assert_allclose(P["b"], [0.3, 1.4])
+
+
+SUMMED_THEN_WRITTEN = """
+import numpy as np
+
+
+def f(xs, x):
+    v = sum(xs) * x
+    xs[0] = x * 0.5
+    xs[1] = np.sin(xs[1]) + v
+    return np.sum(sum(xs) * v)
+"""
+
+
+def test_a_list_argument_summed_then_written(tmp_path):
+    # sum(xs) reads a list and an array alike: the kind is left to the call, and a
+    # list passed there is written on the function's own copy, then written back.
+    module = load_module(tmp_path, SUMMED_THEN_WRITTEN)
+    r = np.random.RandomState(3)
+    xs, x = [r.randn(3) for _ in range(3)], r.randn(3)
+    after = [a.copy() for a in xs]
+    module.f(after, x)
+    called = [a.copy() for a in xs]
+    gxs, gx = tl.grad(module.f, wrt=(0, 1))(called, x)
+    for a, b in zip(called, after, strict=True):
+        np.testing.assert_array_equal(a, b)
+    u = [r.randn(3) for _ in range(3)] + [r.randn(3)]
+
+    def along(e):
+        return module.f([a + e * d for a, d in zip(xs, u, strict=False)], x + e * u[3])
+
+    slope = (along(1e-6) - along(-1e-6)) / 2e-6
+    actual = sum(np.sum(g * d) for g, d in zip([*gxs, gx], u, strict=True))
+    np.testing.assert_allclose(actual, slope, rtol=1e-6)
