@@ -222,13 +222,21 @@ def stack(ctx: Context, fn: gast.FunctionDef, entry: bool) -> None:
             for part in own if compound else [stmt]:
                 for node in walk(part):
                     for field, child in gast.iter_fields(node):
-                        if not is_pop(child):
-                            continue
-                        target = stmt.targets[0] if isinstance(stmt, gast.Assign) else None
-                        tag = label(stmt, _key(target))
-                        pop_helper = pop_helper or helper(ctx, "popped").id
-                        checked = nodes.call(nodes.name(pop_helper), [nodes.name(ctx.stack), tag])
-                        setattr(node, field, checked)
+                        # a pop is a field (`x = _pop()`) or an item of one (`f(y, _pop())`)
+                        items = child if isinstance(child, list) else [child]
+                        for k, item in enumerate(items):
+                            if not is_pop(item):
+                                continue
+                            target = stmt.targets[0] if isinstance(stmt, gast.Assign) else None
+                            tag = label(stmt, _key(target))
+                            pop_helper = pop_helper or helper(ctx, "popped").id
+                            checked = nodes.call(
+                                nodes.name(pop_helper), [nodes.name(ctx.stack), tag]
+                            )
+                            if isinstance(child, list):
+                                child[k] = checked
+                            else:
+                                setattr(node, field, checked)
 
     visit(fn.body)
     if not entry or not _mentions(fn, ctx.stack):

@@ -327,3 +327,26 @@ def test_the_emitted_text_check_runs_on_every_build(module, monkeypatch):
     assert seen == ["dg"]
     tl.grad(module.g, checks=True, cache=False)
     assert seen == ["dg", "dg"]
+
+
+RESTORED_THEN_READ = """
+import numpy as np
+
+
+def f(xs, x):
+    v = sum(xs) * x
+    xs[0] = x * 0.5
+    return np.sum(sum(xs) * v)
+"""
+
+
+def test_a_pop_passed_to_a_call_is_checked_and_unwrapped(tmp_path):
+    # `restore_item(xs, 0, _pop())`: the pop is an argument of a call. Left unchecked, it
+    # returned the labelled pair and put it into the list the backward sweep reads again.
+    module = load_module(tmp_path, RESTORED_THEN_READ)
+    make = lambda: ([np.array([0.5, -1.0]), np.array([2.0, 0.3])], np.array([0.7, 1.1]))  # noqa: E731
+    checked = tl.grad(module.f, wrt=(0, 1), checks=True)
+    expected, got = tl.grad(module.f, wrt=(0, 1), checks=False)(*make()), checked(*make())
+    assert "restore_item(_xs_own1, 0, popped(_stack, " in checked.source  # built at the call
+    for a, b in zip(_flat(expected), _flat(got), strict=True):
+        np.testing.assert_array_equal(a, b)
