@@ -278,7 +278,7 @@ def test_debug_mode_checks_pass(module, monkeypatch):
 
 
 def test_generated_code_saves_and_restores_the_item(module):
-    source = tl.grad(module.dict_computed_key).source
+    source = tl.grad(module.dict_computed_key, checks=False).source  # debug mode checks pops
     assert "saved_item(d, k)" in source and "restore_item(d, k, _pop())" in source
     assert "take_item(bd, k" in source
 
