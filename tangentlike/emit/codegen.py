@@ -127,7 +127,14 @@ class _Block:
                 out.append(f"{pad}else:")
                 self.nested(stmt.orelse, depth, out)
             return
-        text = _to_source(stmt).rstrip("\n").split("\n")
+        if (
+            isinstance(stmt, gast.Return)
+            and isinstance(stmt.value, gast.Tuple)
+            and len(stmt.value.elts) == 1
+        ):  # `return (g,)`: astor's `return g,` hides that a tuple is returned
+            text = f"return ({expr_source(stmt.value.elts[0])},)".split("\n")
+        else:
+            text = _to_source(stmt).rstrip("\n").split("\n")
         for j, part in enumerate(text):
             suffix = trailing if j == len(text) - 1 else ""
             out.append(_with_comment(pad + part, suffix))

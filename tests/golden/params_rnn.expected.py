@@ -116,4 +116,4 @@ def dloss(params, xs, bloss=1.0):
         _h3 = _pop()
         # grad of params_rnn.py:7  for x in xs:
         x = _pop()
-    return gradient_like(bparams, params, 'params'),
+    return (gradient_like(bparams, params, 'params'),)
