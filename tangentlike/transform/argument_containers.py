@@ -109,8 +109,8 @@ def _changes(fn: gast.FunctionDef, scope: Scope, p: str) -> tuple[list[gast.stmt
 
 def _items_only(fn: gast.FunctionDef, scope: Scope, p: str) -> bool:
     """Whether p is only indexed by one integer or key (`p[i]`, `p[k] = v`), measured
-    (`len(p)`), summed (`sum(p)`) or looped over: nothing that says it is an array (arithmetic, a NumPy
-    call, an attribute, a slice)."""
+    (`len(p)`), summed (`sum(p)`) or looped over: nothing that says it is an array
+    (arithmetic, a NumPy call, an attribute, a slice)."""
     parents: dict[int, gast.AST] = {}
     for node in walk(gast.Module(body=fn.body, type_ignores=[])):
         for child in gast.iter_child_nodes(node):
