@@ -14,6 +14,21 @@ import numpy as np
 
 _counter = itertools.count()
 
+# The start of a child script in which tangentlike cannot be imported (a written module
+# must run without it): imports importlib.util, json, sys and numpy as np.
+BLOCK_TANGENTLIKE = """\
+import importlib.abc, importlib.util, json, sys
+
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == "tangentlike" or name.startswith("tangentlike."):
+            raise ImportError("tangentlike is blocked in this test")
+
+sys.meta_path.insert(0, Block())
+sys.modules["tangentlike"] = None
+import numpy as np
+"""
+
 
 def load_module(tmp_path: Path, source: str, name: str | None = None) -> types.ModuleType:
     """Write `source` to a file and import it (source must be readable by inspect)."""

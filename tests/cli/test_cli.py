@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from reference import BLOCK_TANGENTLIKE
 
 import tangentlike
 from tangentlike import cli
@@ -92,19 +93,8 @@ def test_grad_writes_a_module(model, tmp_path, capsys):
 
 def test_written_module_matches_finite_differences_without_tangentlike(model, tmp_path, capsys):
     assert run(capsys, "grad", "m.py:f", "--wrt", "x,W", "-o", "df.py")[0] == 0
-    code = textwrap.dedent(
+    code = BLOCK_TANGENTLIKE + textwrap.dedent(
         """
-        import importlib.abc, importlib.util, json, sys
-
-        class Block(importlib.abc.MetaPathFinder):
-            def find_spec(self, name, path, target=None):
-                if name == "tangentlike" or name.startswith("tangentlike."):
-                    raise ImportError("tangentlike is blocked in this test")
-
-        sys.meta_path.insert(0, Block())
-        sys.modules["tangentlike"] = None
-        import numpy as np
-
         spec = importlib.util.spec_from_file_location("written_df", "df.py")
         written = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(written)

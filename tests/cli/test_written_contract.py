@@ -9,6 +9,7 @@ import sys
 import textwrap
 
 import pytest
+from reference import BLOCK_TANGENTLIKE
 
 import tangentlike as tl
 from tangentlike.cli import main
@@ -40,17 +41,9 @@ def field(x):
     return x * x, np.sum(x)
 """
 
-BLOCK = """\
-import importlib.abc, importlib.util, sys
-
-class Block(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path, target=None):
-        if name == "tangentlike" or name.startswith("tangentlike."):
-            raise ImportError("tangentlike is blocked in this test")
-
-sys.meta_path.insert(0, Block())
-sys.modules["tangentlike"] = None
-import numpy as np
+BLOCK = (
+    BLOCK_TANGENTLIKE
+    + """
 
 
 def load(path):
@@ -83,6 +76,7 @@ def same_kind(g, x):
     if isinstance(x, (np.ndarray, np.generic)):
         assert g.dtype == x.dtype, (g.dtype, x.dtype)
 """
+)
 
 CHECKS = """
 m = load("m.py")

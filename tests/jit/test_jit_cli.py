@@ -12,6 +12,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from reference import BLOCK_TANGENTLIKE
 
 from tangentlike.cli import main
 
@@ -44,22 +45,9 @@ def rows(y, a):
     return total
 """
 
-# the start of a child process in which tangentlike cannot be imported
-BLOCKED = """
-import importlib.abc, importlib.util, json, sys
-
-class Block(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path, target=None):
-        if name == "tangentlike" or name.startswith("tangentlike."):
-            raise ImportError("tangentlike is blocked in this test")
-
-sys.meta_path.insert(0, Block())
-sys.modules["tangentlike"] = None
-import numpy as np
-"""
 
 CHILD = (
-    BLOCKED
+    BLOCK_TANGENTLIKE
     + """
 spec = importlib.util.spec_from_file_location("dlse", "dlse.py")
 written = importlib.util.module_from_spec(spec)
@@ -116,7 +104,7 @@ def test_grad_jit_refuses_checks(model, capsys):
 
 
 FORWARD_CHILD = (
-    BLOCKED
+    BLOCK_TANGENTLIKE
     + """
 def load(name):
     spec = importlib.util.spec_from_file_location(name, name + ".py")
