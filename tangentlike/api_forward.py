@@ -232,16 +232,40 @@ def jacobian(f: Callable, wrt: Wrt = 0, *, mode: str = "auto") -> Callable:
     if mode not in ("auto", "forward", "reverse"):
         raise ValueError(f'jacobian: mode must be "auto", "forward" or "reverse", not {mode!r}')
     func = unwrap(f)
-    names, single = resolve_wrt(
-        func if isinstance(func, types.FunctionType) else _function_for(func), wrt
-    )
+    inside = packed.request(func, wrt) if isinstance(func, types.FunctionType) else None
+    if inside is None:
+        names, single = resolve_wrt(
+            func if isinstance(func, types.FunctionType) else _function_for(func), wrt
+        )
+    else:  # positions inside *args: columns of jvp, or rows of vjp, which spread and pick
+        names, single = inside.wrt, inside.single
     positions = {p: i for i, p in enumerate(_parameters(f))}
+
+    def argument(args: tuple, kwargs: dict, name: str) -> Any:
+        i = positions[name]
+        return args[i] if i < len(args) else kwargs[name]
+
+    def inputs(args: tuple, kwargs: dict) -> list[tuple[str, Any]]:
+        if inside is None:
+            return [(n, argument(args, kwargs, n)) for n in names]
+        found = []
+        for index, part in inside.picks:
+            name = inside.wrt[index]
+            if part is None:
+                found.append((name, argument(args, kwargs, name)))
+            elif inside.start + part < len(args):
+                found.append((f"{name}[{part}]", args[inside.start + part]))
+            else:
+                raise WrtError(
+                    f"wrt: position {inside.start + part} falls beyond the "
+                    f"{max(len(args) - inside.start, 0)} argument(s) this call passes to "
+                    f"*{inside.packed}"
+                )
+        return found
 
     def J(*args, **kwargs):
         xs = []
-        for n in names:
-            i = positions[n]
-            x = args[i] if i < len(args) else kwargs[n]
+        for n, x in inputs(args, kwargs):
             if isinstance(x, (dict, list, tuple)):
                 raise WrtError(
                     f"jacobian: {n!r} is a {type(x).__name__}; jacobian takes arrays and floats",
@@ -254,10 +278,13 @@ def jacobian(f: Callable, wrt: Wrt = 0, *, mode: str = "auto") -> Callable:
             size_in = sum(int(np.size(x)) for x in xs)
             size_out = sum(int(np.size(leaf)) for leaf in _leaves(f(*args, **kwargs)))
             chosen = "forward" if size_in < size_out else "reverse"
-        if chosen == "forward":
+        if chosen == "forward" and inside is None:
             blocks = _forward_blocks(f, wrt, names, xs, args, kwargs)
+        elif chosen == "forward":
+            blocks = _forward_columns(f, wrt, single, xs, args, kwargs)
         else:
-            blocks = _reverse_blocks(f, wrt, names, xs, args, kwargs)
+            asked = tuple(names) if inside is None else (wrt,) if single else tuple(wrt)
+            blocks = _reverse_blocks(f, asked, xs, args, kwargs)
         return _map(lambda b: b[0] if single else tuple(b), blocks)
 
     J.__name__ = f"jacobian_{getattr(func, '__name__', 'f')}"
@@ -282,23 +309,54 @@ def _forward_blocks(f, wrt, names, xs, args, kwargs):
         start += size
     jf = jvp_vector(f, wrt=tuple(names))
     _, dout = jf(*args, tuple(tangents), **kwargs)
-
-    def blocks(d, out_shape):
-        found, start = [], 0
-        for x, size in zip(xs, sizes, strict=True):
-            part = np.asarray(d[start : start + size])  # (size,) + out.shape
-            part = np.moveaxis(part, 0, -1).reshape((*out_shape, *np.shape(x)))
-            found.append(part)
-            start += size
-        return _Blocks(found)
-
-    return _map_leaves(lambda d: blocks(d, np.shape(d)[1:]), dout)
+    return _map_leaves(lambda d: _split(d, xs), dout)
 
 
-def _reverse_blocks(f, wrt, names, xs, args, kwargs):
+def _forward_columns(f, wrt, single, xs, args, kwargs):
+    """One jvp per input element (positions inside *args, which vector mode does not
+    spread), the columns stacked as the vector jvp would give them."""
+    jf = jvp(f, wrt=wrt)
+    columns = []
+    for j, x in enumerate(xs):
+        for e in np.eye(int(np.size(x))):
+            directions = [
+                e.reshape(np.shape(x)) if i == j else np.zeros(np.shape(other))
+                for i, other in enumerate(xs)
+            ]
+            directions = [  # a float for a float input
+                d if np.ndim(other) else float(d) for d, other in zip(directions, xs, strict=True)
+            ]
+            columns.append(jf(*args, directions[0] if single else tuple(directions), **kwargs)[1])
+    return _map_leaves(lambda d: _split(d, xs), _stacked(columns))
+
+
+def _stacked(trees: list[Any]) -> Any:
+    """Trees of one structure as one tree of arrays with a leading axis over them."""
+    first = trees[0]
+    if isinstance(first, dict):
+        return {k: _stacked([t[k] for t in trees]) for k in first}
+    if isinstance(first, (list, tuple)):
+        return type(first)(_stacked([t[i] for t in trees]) for i in range(len(first)))
+    return np.stack([np.asarray(t) for t in trees])
+
+
+def _split(d: Any, xs: list[Any]) -> _Blocks:
+    """The blocks of one output leaf's tangents `d`, shaped (input size,) + out.shape:
+    one per input x, shaped out.shape + x.shape."""
+    out_shape = np.shape(d)[1:]
+    found, start = [], 0
+    for x in xs:
+        size = int(np.size(x))
+        part = np.asarray(d[start : start + size])  # (size,) + out.shape
+        found.append(np.moveaxis(part, 0, -1).reshape((*out_shape, *np.shape(x))))
+        start += size
+    return _Blocks(found)
+
+
+def _reverse_blocks(f, wrt, xs, args, kwargs):
     """One vjp per output element (a loop over the Jacobian's rows)."""
     out = f(*args, **kwargs)
-    df = vjp(f, wrt=tuple(names))
+    df = vjp(f, wrt=wrt)
     paths = list(_leaf_paths(out))
 
     def seed_for(path, index):

@@ -101,7 +101,12 @@ def hessian(
     `wrt`; for a tuple `wrt`, the nested tuple of blocks H[i][j] (x_i.shape + x_j.shape).
     """
     _check_method("hessian", method)
-    resolve_wrt(f, wrt)  # its refusals first (a position inside *args)
+    func = unwrap(f)
+    inside = packed.request(func, wrt) if isinstance(func, types.FunctionType) else None
+    if inside is not None:  # positions inside *args: columns of the spread HVP
+        product = hvp(f, wrt, method=method, cache=cache, checks=checks)
+        return _hessian_by_columns(f, product, inside.single)
+    resolve_wrt(f, wrt)  # its refusals first
     single = isinstance(wrt, (int, str))
     if method in ("auto", "forward"):
         gradient = api.grad(f, wrt, cache=cache, checks=checks)
@@ -113,14 +118,39 @@ def hessian(
         else:
             return _forward_hessian(f, gradient, wrt, single)
     product = hvp(f, wrt, method="reverse", cache=cache, checks=checks)
+    return _hessian_by_columns(f, product, single)
+
+
+def _hessian_by_columns(f: Callable, product: Callable, single: bool) -> Callable:
+    """H assembled from the products H e_k, one per basis vector e_k of each argument
+    asked for (`product`: an HVP, spreading over `*args` when positions inside it were
+    asked for, packed.spreading); `single`: one argument asked for, H itself returned."""
+    asked = getattr(product, "__tangentlike_picked__", None)
+
+    def points_of(args: tuple, kwargs: dict) -> list[Any]:
+        if asked is None:
+            return [_argument(product, args, kwargs, n) for n in product.wrt]
+        found = []
+        for index, part in asked.picks:
+            if part is None:
+                found.append(_argument(product, args, kwargs, asked.wrt[index]))
+            elif asked.start + part < len(args):
+                found.append(args[asked.start + part])
+            else:
+                raise WrtError(
+                    f"wrt: position {asked.start + part} falls beyond the "
+                    f"{max(len(args) - asked.start, 0)} argument(s) this call passes to "
+                    f"*{asked.packed}"
+                )
+        return found
 
     def H(*args, **kwargs):
-        names = product.wrt
-        points = [_argument(product, args, kwargs, n) for n in names]
-        columns = [_columns(product, args, kwargs, points, j, single) for j in range(len(names))]
+        points = points_of(args, kwargs)
+        count = len(points)
+        columns = [_columns(product, args, kwargs, points, j, single) for j in range(count)]
         blocks = tuple(
-            tuple(_block(columns[j][i], points[i], points[j]) for j in range(len(names)))
-            for i in range(len(names))
+            tuple(_block(columns[j][i], points[i], points[j]) for j in range(count))
+            for i in range(count)
         )
         return blocks[0][0] if single else blocks
 
@@ -128,7 +158,7 @@ def hessian(
     H.__name__ = H.__qualname__ = f"hessian_{getattr(f, '__name__', 'f')}"
     H.hvp = product
     H.source = product.source
-    H.method = "reverse"
+    H.method = "reverse" if asked is None else f"columns of the {product.method} HVP"
     return H
 
 

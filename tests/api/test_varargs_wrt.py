@@ -2,7 +2,7 @@
 gradient is a tuple with one gradient per collected argument (ragged shapes, floats),
 in every mode, against autograd and central differences; a position inside `*xs` picks
 its item of that tuple (reverse modes, jvp and hvp: the direction zero at the other
-items) or is refused with what to do (hessian, jacobian)."""
+items; hessian from the columns of that hvp, jacobian from jvp columns or vjp rows)."""
 
 from __future__ import annotations
 
@@ -170,11 +170,59 @@ def test_jvp_and_hvp_at_positions_inside_star_args(m, name, wrt):
         np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)
 
 
-def test_hessian_and_jacobian_say_to_name_star_args(m):
+def _at(args: tuple, positions: list[int], f):
+    """f as a function of the arguments at `positions` only (the others fixed to args)."""
+
+    def g(*xs):
+        full = list(args)
+        for k, x in zip(positions, xs, strict=True):
+            full[k] = x
+        return f(*full)
+
+    return g
+
+
+@pytest.mark.parametrize(
+    ("name", "wrt"), [("total", 0), ("total", (0, 2)), ("scaled", 1), ("scaled", (2, "a"))]
+)
+@pytest.mark.parametrize("method", ["auto", "forward", "reverse"])
+def test_hessian_at_positions_inside_star_args(m, name, wrt, method):
+    """H assembled from the spread HVP's columns, block by block against autograd."""
+    import autograd
+
+    f, args = getattr(m, name), ARGS[name]
+    items = wrt if isinstance(wrt, tuple) else (wrt,)
+    positions = [0 if item == "a" else item for item in items]
+    H = tl.hessian(f, wrt=wrt, method=method)(*args)
+    blocks = H if isinstance(wrt, tuple) else ((H,),)
+    g = _at(args, positions, autograd_version(f))
+    point = [args[k] for k in positions]
+    for i in range(len(positions)):
+        for j in range(len(positions)):
+            expected = autograd.jacobian(autograd.grad(g, i), j)(*point)
+            np.testing.assert_allclose(blocks[i][j], expected, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("wrt", [1, (2, "a"), (1, 2)])
+@pytest.mark.parametrize("mode", ["auto", "forward", "reverse"])
+def test_jacobian_at_positions_inside_star_args(m, wrt, mode):
+    import autograd
+
+    args = ARGS["scaled"]  # (a, x of 2, x of 3): xs[1][:2] reads the second
+    items = wrt if isinstance(wrt, tuple) else (wrt,)
+    positions = [0 if item == "a" else item for item in items]
+    J = tl.jacobian(m.vector_out, wrt=wrt, mode=mode)(*args)
+    blocks = J if isinstance(wrt, tuple) else (J,)
+    g = _at(args, positions, autograd_version(m.vector_out))
+    point = [args[k] for k in positions]
+    for j, block in enumerate(blocks):
+        np.testing.assert_allclose(block, autograd.jacobian(g, j)(*point), rtol=1e-10)
+
+
+def test_hessian_and_jacobian_at_a_position_beyond_the_arguments_of_a_call(m):
     for make in (tl.hessian, tl.jacobian):
-        with pytest.raises(WrtError, match=r"position 1 falls in scaled's \*xs") as err:
-            make(m.scaled, wrt=1)
-        assert "differentiate with respect to 'xs' (by name)" in str(err.value)
+        with pytest.raises(WrtError, match=r"position 3 falls beyond the 2 argument\(s\)"):
+            make(m.scaled, wrt=(1, 3))(*ARGS["scaled"])
 
 
 def test_a_position_beyond_the_arguments_of_a_call_in_jvp_and_hvp(m):
