@@ -51,6 +51,7 @@ from ..parse.generated import runtime_helper
 from ..runtime import schedule
 from .form_counters import counters_as_constants
 from .form_fresh import fresh_updates_out_of_place
+from .form_items import list_items_spelled_out
 from .form_lists import (
     copying_helpers,
     handed_over_copies,
@@ -96,6 +97,7 @@ def differentiable_form(func: types.FunctionType) -> types.FunctionType:
             fresh_updates_out_of_place(node, external)
             _Function(node, debug, filename).rewrite()
             pops_as_rebinding(node)
+            list_items_spelled_out(node, external)
             handed_over_copies(node)
             counters_as_constants(node, external)
             _refuse_what_is_left(node, func, filename)
