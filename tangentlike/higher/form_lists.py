@@ -25,11 +25,15 @@ from ..syntax.nodes import walk
 
 
 def copying_helpers(external: dict[str, object]) -> None:
-    """The helpers that shorten a list adjoint in place (`unappend`, `unextend`) replaced
-    by their copying twins, which compute the same values: a backward sweep of the form
-    may read a list again after it was shortened, and differentiating it must see the
-    list it had."""
-    copying = {runtime.unappend: runtime.unappend_copy, runtime.unextend: runtime.unextend_copy}
+    """The helpers that change a list adjoint in place (`unappend`, `unextend`,
+    `take_item`) replaced by their copying twins, which compute the same values: a
+    backward sweep of the form may read a list again after it was changed, and
+    differentiating it must see the list it had."""
+    copying = {
+        runtime.unappend: runtime.unappend_copy,
+        runtime.unextend: runtime.unextend_copy,
+        runtime.take_item: runtime.take_item_copy,
+    }
     for name, value in external.items():
         for helper, twin in copying.items():
             if value is helper:

@@ -10,7 +10,9 @@ tangent.
 - unpick (builtin max and min): g put at the chosen position, transposed by reading it;
 - unappend_copy, unextend_copy (`xs.append`, `xs.extend`): a list adjoint without its
   last elements, and those; the differentiable form of a generated gradient calls these
-  copies instead of `unappend` and `unextend`, which shorten the list they are given.
+  copies instead of `unappend` and `unextend`, which shorten the list they are given;
+- take_item_copy (`y[key] = v` into a list or dict): the adjoint without the item at
+  key, and that item's; the form's copy of `take_item`, which changes its list.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ SEQUENCE_MAKERS = (
     runtime.unextend_copy,
     runtime.unextend_vjp,
     runtime.unpick,
+    runtime.take_item_copy,
+    runtime.take_item_vjp,
 )
 SEQUENCE_PARAMS = {
     runtime.unappend_copy: ("b",),
@@ -38,6 +42,8 @@ SEQUENCE_PARAMS = {
     runtime.unconcatenate_index_vjp: ("h",),
     runtime.unextend_copy: ("b",),
     runtime.unextend_vjp: ("h", "b"),
+    runtime.take_item_copy: ("b",),
+    runtime.take_item_vjp: ("h", "b"),
 }
 
 
@@ -83,3 +89,11 @@ def register(adjoint: Callable, tangent: Callable) -> None:
     @tangent(runtime.unextend_copy)
     def unextend_copy_tangent(result, b, n):
         d[result] = runtime.unextend_copy(runtime.no_object_zero(d[b]), n)
+
+    @adjoint(runtime.take_item_copy, constant=("key", "value"))
+    def take_item_copy(result, b, key, value):
+        d[b] = runtime.take_item_vjp(d[result], b, key)
+
+    @tangent(runtime.take_item_copy)
+    def take_item_copy_tangent(result, b, key, value):
+        d[result] = runtime.take_item_copy(runtime.no_object_zero(d[b]), key, value)

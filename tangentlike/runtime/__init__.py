@@ -73,6 +73,8 @@ from .higher import (
     unsum_vjp,
 )
 from .higher_pieces import (
+    take_item_copy,
+    take_item_vjp,
     unappend_copy,
     unappend_vjp,
     unconcatenate_index_vjp,
@@ -452,6 +454,8 @@ __all__ += [  # second-order rules of rules/runtime_pieces.py and runtime_produc
     "einsum_vjp_term",
     "einsum_vjp_vjp",
     "kron_vjp_vjp",
+    "take_item_copy",
+    "take_item_vjp",
     "tensordot_vjp_vjp",
     "unappend_copy",
     "unappend_vjp",

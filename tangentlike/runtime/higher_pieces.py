@@ -1,11 +1,12 @@
 """The maths of the second-order rules of helpers whose adjoint is a list of pieces
 (rules/runtime_pieces.py): np.concatenate's and np.r_/np.c_'s cuts, `xs.append` and
-`xs.extend` undone, and the adjoint of a max or min of several items.
+`xs.extend` undone, a list or dict item's adjoint taken (`y[key] = v`), and the adjoint
+of a max or min of several items.
 
-`unappend_copy` and `unextend_copy` compute what `unappend` and `unextend` compute
-without shortening the list they are given: the differentiable form of a generated
-gradient calls them instead (higher/forms.py), so a list read again by the backward
-sweep of the second derivative is still the list it was.
+`unappend_copy`, `unextend_copy` and `take_item_copy` compute what `unappend`,
+`unextend` and `take_item` compute without changing the list they are given: the
+differentiable form of a generated gradient calls them instead (higher/forms.py), so a
+list read again by the backward sweep of the second derivative is still the list it was.
 
 Part of the runtime: copied into generated modules that use it (NumPy only). None is
 a zero adjoint throughout, as in containers.py.
@@ -67,6 +68,42 @@ def unextend_vjp(h, b, n):
     rest = [None] * (len(b) - n) if h0 is None else list(h0)
     tail = [None] * n if h1 is None else list(h1)
     return _like(rest + tail, b)
+
+
+def take_item_copy(b, key, value):
+    """`take_item(b, key, value)` without changing b: (b without the adjoint at key, a
+    new list or dict, and that adjoint, zeros like `value` when it is zero)."""
+    if isinstance(b, (np.ndarray, tuple)):  # a stacked adjoint (np.array of the list): rows
+        b = list(b)
+    g = None
+    if isinstance(b, dict):
+        b = dict(b)
+        g = b.pop(key, None)
+    elif b is not None:
+        b = list(b)
+        g = b[key]
+        b[key] = None
+    if g is None and not _keyless(value):
+        g = _zeros_like(value)
+    return b, g
+
+
+def take_item_vjp(h, b, key):
+    """The adjoint of `b` in `take_item_copy(b, key, value)`, given the adjoint `h` of its
+    pair: the rest's adjoints with the taken adjoint's put back at key, in b's structure
+    (rows of an array for a stacked adjoint)."""
+    if b is None:
+        return None
+    h0, h1 = (None, None) if h is None else (h[0], h[1])
+    if isinstance(b, dict):
+        out = {} if h0 is None else dict(h0)
+        out.pop(key, None)
+        if h1 is not None:
+            out[key] = h1
+        return out
+    items = [None] * len(b) if h0 is None else list(h0)
+    items[key] = h1
+    return _like(items, b)
 
 
 def _like(items, b):

@@ -309,6 +309,16 @@ def unappend_copy(g):
 def unextend_copy(g):
     rest, tail = runtime.unextend_copy([g, 2.0 * g, g * g], 2)
     return np.sum(rest[0] * W3) + np.sum(tail[0] * W3 * W3) + np.sum(tail[1] * W3)
+
+
+def take_item_copy(g):
+    rest, taken = runtime.take_item_copy([g, 2.0 * g, g * g], 1, g)
+    return np.sum(rest[0] * W3) + np.sum(rest[2] * W3 * W3) + np.sum(taken * np.cos(W3))
+
+
+def take_item_copy_dict(g):
+    rest, taken = runtime.take_item_copy({"a": g * g, "b": np.sin(g)}, "b", g)
+    return np.sum(rest["a"] * W3) + np.sum(taken * W3 * W3)
 """
 
 R = np.random.RandomState(7)
@@ -389,6 +399,8 @@ CASES = [
     ("unpick_list", (0.8,), (0,)),
     ("unappend_copy", (r(3),), (0,)),
     ("unextend_copy", (r(3),), (0,)),
+    ("take_item_copy", (r(3),), (0,)),
+    ("take_item_copy_dict", (r(3),), (0,)),
 ]
 PARAMS = [(name, args, i) for name, args, positions in CASES for i in positions]
 
