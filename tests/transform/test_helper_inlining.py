@@ -1,0 +1,103 @@
+"""Helpers that change a parameter in place are inlined at their calls (issue 13).
+
+The reverse-mode gradients of corpus.in_place_helpers are checked by
+test_in_place_updates.py with corpus.in_place's own cases; here: forward mode on the
+same programs (right, never wrong), and which helpers are not inlined (another file,
+recursion, a checkpoint), whose calls stay refused where the caller reads the
+argument afterwards.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from corpus import in_place_helpers as c
+from reference import directional_fd, load_module
+
+import tangentlike as tl
+from tangentlike.errors import CheckError, UnsupportedSyntaxError
+
+
+def _copies(args):
+    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
+def _id(case):
+    return f"{case[0].__name__}-{c.CASES.index(case)}"
+
+
+@pytest.mark.parametrize("case", c.CASES, ids=_id)
+def test_forward_mode_matches_finite_differences(case):
+    f, make, wrt, _ = case
+    args = make()
+    for i in wrt:
+        t = np.random.RandomState(3).randn(*np.shape(args[i]))
+        t = float(t) if isinstance(args[i], float) else t
+        changed = _copies(args)
+        value, tangent = tl.jvp(f, wrt=i)(*changed, t)
+        expected = directional_fd(lambda *a: f(*_copies(a)), _copies(args), i, t)
+        np.testing.assert_allclose(tangent, expected, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(value, f(*_copies(args)), rtol=1e-12)
+        caller = _copies(args)
+        f(*caller)
+        for a, b in zip(changed, caller, strict=True):  # what f changes, jvp changes
+            np.testing.assert_array_equal(a, b)
+
+
+def test_the_helper_is_inlined():
+    source = tl.grad(c.alias_inside_the_helper, wrt=1).source
+    assert "scale_alias" not in source.split("# --- tangentlike runtime helpers ---")[0]
+    assert "z2 *= SCALE" in source  # the helper's lines, as comments of its statements
+
+
+HELPER = """
+import numpy as np
+
+
+def bump(v):
+    v += 1.0
+    return v
+"""
+
+CALLER = """
+import numpy as np
+from {name} import bump
+
+G = np.array([1.0, 2.0])
+
+
+def helper_elsewhere(x):
+    y = x * 1.0
+    z = bump(y)
+    return np.sum(y * z)
+
+
+def local_bump(v):
+    v += 1.0
+    return v
+
+
+def into_a_global(x):
+    s = local_bump(G)
+    return np.sum(s * x)
+"""
+
+
+@pytest.fixture(scope="module")
+def m(tmp_path_factory):
+    where = tmp_path_factory.mktemp("helper_inlining")
+    load_module(where, HELPER, "tl_inlined_helper")
+    return load_module(where, CALLER.format(name="tl_inlined_helper"))
+
+
+def test_a_helper_of_another_file_is_not_inlined(m):
+    """Its lines would be located in the caller's file: the call stays, refused."""
+    with pytest.raises(CheckError, match=r"bump\(y\) changes its parameter 'v'"):
+        tl.grad(m.helper_elsewhere)(np.array([0.5, -1.0]))
+
+
+def test_an_inlined_update_of_a_global_is_refused_at_the_helpers_line(m):
+    with pytest.raises((CheckError, UnsupportedSyntaxError)) as err:
+        tl.grad(m.into_a_global)(np.array([0.5, -1.0]))
+    message = str(err.value)
+    assert "v += 1.0" in message and "'G'" in message, message
