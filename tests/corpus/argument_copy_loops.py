@@ -1,0 +1,67 @@
+"""An argument changed in place inside a loop over it, then rebound (issue 13).
+
+The function works on its own copy of the argument (transform.argument_copies,
+`_y_own1 = entry_copy(y)`); the loop over it takes the copy as a sequence, which made
+the container checks count it as a possible list and refuse writing into it, though
+entry_copy raises for anything but an array or a number. CASES: (function, arguments,
+wrt, out-of-place equivalent for autograd).
+"""
+
+import numpy as np
+
+
+def out_in_a_loop_over_it(x, y):
+    for i1, e1 in enumerate(y):
+        np.tanh(y * x, out=y)
+    y = y + x
+    return np.sum(y**2)
+
+
+def out_in_a_loop_over_it_oop(x, y):
+    for _ in range(4):
+        y = np.tanh(y * x)
+    y = y + x
+    return np.sum(y**2)
+
+
+def updated_while_iterated(x, y):
+    s = 0.0
+    for e1 in y:
+        y *= x
+        s = s + e1
+    y = y + x
+    return np.sum(y**2) + s
+
+
+def updated_while_iterated_oop(x, y):
+    s = 0.0
+    for i in range(4):
+        s = s + y[i] * x**i
+    y = y * x**4 + x
+    return np.sum(y**2) + s
+
+
+def written_by_position(x, y):
+    for i1, e1 in enumerate(y):
+        y[i1] = e1 * x
+    if x > 0:
+        y = y * 2.0
+    return np.sum(y**2)
+
+
+def written_by_position_oop(x, y):
+    y = y * x
+    if x > 0:
+        y = y * 2.0
+    return np.sum(y**2)
+
+
+def _args():
+    return (0.7, np.array([0.3, -0.7, 1.2, 0.5]))
+
+
+CASES = [
+    (out_in_a_loop_over_it, _args, (0, 1), out_in_a_loop_over_it_oop),
+    (updated_while_iterated, _args, (0, 1), updated_while_iterated_oop),
+    (written_by_position, _args, (0, 1), written_by_position_oop),
+]
