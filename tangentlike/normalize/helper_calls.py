@@ -15,7 +15,7 @@ file (whose line numbers then locate their statements there), neither checkpoint
 nor holding nested functions, that change a parameter in place (analyze.effects).
 Guarantees: no call `t = h(atoms)` / `h(atoms)` of such a helper remains, but
 recursive ones (a helper reached again inside its own inlined body is called as it
-is); A-normal form. Invalidates: every analysis.
+is) and those beyond MAX_INLINED in one function; A-normal form. Invalidates: every analysis.
 """
 
 from __future__ import annotations
@@ -32,12 +32,18 @@ from .closures import Closure
 
 Helper = Callable[[object], Closure | None]
 
+# inlined calls per function at most: beyond them, calls stay calls (as differentiated
+# apart), so that a statement of many nested calls does not grow the function beyond
+# what the analyses can take in reasonable time
+MAX_INLINED = 8
+
 
 @dataclass
 class Helpers:
     inliner: Inliner  # the caller's (its namer, scope and normalize)
     scope: Scope
     helper: Helper
+    inlined_calls: int = 0
 
     def run(self, fn: gast.FunctionDef) -> gast.FunctionDef:
         fn.body = self.block(fn.body, (), fn)
@@ -93,6 +99,8 @@ class Helpers:
             return None
         if any(func is f for f in stack):
             raise _Recursive(func)
+        if self.inlined_calls >= MAX_INLINED:
+            return None
         closure = self.helper(func)
         if closure is None:
             return None
@@ -100,6 +108,7 @@ class Helpers:
             closure.signature.bind(*call.args, **{k.arg: k.value for k in call.keywords})
         except TypeError:
             return None  # called as it is: the call's own check says what is wrong
+        self.inlined_calls += 1
         return call, func, closure
 
 

@@ -101,3 +101,26 @@ def test_an_inlined_update_of_a_global_is_refused_at_the_helpers_line(m):
         tl.grad(m.into_a_global)(np.array([0.5, -1.0]))
     message = str(err.value)
     assert "v += 1.0" in message and "'G'" in message, message
+
+
+def _many(n: int) -> str:
+    lines = [f"    y{k} = x * {k + 1}.0\n    s{k} = local_bump(y{k})\n" for k in range(n)]
+    total = " + ".join(f"np.sum(y{k} * s{k})" for k in range(n))
+    return f"def many_{n}(x):\n{''.join(lines)}    return {total}\n"
+
+
+def test_at_most_max_inlined_calls_per_function(tmp_path):
+    """Beyond the budget calls stay calls: refused where the argument is read afterwards."""
+    from tangentlike.normalize.helper_calls import MAX_INLINED
+
+    source = CALLER.format(name="tl_inlined_helper_2") + "\n\n" + _many(MAX_INLINED)
+    source += "\n\n" + _many(MAX_INLINED + 1)
+    load_module(tmp_path, HELPER, "tl_inlined_helper_2")
+    module = load_module(tmp_path, source)
+    x = np.array([0.5, -1.0])
+    within = getattr(module, f"many_{MAX_INLINED}")
+    expected = sum(2.0 * (x * (k + 1) + 1.0) * (k + 1) for k in range(MAX_INLINED))
+    np.testing.assert_allclose(tl.grad(within)(x), expected)
+    beyond = getattr(module, f"many_{MAX_INLINED + 1}")
+    with pytest.raises(CheckError, match=rf"local_bump\(y{MAX_INLINED}\) changes its parameter"):
+        tl.grad(beyond)(x)
