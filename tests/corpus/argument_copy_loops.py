@@ -65,3 +65,10 @@ CASES = [
     (updated_while_iterated, _args, (0, 1), updated_while_iterated_oop),
     (written_by_position, _args, (0, 1), written_by_position_oop),
 ]
+
+
+def held_by_a_dict(x, y):
+    """Refused: D1 holds y (its own copy) and is read after the write into y."""
+    D1 = {"a": y * 2.0, "b": y}
+    np.negative(-y, out=y)
+    return np.sum(y) * x * np.sum(D1["a"])

@@ -11,6 +11,7 @@ from corpus import argument_copy_loops as c
 from reference import autograd_grad, directional_fd, fd_gradient
 
 import tangentlike as tl
+from tangentlike.errors import UnsupportedSyntaxError
 
 
 def _copies(args):
@@ -49,3 +50,14 @@ def test_forward_mode(case):
         expected = directional_fd(lambda *a: f(*_copies(a)), _copies(args), i, t)
         np.testing.assert_allclose(tangent, expected, rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(value, f(*_copies(args)), rtol=1e-12)
+
+
+def test_a_write_into_an_argument_a_dict_holds_names_the_dict():
+    """The function writes into its own copy of y (not the caller's array): the refusal
+    names what shares the copy, and where it started sharing."""
+    with pytest.raises(UnsupportedSyntaxError) as err:
+        tl.grad(c.held_by_a_dict, wrt=1)(0.7, np.array([0.3, -0.7, 1.2, 0.5]))
+    message = str(err.value)
+    assert "'D1' refers to (part of) the memory of 'y'" in message, message
+    assert 'shared since `D1 = {"a": y * 2.0, "b": y}`' in message, message
+    assert "caller's array" not in message, message
