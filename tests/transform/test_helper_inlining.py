@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from corpus import in_place_helpers as c
-from reference import directional_fd, load_module
+from reference import directional_fd, fd_gradient, load_module
 
 import tangentlike as tl
 from tangentlike.errors import CheckError, UnsupportedSyntaxError
@@ -124,3 +124,17 @@ def test_at_most_max_inlined_calls_per_function(tmp_path):
     beyond = getattr(module, f"many_{MAX_INLINED + 1}")
     with pytest.raises(CheckError, match=rf"local_bump\(y{MAX_INLINED}\) changes its parameter"):
         tl.grad(beyond)(x)
+
+
+def test_a_helper_writing_a_differentiated_value_into_an_array(tmp_path):
+    """Its result unused, the call was refused; inlined, the write is the caller's own."""
+    module = load_module(
+        tmp_path,
+        "import numpy as np\n\n\ndef writer(out, v):\n    out[0] = np.sum(v)\n    return 0\n\n\n"
+        "def f(x):\n    out = np.zeros(3)\n    writer(out, x)\n    return np.sum(out * out)\n",
+    )
+    x = np.array([0.5, -1.0, 2.0])
+    np.testing.assert_allclose(tl.grad(module.f)(x), 2.0 * np.sum(x) * np.ones(3))
+    np.testing.assert_allclose(tl.grad(module.f)(x), fd_gradient(module.f, [x], 0), rtol=1e-6)
+    _, tangent = tl.jvp(module.f)(x, np.ones(3))
+    np.testing.assert_allclose(tangent, 2.0 * np.sum(x) * 3.0)
