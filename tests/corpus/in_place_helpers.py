@@ -9,6 +9,8 @@ its own, tests/transform/test_helper_inlining.py in forward mode too.
 
 import numpy as np
 
+import tangentlike as tl
+
 SCALE = 1.5
 
 
@@ -89,6 +91,11 @@ def reshaped_update(a):
 def both(a, b):
     a += b
     return np.sum(b)
+
+
+def scale(q, a):
+    q *= a
+    return np.sum(q)
 
 
 # -- callers ------------------------------------------------------------------------------
@@ -269,6 +276,50 @@ def passed_twice_oop(x, y):
     return np.sum(v) + np.sum(v * y)
 
 
+def in_a_checkpointed_loop(x, y):
+    v = y * 1.0
+    s = 0.0
+    for t in tl.checkpointed(range(4), snapshots=2):
+        s = s + scale(v, x)
+    return s + np.sum(v**2)
+
+
+def in_a_checkpointed_loop_oop(x, y):
+    s = 0.0
+    for k in range(1, 5):
+        s = s + np.sum(y) * x**k
+    return s + np.sum((y * x**4) ** 2)
+
+
+def in_a_checkpointed_block(x, y):
+    v = y * 1.0
+    with tl.checkpoint():
+        s = scale(v, x)
+    return s + np.sum(v**2)
+
+
+def in_a_checkpointed_block_oop(x, y):
+    v = y * x
+    return np.sum(v) + np.sum(v**2)
+
+
+def view_in_a_loop(x, y):
+    v = y * 1.0
+    s = 0.0
+    for t in range(3):
+        w = v[1:3]
+        s = s + scale(w, x)
+    return s + np.sum(v**2)
+
+
+def view_in_a_loop_oop(x, y):
+    s = 0.0
+    for k in range(1, 4):
+        s = s + np.sum(y[1:3]) * x**k
+    v = np.concatenate([y[0:1], y[1:3] * x**3, y[3:]])
+    return s + np.sum(v**2)
+
+
 CASES = [
     (changes_the_argument, _vec, (0,), changes_the_argument_oop),
     (nested_change, _vec, (0,), nested_change_oop),
@@ -286,4 +337,7 @@ CASES = [
     (in_a_branch, lambda: (-0.7, _r(0).randn(4)), (1,), in_a_branch_oop),
     (reshaped_in_the_helper, _num_vec, (0, 1), reshaped_in_the_helper_oop),
     (passed_twice, _num_vec, (0, 1), passed_twice_oop),
+    (in_a_checkpointed_loop, _num_vec, (0, 1), in_a_checkpointed_loop_oop),
+    (in_a_checkpointed_block, _num_vec, (0, 1), in_a_checkpointed_block_oop),
+    (view_in_a_loop, _num_vec, (0, 1), view_in_a_loop_oop),
 ]
