@@ -4,7 +4,8 @@ The function works on its own copy of the argument (transform.argument_copies,
 `_y_own1 = entry_copy(y)`); the loop over it takes the copy as a sequence, which made
 the container checks count it as a possible list and refuse writing into it, though
 entry_copy raises for anything but an array or a number. CASES: (function, arguments,
-wrt, out-of-place equivalent for autograd).
+wrt, out-of-place equivalent for autograd); item_or_sum_returned was refused as if
+its result were certainly the argument's memory.
 """
 
 import numpy as np
@@ -56,6 +57,23 @@ def written_by_position_oop(x, y):
     return np.sum(y**2)
 
 
+def item_or_sum_returned(x, y, n):
+    """The result is y's item or np.sum(y) (new memory): the copy is made and the
+    result checked at run time, rather than the copy refused."""
+    np.multiply(y, y, out=y)
+    for i2 in range(n):
+        if x > 0.0:
+            return y[i2 + 1]
+        y /= 2.0
+    return np.sum(y)
+
+
+def item_or_sum_returned_oop(x, y, n):
+    if x > 0.0 and n > 0:
+        return (y * y)[1]
+    return np.sum(y * y / 2.0**n)
+
+
 def _args():
     return (0.7, np.array([0.3, -0.7, 1.2, 0.5]))
 
@@ -64,6 +82,8 @@ CASES = [
     (out_in_a_loop_over_it, _args, (0, 1), out_in_a_loop_over_it_oop),
     (updated_while_iterated, _args, (0, 1), updated_while_iterated_oop),
     (written_by_position, _args, (0, 1), written_by_position_oop),
+    (item_or_sum_returned, lambda: (*_args(), 2), (1,), item_or_sum_returned_oop),
+    (item_or_sum_returned, lambda: (-0.7, _args()[1], 2), (1,), item_or_sum_returned_oop),
 ]
 
 

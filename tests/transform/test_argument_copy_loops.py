@@ -24,7 +24,7 @@ def _fd(f, args, i):
     return fd_gradient(lambda *a: f(*_copies(a)), _copies(args), i)
 
 
-@pytest.mark.parametrize("case", c.CASES, ids=lambda k: k[0].__name__)
+@pytest.mark.parametrize("case", c.CASES, ids=lambda k: f"{k[0].__name__}-{c.CASES.index(k)}")
 def test_reverse_mode(case):
     f, make, wrt, equivalent = case
     args = make()
@@ -40,7 +40,7 @@ def test_reverse_mode(case):
         np.testing.assert_allclose(g, expected, rtol=1e-9, atol=1e-11)
 
 
-@pytest.mark.parametrize("case", c.CASES, ids=lambda k: k[0].__name__)
+@pytest.mark.parametrize("case", c.CASES, ids=lambda k: f"{k[0].__name__}-{c.CASES.index(k)}")
 def test_forward_mode(case):
     f, make, wrt, _ = case
     args = make()
