@@ -15,7 +15,8 @@ file (whose line numbers then locate their statements there), neither checkpoint
 nor holding nested functions, that change a parameter in place (analyze.effects).
 Guarantees: no call `t = h(atoms)` / `h(atoms)` of such a helper remains, but
 recursive ones (a helper reached again inside its own inlined body is called as it
-is) and those beyond MAX_INLINED in one function; A-normal form. Invalidates: every analysis.
+is) and those beyond MAX_INLINED calls or MAX_STATEMENTS statements inlined in one
+function; A-normal form. Invalidates: every analysis.
 """
 
 from __future__ import annotations
@@ -32,10 +33,11 @@ from .closures import Closure
 
 Helper = Callable[[object], Closure | None]
 
-# inlined calls per function at most: beyond them, calls stay calls (as differentiated
-# apart), so that a statement of many nested calls does not grow the function beyond
-# what the analyses can take in reasonable time
+# inlined calls and statements per function at most: beyond them, calls stay calls (as
+# differentiated apart), so that many calls do not grow the function beyond what the
+# analyses (analyze.aliases joins its facts at every branch) take in reasonable time
 MAX_INLINED = 8
+MAX_STATEMENTS = 100
 
 
 @dataclass
@@ -44,6 +46,7 @@ class Helpers:
     scope: Scope
     helper: Helper
     inlined_calls: int = 0
+    inlined_statements: int = 0
 
     def run(self, fn: gast.FunctionDef) -> gast.FunctionDef:
         fn.body = self.block(fn.body, (), fn)
@@ -64,6 +67,12 @@ class Helpers:
                 unpack = _unpacked(target, stmts[i + 1 :], tree) if target else []
                 code, used = self.inliner.expand(call, closure, target, {}, (), unpack)
                 module = gast.Module(body=code, type_ignores=[])
+                size = sum(isinstance(n, gast.stmt) for n in gast.walk(module))
+                self.inlined_statements += size
+                if self.inlined_statements > MAX_STATEMENTS:
+                    self.inlined_statements -= size
+                    out.append(stmt)  # too large here: called as it is
+                    continue
                 try:
                     out.extend(self.block(code, (*stack, func), module))
                 except _Recursive as again:
