@@ -25,6 +25,7 @@ from .analyze import activity as activity_analysis
 from .analyze import calls, operands
 from .analyze import flow as flow_analysis
 from .analyze import shapes as shape_analysis
+from .analyze.activity import user_function
 from .analyze.effects import Effects, Summaries
 from .checkpoint import Schedule, is_checkpointed
 from .emit import codegen, module_check, roundtrip
@@ -38,6 +39,7 @@ from .normalize import (
     closures,
     comprehensions,
     desugar,
+    helper_calls,
     jumps,
     methods,
     nested_grads,
@@ -48,7 +50,7 @@ from .parse import fence
 from .parse.generated import runtime_helper
 from .parse.record import Recorder
 from .parse.resolve import MISSING, Scope
-from .parse.source import ParsedFunction, parse_function
+from .parse.source import ParsedFunction, parse_function, unwrap
 from .rules.registry import Registry
 from .runtime import schedule
 from .syntax import nodes
@@ -272,7 +274,10 @@ class ModuleBuilder:
             )
 
         normalize(fn, nested.names)
-        closure_calls.Inliner(parsed, namer, scope, normalize).run(fn, nested)
+        inliner = closure_calls.Inliner(parsed, namer, scope, normalize)
+        inliner.run(fn, nested)
+        helper = functools.partial(self._helper, parsed, namer)
+        helper_calls.Helpers(inliner, scope, helper).run(fn)
         anf.check(fn, parsed)  # inlining keeps the contract the analyses rely on
         effects = in_place.run(
             fn,
@@ -308,6 +313,37 @@ class ModuleBuilder:
         except Exception:  # a compiler bug: differentiating it will say so, if it ever is
             log.debug("no effects for %r", func, exc_info=True)
             return None
+
+    def _helper(self, parsed: ParsedFunction, namer: Namer, func: object):
+        """The Closure of a helper `parsed` inlines at its calls (normalize.helper_calls),
+        its free names bound and defaults read as the function holds them; or None."""
+        if not (
+            user_function(func, self.registry)
+            and unwrap(func) is func
+            and not hasattr(func, "__wrapped__")
+            and not is_checkpointed(func)
+        ):
+            return None
+        effects = self.effects_of(func)
+        if effects is None or not effects.mutated:
+            return None
+        try:
+            helper = parse_function(func, self.recorder)
+            fence.check(helper)
+            node = nodes.deepcopy(helper.node)
+            closures.check(helper, node)
+        except TangentlikeError:
+            return None
+        if helper.filename != parsed.filename or node.args.posonlyargs:
+            return None  # its lines are located in the caller's file
+        if helper_calls.own_definitions(node):
+            return None
+        inside = closures.function_locals(node)
+        scope = Scope(func, inside, self.namespace.objects, self.recorder)
+        self._runtime_defaults(node, helper, scope, namer)
+        self._bind_free_names(node, helper, scope, namer, inside)
+        closure, pre = closures.closure_of(helper, node.name, node, node, namer)
+        return helper_calls.defaults_inlined(closure, pre)
 
     def _is_partial(self, parsed: ParsedFunction, func: gast.expr) -> bool:
         """Whether `func` names functools.partial where `parsed` is defined."""

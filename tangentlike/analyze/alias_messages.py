@@ -157,7 +157,7 @@ def item_write_refusal(
     after the write."""
     where = stmt.targets[0]
     params = aliases.params_of(stmt, y)
-    if y in aliases.params:
+    if y in aliases.params and (params or not shared):  # not rebound to its own copy
         return parsed.error(
             where,
             f"writing into the argument {y!r} changes the caller's array",
@@ -186,7 +186,12 @@ def item_write_refusal(
             f"write into a copy made there: {y} = np.copy(...)",
         )
     later = max(
-        (s for s in (aliases.made_at(stmt, y), aliases.made_at(stmt, name)) if s is not None),
+        (
+            s
+            for s in (aliases.made_at(stmt, y), aliases.made_at(stmt, name))
+            # not the write itself, nor an argument's copy made for it (located there)
+            if s is not None and s.lineno != stmt.lineno
+        ),
         key=lambda s: s.lineno,
         default=None,
     )

@@ -276,7 +276,7 @@ def _collect_block(
             out.append(stmt)
             continue
         name = _defined_name(stmt)
-        closure, pre = _closure(parsed, name, node, stmt, namer)
+        closure, pre = closure_of(parsed, name, node, stmt, namer)
         found.by_name[name] = closure
         out.extend(nodes.located(s, stmt) for s in pre)
     return out
@@ -295,7 +295,7 @@ def _definition(stmt: gast.AST) -> FunctionNode | None:
     return None
 
 
-def _closure(
+def closure_of(
     parsed: ParsedFunction, name: str, node: FunctionNode, stmt: gast.stmt, namer: Namer
 ) -> tuple[Closure, list[gast.stmt]]:
     """The Closure, and the statements evaluating its default values."""

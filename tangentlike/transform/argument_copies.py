@@ -33,7 +33,10 @@ with the first statement that changes each.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import gast
+import numpy as np
 
 from .. import runtime
 from ..analyze import alias_messages as messages
@@ -113,8 +116,17 @@ def copy_arguments(
     scope: Scope,
     namespace: Namespace,
     namer: Namer,
+    registry: Registry | None = None,
 ) -> dict[str, Mutation]:
-    """Rewrite fn as above for the parameters it can; return them with how each changes."""
+    """Rewrite fn as above for the parameters it can; return them with how each changes.
+    `registry`: what says which calls make new arrays (without it, none is known to)."""
+
+    def new_memory(call: gast.Call) -> bool:
+        callee = scope.resolve(call.func)
+        return registry is not None and (
+            isinstance(callee, np.ufunc) or registry.makes_new_array(callee)
+        )
+
     returns = [n for n in walk(fn) if isinstance(n, gast.Return)]
     if not returns or not isinstance(fn.body[-1], gast.Return):
         return {}
@@ -128,7 +140,7 @@ def copy_arguments(
             if name not in aliases.locals:
                 return {}  # a global returned
             shared |= set(aliases.params_of(ret, name))
-            if not _maybe_a_number(aliases, ret, name):
+            if not _maybe_a_number(aliases, ret, name, new_memory):
                 certain |= set(aliases.params_of(ret, name))
         elif ret.value is not None and not isinstance(ret.value, gast.Constant):
             return {}
@@ -214,9 +226,12 @@ def _returned_apart(apart: list[tuple[str, str]], unshared: gast.expr):
     return checks
 
 
-def _maybe_a_number(aliases: Aliases, ret: gast.Return, name: str) -> bool:
+def _maybe_a_number(
+    aliases: Aliases, ret: gast.Return, name: str, new_memory: Callable[[gast.Call], bool]
+) -> bool:
     """Whether every statement that may have bound `name` last before ret binds a
-    constant or an item `y[i]` without slices (a number, a row, or a copy): the result
+    constant, an item `y[i]` without slices (a number, a row, or a copy), or new memory
+    (`y / 2.0`, `np.sum(y)`: an operator, a call `new_memory` vouches for): the result
     is then checked at run time rather than the copy refused (`return v`, `v[1:3]`)."""
     made = aliases.before[id(ret)].made.get(name, frozenset())
     if name in aliases.params or not made:
@@ -224,6 +239,11 @@ def _maybe_a_number(aliases: Aliases, ret: gast.Return, name: str) -> bool:
     for i in made:
         stmt = aliases.statements[i]
         value = getattr(stmt, "value", None)
+        if isinstance(stmt, gast.Assign) and (
+            isinstance(value, (gast.BinOp, gast.UnaryOp, gast.Compare))
+            or (isinstance(value, gast.Call) and new_memory(value))
+        ):
+            continue
         if not isinstance(stmt, gast.Assign) or isinstance(value, gast.Constant):
             if isinstance(value, gast.Constant):
                 continue

@@ -177,6 +177,8 @@ def _makes_array(ctx: Context, value: gast.expr, seen: frozenset[str]) -> bool:
         return len(arrays) == 2 and (all(arrays) or added)
     if isinstance(value, gast.Call):
         callee = ctx.scope.resolve(value.func)
+        if callee is runtime.entry_copy:  # an argument's own copy: raises for a list
+            return True
         return isinstance(callee, np.ufunc) or ctx.registry.makes_new_array(callee)
     return False
 

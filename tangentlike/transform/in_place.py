@@ -91,7 +91,7 @@ def run(
     copied = {}
     if changed:
         copied = argument_copies.copy_arguments(
-            fn, parsed, aliases, changed, structured, scope, namespace, namer
+            fn, parsed, aliases, changed, structured, scope, namespace, namer, registry
         )
     if copied:  # the function changes its own copies of these arguments now
         structured = containers.structured(

@@ -2,7 +2,7 @@
 
 Python runs `L[k].__iop__(v)`: an array item changes in place, so every name holding
 that array sees the new values. The lowering is `L[k] = L[k] op v` (a new array N)
-and, for each name read afterwards that may share the item's memory, `n = L[k]` where
+and, for each name read afterwards that may share the item's memory, `n = N` where
 n is the old array itself (`n is _old`): every holder sees N, which has the values
 the array would have. `runtime.numeric_item` checks at run time that nothing else
 read afterwards holds or shares the old array (a view of it, another slot of L,
@@ -52,12 +52,18 @@ def lowered(
         nodes.expr_stmt(nodes.call(helper, args)),
         stmt,
     ]
-    for n in names:
+    for n in names:  # the new value itself (what y[k] now holds): an array, not an item
         same = namer.temp("same")
         test = gast.Compare(left=nodes.name(n), ops=[gast.Is()], comparators=[nodes.name(old)])
-        again = gast.Subscript(
-            value=nodes.name(y), slice=nodes.deepcopy(target.slice), ctx=gast.Load()
-        )
         out.append(nodes.assign(same, test))
-        out.append(nodes.if_(nodes.name(same), [nodes.assign(n, again)]))
+        out.append(nodes.if_(nodes.name(same), [nodes.assign(n, _new_value(stmt, y))]))
     return out
+
+
+def _new_value(stmt: gast.Assign, y: str) -> gast.expr:
+    """What `y[k] = value` stored: the atom itself (an array, not a container's item,
+    for the analyses), else `y[k]` read again."""
+    if isinstance(stmt.value, (gast.Name, gast.Constant)):
+        return nodes.deepcopy(stmt.value)
+    target = stmt.targets[0]
+    return gast.Subscript(value=nodes.name(y), slice=nodes.deepcopy(target.slice), ctx=gast.Load())

@@ -116,6 +116,22 @@ def view_read(y):
     return np.sum(v**2)
 
 
+def argument_item_then_rebound(y):
+    """y is the argument's own copy, rebound in one branch: the names holding the old
+    item are rebound to the new array itself (not to `L1[0]`, which could be a list's)."""
+    L1 = [y, y]
+    L1[0] -= 0.5
+    if np.sum(y) > 100.0:
+        y /= 2.0
+    else:
+        y = y * 3.0
+    return np.sum(y**2)
+
+
+def argument_item_then_rebound_out_of_place(y):
+    return np.sum(((y - 0.5) * 3.0) ** 2)
+
+
 Y = np.array([0.3, -0.7, 1.1, 0.5])
 
 CASES = [
@@ -127,6 +143,7 @@ CASES = [
     (dict_of_parameters, (Y,), 0, None),
     (argument_in_a_dict, (Y,), 0, argument_in_a_dict_out_of_place),
     (name_and_slot, (Y,), 0, name_and_slot_out_of_place),
+    (argument_item_then_rebound, (Y,), 0, argument_item_then_rebound_out_of_place),
 ]
 
 REFUSED = [

@@ -16,12 +16,14 @@ PRELUDE = "import numpy as np\nimport tangentlike as tl\n\n"
 CASES = [
     (
         "a call that may write a differentiated value into an array",
-        "def writer(out, v):\n    out[0] = np.sum(v)\n    return 0\n\n"
+        # recursive, so not inlined (normalize.helper_calls): a call whose result is unused
+        "def writer(out, v, n=0):\n    if n > 0:\n        return writer(out, v, n - 1)\n"
+        "    out[0] = np.sum(v)\n    return 0\n\n"
         "def f(x):\n    out = np.zeros(3)\n    writer(out, x)\n    return np.sum(out)\n",
         "f",
         0,
         lambda: (np.ones(3),),
-        10,
+        12,
         "not used",
     ),
     (

@@ -1,0 +1,148 @@
+"""Inline the module-level helpers that change a parameter in place, at their calls.
+
+`def h(a, q): q *= 1.5; return a` called as `t = h(x, y)` changes the caller's array
+y. Differentiated apart (a split variant), that write is invisible to the caller's
+gradient, which must then refuse wherever y is read afterwards (transform.in_place).
+Inlined, the write is the caller's own in-place update of y (or of a name sharing its
+memory), which transform.in_place differentiates or refuses like any other: the
+gradient follows what runs, or a located error says why it cannot.
+
+Assumes: A-normal form, nested functions inlined (normalize.closure_calls, whose
+Inliner expands these calls the same way). `helper(obj)` gives the Closure of a
+function to inline (its free names bound in the generated module, its defaults as
+the function holds them), or None: only plain functions defined in the caller's own
+file (whose line numbers then locate their statements there), neither checkpointed
+nor holding nested functions, that change a parameter in place (analyze.effects).
+Guarantees: no call `t = h(atoms)` / `h(atoms)` of such a helper remains, but
+recursive ones (a helper reached again inside its own inlined body is called as it
+is) and those beyond MAX_INLINED calls or MAX_STATEMENTS statements inlined in one
+function; A-normal form. Invalidates: every analysis.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import gast
+
+from ..parse.resolve import MISSING, Scope
+from ..syntax import nodes
+from .closure_calls import Inliner, _unpacked
+from .closures import Closure
+
+Helper = Callable[[object], Closure | None]
+
+# inlined calls and statements per function at most: beyond them, calls stay calls (as
+# differentiated apart), so that many calls do not grow the function beyond what the
+# analyses (analyze.aliases joins its facts at every branch) take in reasonable time
+MAX_INLINED = 8
+MAX_STATEMENTS = 100
+
+
+@dataclass
+class Helpers:
+    inliner: Inliner  # the caller's (its namer, scope and normalize)
+    scope: Scope
+    helper: Helper
+    inlined_calls: int = 0
+    inlined_statements: int = 0
+
+    def run(self, fn: gast.FunctionDef) -> gast.FunctionDef:
+        fn.body = self.block(fn.body, (), fn)
+        return fn
+
+    def block(self, stmts: list[gast.stmt], stack: tuple, tree: gast.AST) -> list[gast.stmt]:
+        """`tree`: where these statements are (to count the reads of a call's target)."""
+        out: list[gast.stmt] = []
+        skip = 0
+        for i, stmt in enumerate(stmts):
+            if skip:
+                skip -= 1
+                continue
+            found = self.inlined(stmt, stack)
+            if found is not None:
+                call, func, closure = found
+                target = stmt.targets[0].id if isinstance(stmt, gast.Assign) else None
+                unpack = _unpacked(target, stmts[i + 1 :], tree) if target else []
+                code, used = self.inliner.expand(call, closure, target, {}, (), unpack)
+                module = gast.Module(body=code, type_ignores=[])
+                size = sum(isinstance(n, gast.stmt) for n in gast.walk(module))
+                self.inlined_statements += size
+                if self.inlined_statements > MAX_STATEMENTS:
+                    self.inlined_statements -= size
+                    out.append(stmt)  # too large here: called as it is
+                    continue
+                try:
+                    out.extend(self.block(code, (*stack, func), module))
+                except _Recursive as again:
+                    if again.func is not func:
+                        raise
+                    out.append(stmt)  # recursive: called as it is (the call untouched)
+                    continue
+                skip = len(unpack) if used else 0
+                continue
+            for part in ("body", "orelse"):
+                inner = getattr(stmt, part, None)
+                if isinstance(inner, list):
+                    setattr(stmt, part, self.block(inner, stack, tree))
+            out.append(stmt)
+        return out
+
+    def inlined(self, stmt: gast.stmt, stack: tuple) -> tuple[gast.Call, object, Closure] | None:
+        """(call, function, its Closure) when stmt calls a helper to inline here."""
+        if isinstance(stmt, gast.Assign):
+            if not isinstance(stmt.targets[0], gast.Name):
+                return None
+        elif not isinstance(stmt, gast.Expr):
+            return None
+        call = stmt.value
+        if not isinstance(call, gast.Call):
+            return None
+        if any(isinstance(a, gast.Starred) for a in call.args) or any(
+            k.arg is None for k in call.keywords
+        ):
+            return None
+        func = self.scope.resolve(call.func)
+        if func is MISSING:
+            return None
+        if any(func is f for f in stack):
+            raise _Recursive(func)
+        if self.inlined_calls >= MAX_INLINED:
+            return None
+        closure = self.helper(func)
+        if closure is None:
+            return None
+        try:
+            closure.signature.bind(*call.args, **{k.arg: k.value for k in call.keywords})
+        except TypeError:
+            return None  # called as it is: the call's own check says what is wrong
+        self.inlined_calls += 1
+        return call, func, closure
+
+
+class _Recursive(Exception):
+    """A helper reached again inside its own inlined body: its outermost call stays."""
+
+    def __init__(self, func: object) -> None:
+        super().__init__(func)
+        self.func = func
+
+
+def own_definitions(node: gast.FunctionDef) -> bool:
+    """Whether `node` defines functions or lambdas inside itself."""
+    return any(
+        isinstance(n, (gast.FunctionDef, gast.Lambda)) and n is not node for n in gast.walk(node)
+    )
+
+
+def defaults_inlined(closure: Closure, pre: list[gast.stmt]) -> Closure | None:
+    """The closure with the defaults `pre` assigns (`_h_c1 = c_default`, a name bound in
+    the generated module) read directly; None when one is no such name."""
+    held = {s.targets[0].id: s.value for s in pre}
+    for param, value in closure.defaults.items():
+        if isinstance(value, gast.Name) and value.id in held:
+            if not isinstance(held[value.id], gast.Name):
+                return None
+            closure.defaults[param] = nodes.deepcopy(held[value.id])
+    return closure
