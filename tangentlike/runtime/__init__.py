@@ -98,6 +98,7 @@ from .indexing import (
     unsetitem,
     unshared,
     unsubscript,
+    untouched,
     write_back,
 )
 from .numpy import (
@@ -411,6 +412,7 @@ __all__ = [
     "untake",
     "untake_along_axis",
     "untile",
+    "untouched",
     "unvectorized",
     "unweights",
     "vectorized",

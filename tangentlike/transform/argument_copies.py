@@ -215,23 +215,37 @@ def _returned_apart(apart: list[tuple[str, str]], unshared: gast.expr):
 
 def _maybe_a_number(aliases: Aliases, ret: gast.Return, name: str) -> bool:
     """Whether every statement that may have bound `name` last before ret binds a
-    constant or an item `y[i]` without slices (a number, a row, or a copy): the result
-    is then checked at run time rather than the copy refused (`return v`, `v[1:3]`)."""
+    constant, an item `y[i]` without slices (a number, a row, or a copy) or a value
+    computed anew (`a + b`, `sum(xs)`): the result is then checked at run time rather
+    than the copy refused (`return v`, `v[1:3]`, `return double(v)`)."""
     made = aliases.before[id(ret)].made.get(name, frozenset())
     if name in aliases.params or not made:
         return False
     for i in made:
         stmt = aliases.statements[i]
         value = getattr(stmt, "value", None)
-        if not isinstance(stmt, gast.Assign) or isinstance(value, gast.Constant):
-            if isinstance(value, gast.Constant):
-                continue
+        if not isinstance(stmt, gast.Assign):
             return False
+        if isinstance(value, (gast.Constant, gast.BinOp, gast.UnaryOp, gast.Compare)):
+            continue  # a value computed anew (or a list of the operands' items)
+        if _sums(value):
+            continue
         if not isinstance(value, gast.Subscript) or any(
             isinstance(n, gast.Slice) for n in gast.walk(value.slice)
         ):
             return False
     return True
+
+
+def _sums(value: gast.expr) -> bool:
+    """`sum(xs)`: 0 + xs[0] + ..., a new value (a check at run time follows it anyway)."""
+    return (
+        isinstance(value, gast.Call)
+        and isinstance(value.func, gast.Name)
+        and value.func.id == "sum"
+        and len(value.args) == 1
+        and not value.keywords
+    )
 
 
 def own_copies(fn: gast.FunctionDef, scope: Scope) -> frozenset[str]:
