@@ -200,8 +200,8 @@ def _checks(adjoint: Callable, tangent: Callable) -> None:
     def unshared(result, value, others, what):
         pass
 
-    @adjoint(runtime.untouched, constant=("value", "others", "what"))
-    def untouched(result, value, others, what):
+    @adjoint(runtime.untouched, constant=("value", "others", "what", "bases"))
+    def untouched(result, value, others, what, bases=()):
         pass
 
     @adjoint(runtime.write_back, constant=("caller", "own"))

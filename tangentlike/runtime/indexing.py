@@ -148,11 +148,12 @@ def same_array(x, base, what, apart=()):
     return False
 
 
-def untouched(value, others, what):
+def untouched(value, others, what, bases=()):
     """Raise ValueError when the array `value`, which an update in place changes, may
     share memory with one of `others` (or whatever they hold): names read afterwards that
     the gradient neither follows the update into nor makes again (transform.view_updates),
-    which would change too. Numbers never raise."""
+    which would change too. Numbers never raise. `bases`: the arrays the update is
+    written into (forward mode checks their tangents against the others')."""
     try:
         unshared(value, others, what)
     except ValueError:

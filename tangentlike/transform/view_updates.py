@@ -161,7 +161,7 @@ class ViewUpdates:
         `new`, y's new value after `y op= v`, which goes into y where y is an array (a
         number changes alone); then the views of y in `order` made again."""
         out, tests, kept = self.asked(order, y, (y,))
-        out = [*self.untouched(y), *out]
+        out = [*self.untouched(y, (y,)), *out]
         if new is None:
             out += update
         else:
@@ -193,7 +193,7 @@ class ViewUpdates:
         """The statements above; `update` binds `new`, the new value of z."""
         written = (z, view.base, *(w.base for _, w in self.ups))  # z, b, c, ... up the chain
         out, tests, kept = self.asked([(z, view), *order], z, written)
-        out = [*self.untouched(z), *out]
+        out = [*self.untouched(z, written[1:]), *out]
         self.up_tests = {}
         for k, (name, w) in enumerate(self.ups):  # whether a link on one path only is its base
             if w.kind == "same":  # (not: it is the top, so it shares nothing above nor kept)
@@ -252,9 +252,10 @@ class ViewUpdates:
                 out.append(nodes.assign(kept[name], apart))
         return out, tests, kept
 
-    def untouched(self, z: str) -> list[gast.stmt]:
-        """`untouched(z, (s, ...), "<message>")`: the names in `self.unseen` share none of
-        z's memory, which the update changes (raises where one does)."""
+    def untouched(self, z: str, bases: tuple[str, ...]) -> list[gast.stmt]:
+        """`untouched(z, (s, ...), "<message>", (b, ...))`: the names in `self.unseen`
+        share none of z's memory, which the update changes (raises where one does); b:
+        the arrays it may be written into (forward mode asks about their tangents)."""
         if not self.unseen:
             return []
         many = len(self.unseen) > 1
@@ -264,7 +265,9 @@ class ViewUpdates:
         )
         helper = self.helper("untouched", runtime.untouched)
         others = nodes.tuple_([nodes.name(n) for n in self.unseen])
-        return [nodes.expr_stmt(nodes.call(helper, [nodes.name(z), others, nodes.const(what)]))]
+        written = nodes.tuple_([nodes.name(b) for b in bases])
+        args = [nodes.name(z), others, nodes.const(what), written]
+        return [nodes.expr_stmt(nodes.call(helper, args))]
 
     def same_test(self, name: str, w: View, apart: tuple[str, ...] = ()) -> gast.expr:
         """`same_array(name, base, "<message>", (z, ...))`: name is base, or holds none of
