@@ -119,6 +119,7 @@ def copy_arguments(
         return {}
     shared: set[str] = set()  # the parameters whose memory the result may share
     certain: set[str] = set()  # ... certainly an array sharing it (`return v`, v[1:3])
+    computed: set[str] = set()  # ... certainly so, even counting values computed anew
     for ret in returns:
         if id(ret) not in aliases.before:
             return {}
@@ -127,11 +128,15 @@ def copy_arguments(
             if name not in aliases.locals:
                 return {}  # a global returned
             shared |= set(aliases.params_of(ret, name))
-            if not _maybe_a_number(aliases, ret, name):
+            if not _maybe_a_number(aliases, ret, name, computed=False):
                 certain |= set(aliases.params_of(ret, name))
+            if not _maybe_a_number(aliases, ret, name, computed=True):
+                computed |= set(aliases.params_of(ret, name))
         elif ret.value is not None and not isinstance(ret.value, gast.Constant):
             return {}
-    params = [p for p in changed if p not in certain]
+    # a result computed anew counts as no array sharing p only where the function itself
+    # changes p (a helper changing it is checked where it is called, against p's reads)
+    params = [p for p in changed if p not in (certain if _by_a_call(changed[p][0]) else computed)]
     if not params:
         return {}
 
@@ -213,11 +218,15 @@ def _returned_apart(apart: list[tuple[str, str]], unshared: gast.expr):
     return checks
 
 
-def _maybe_a_number(aliases: Aliases, ret: gast.Return, name: str) -> bool:
+def _by_a_call(stmt: gast.stmt) -> bool:
+    return isinstance(stmt, (gast.Assign, gast.Expr)) and isinstance(stmt.value, gast.Call)
+
+
+def _maybe_a_number(aliases: Aliases, ret: gast.Return, name: str, computed: bool) -> bool:
     """Whether every statement that may have bound `name` last before ret binds a
-    constant, an item `y[i]` without slices (a number, a row, or a copy) or a value
-    computed anew (`a + b`, `sum(xs)`): the result is then checked at run time rather
-    than the copy refused (`return v`, `v[1:3]`, `return double(v)`)."""
+    constant, an item `y[i]` without slices (a number, a row, or a copy) or, when
+    `computed`, a value computed anew (`a + b`, `sum(xs)`): the result is then checked at
+    run time rather than the copy refused (`return v`, `v[1:3]`, `return double(v)`)."""
     made = aliases.before[id(ret)].made.get(name, frozenset())
     if name in aliases.params or not made:
         return False
@@ -226,10 +235,12 @@ def _maybe_a_number(aliases: Aliases, ret: gast.Return, name: str) -> bool:
         value = getattr(stmt, "value", None)
         if not isinstance(stmt, gast.Assign):
             return False
-        if isinstance(value, (gast.Constant, gast.BinOp, gast.UnaryOp, gast.Compare)):
-            continue  # a value computed anew (or a list of the operands' items)
-        if _sums(value):
+        if isinstance(value, gast.Constant):
             continue
+        if computed and (
+            isinstance(value, (gast.BinOp, gast.UnaryOp, gast.Compare)) or _sums(value)
+        ):
+            continue  # a value computed anew (or a list of the operands' items)
         if not isinstance(value, gast.Subscript) or any(
             isinstance(n, gast.Slice) for n in gast.walk(value.slice)
         ):

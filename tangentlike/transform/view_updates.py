@@ -260,8 +260,9 @@ class ViewUpdates:
             return []
         many = len(self.unseen) > 1
         what = (
-            f"{self.what} changes {z!r} in place, and {self.labels(self.unseen)} (read "
-            f"afterwards) {'share' if many else 'shares'} its memory"
+            f"{self.what} changes {self.labels([z])} in place, and "
+            f"{self.labels(self.unseen)} (read afterwards) {'share' if many else 'shares'} "
+            "its memory"
         )
         helper = self.helper("untouched", runtime.untouched)
         others = nodes.tuple_([nodes.name(n) for n in self.unseen])
