@@ -188,6 +188,8 @@ class Values:
             return everything  # iterable(xs), stop_gradient(x): the argument itself
         if _hashable(callee) and callee in _IMMUTABLE_RESULTS:
             return NONE
+        if callee is builtins.sum and len(call.args) == 1 and not call.keywords:
+            return NONE  # 0 + x0 + x1 + ...: a new value (0 for nothing), never an item
         self.registry.lookup(callee)  # loads deferred rule files (scipy.special) it needs
         if isinstance(callee, np.ufunc) or self.registry.makes_new_array(callee):
             return NONE

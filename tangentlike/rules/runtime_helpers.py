@@ -200,6 +200,10 @@ def _checks(adjoint: Callable, tangent: Callable) -> None:
     def unshared(result, value, others, what):
         pass
 
+    @adjoint(runtime.untouched, constant=("value", "others", "what", "bases"))
+    def untouched(result, value, others, what, bases=()):
+        pass
+
     @adjoint(runtime.write_back, constant=("caller", "own"))
     def write_back(result, caller, own):
         pass

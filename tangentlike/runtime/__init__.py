@@ -100,6 +100,7 @@ from .indexing import (
     unsetitem,
     unshared,
     unsubscript,
+    untouched,
     write_back,
 )
 from .numpy import (
@@ -413,6 +414,7 @@ __all__ = [
     "untake",
     "untake_along_axis",
     "untile",
+    "untouched",
     "unvectorized",
     "unweights",
     "vectorized",

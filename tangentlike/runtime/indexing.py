@@ -148,6 +148,23 @@ def same_array(x, base, what, apart=()):
     return False
 
 
+def untouched(value, others, what, bases=()):
+    """Raise ValueError when the array `value`, which an update in place changes, may
+    share memory with one of `others` (or whatever they hold): names read afterwards that
+    the gradient neither follows the update into nor makes again (transform.view_updates),
+    which would change too. Numbers never raise. `bases`: the arrays the update is
+    written into (forward mode checks their tangents against the others')."""
+    try:
+        unshared(value, others, what)
+    except ValueError:
+        raise ValueError(
+            f"tangentlike: {what}. tangentlike follows such an update only into the array "
+            "it is part of and the views of that array made again after it: take a copy "
+            "(.copy()) where the arrays start sharing memory, or update out of place "
+            "(z = z + ...) if a new array was meant"
+        ) from None
+
+
 def kept_apart(x, shares):
     """x's value where an update is about to be written into the array x was made from
     (transform.view_updates): a copy where x does not share that array (a copy reshape

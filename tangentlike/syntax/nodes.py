@@ -149,6 +149,9 @@ def all_param_names(fn: gast.FunctionDef) -> list[str]:
 
 
 _POSITIONS = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+# kept by deepcopy too: the names a write is asked at run time to leave alone
+# (transform.view_updates marks it, transform.plan reads it)
+_KEPT = (*_POSITIONS, "untouched")
 
 
 def deepcopy(node: Node) -> Node:
@@ -158,7 +161,7 @@ def deepcopy(node: Node) -> Node:
     if not isinstance(node, gast.AST):
         return node
     new = type(node)(**{f: deepcopy(getattr(node, f, None)) for f in node._fields})
-    for attr in _POSITIONS:
+    for attr in _KEPT:
         if hasattr(node, attr):
             setattr(new, attr, getattr(node, attr))
     return new

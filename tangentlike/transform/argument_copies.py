@@ -132,6 +132,7 @@ def copy_arguments(
         return {}
     shared: set[str] = set()  # the parameters whose memory the result may share
     certain: set[str] = set()  # ... certainly an array sharing it (`return v`, v[1:3])
+    computed: set[str] = set()  # ... certainly so, even counting values computed anew
     for ret in returns:
         if id(ret) not in aliases.before:
             return {}
@@ -140,11 +141,15 @@ def copy_arguments(
             if name not in aliases.locals:
                 return {}  # a global returned
             shared |= set(aliases.params_of(ret, name))
-            if not _maybe_a_number(aliases, ret, name, new_memory):
+            if not _maybe_a_number(aliases, ret, name, new_memory, computed=False):
                 certain |= set(aliases.params_of(ret, name))
+            if not _maybe_a_number(aliases, ret, name, new_memory, computed=True):
+                computed |= set(aliases.params_of(ret, name))
         elif ret.value is not None and not isinstance(ret.value, gast.Constant):
             return {}
-    params = [p for p in changed if p not in certain]
+    # a result computed anew counts as no array sharing p only where the function itself
+    # changes p (a helper changing it is checked where it is called, against p's reads)
+    params = [p for p in changed if p not in (certain if _by_a_call(changed[p][0]) else computed)]
     if not params:
         return {}
 
@@ -226,33 +231,54 @@ def _returned_apart(apart: list[tuple[str, str]], unshared: gast.expr):
     return checks
 
 
+def _by_a_call(stmt: gast.stmt) -> bool:
+    return isinstance(stmt, (gast.Assign, gast.Expr)) and isinstance(stmt.value, gast.Call)
+
+
 def _maybe_a_number(
-    aliases: Aliases, ret: gast.Return, name: str, new_memory: Callable[[gast.Call], bool]
+    aliases: Aliases,
+    ret: gast.Return,
+    name: str,
+    new_memory: Callable[[gast.Call], bool],
+    computed: bool,
 ) -> bool:
     """Whether every statement that may have bound `name` last before ret binds a
-    constant, an item `y[i]` without slices (a number, a row, or a copy), or new memory
-    (`y / 2.0`, `np.sum(y)`: an operator, a call `new_memory` vouches for): the result
-    is then checked at run time rather than the copy refused (`return v`, `v[1:3]`)."""
+    constant, an item `y[i]` without slices (a number, a row, or a copy) or, when
+    `computed`, a value computed anew (`a + b`, `sum(xs)`, a call `new_memory` vouches
+    for: `np.sum(y)`): the result is then checked at run time rather than the copy
+    refused (`return v`, `v[1:3]`, `return double(v)`)."""
     made = aliases.before[id(ret)].made.get(name, frozenset())
     if name in aliases.params or not made:
         return False
     for i in made:
         stmt = aliases.statements[i]
         value = getattr(stmt, "value", None)
-        if isinstance(stmt, gast.Assign) and (
+        if not isinstance(stmt, gast.Assign):
+            return False
+        if isinstance(value, gast.Constant):
+            continue
+        if computed and (
             isinstance(value, (gast.BinOp, gast.UnaryOp, gast.Compare))
+            or _sums(value)
             or (isinstance(value, gast.Call) and new_memory(value))
         ):
-            continue
-        if not isinstance(stmt, gast.Assign) or isinstance(value, gast.Constant):
-            if isinstance(value, gast.Constant):
-                continue
-            return False
+            continue  # a value computed anew (or a list of the operands' items)
         if not isinstance(value, gast.Subscript) or any(
             isinstance(n, gast.Slice) for n in walk(value.slice)
         ):
             return False
     return True
+
+
+def _sums(value: gast.expr) -> bool:
+    """`sum(xs)`: 0 + xs[0] + ..., a new value (a check at run time follows it anyway)."""
+    return (
+        isinstance(value, gast.Call)
+        and isinstance(value.func, gast.Name)
+        and value.func.id == "sum"
+        and len(value.args) == 1
+        and not value.keywords
+    )
 
 
 def own_copies(fn: gast.FunctionDef, scope: Scope) -> frozenset[str]:

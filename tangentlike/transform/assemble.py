@@ -240,9 +240,13 @@ def build(
             args = [nodes.name(seed), nodes.name(ret), nodes.const(seed_check)]
             check.append(nodes.assign(seed, nodes.call(seed_like, args)))
         value: gast.expr = nodes.name(ret)
-        if preserve_result and _assigns(bwd_code, ret):
+        if preserve_result and (_assigns(bwd_code, ret) or _writes_memory(ctx, bwd_code)):
             kept = ctx.namer.temp(ret)  # the backward sweep restores `ret`: keep its final value
-            check.append(nodes.located(nodes.assign(kept, nodes.name(ret)), fn.body[-1]))
+            final_value: gast.expr = nodes.name(ret)
+            if _writes_memory(ctx, bwd_code):  # ... or memory `ret` may share: keep a copy
+                helper = ctx.helper("kept_apart")
+                final_value = nodes.call(helper, [nodes.name(ret), nodes.const(False)])
+            check.append(nodes.located(nodes.assign(kept, final_value), fn.body[-1]))
             value = nodes.name(kept)
         result = nodes.tuple_([value, grad_value]) if preserve_result else grad_value
         body_out = [
@@ -298,6 +302,20 @@ def build(
 
 def _assigns(code: list[gast.stmt], name: str) -> bool:
     return any(name in nodes.names_stored(s) for s in code)
+
+
+def _writes_memory(ctx: Context, code: list[gast.stmt]) -> bool:
+    """Whether `code` may write into arrays: a restore by index (`M[...] = _pop()`), a
+    container's item restored, or a call of a generated backward half or recomputation
+    (a name of the module's own, `_bwd_h`), which may restore its own arrays."""
+    for node in gast.walk(gast.Module(body=code, type_ignores=[])):
+        if isinstance(node, gast.Subscript) and isinstance(node.ctx, gast.Store):
+            return True
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name):
+            name = node.func.id
+            if name == "restore_item" or (name.startswith("_") and name != ctx.pop):
+                return True
+    return False
 
 
 def _uses(code: list[gast.stmt], name: str) -> bool:

@@ -169,7 +169,7 @@ def _check_write(ctx: Any, stmt: gast.Assign) -> None:
 # -- other holders of a written container -----------------------------------------------
 
 # calls that read the container and keep no reference
-_KEEPS_NOTHING = (len, isinstance, runtime.numeric_item, runtime.unshared)
+_KEEPS_NOTHING = (len, isinstance, runtime.numeric_item, runtime.unshared, runtime.untouched)
 _RETURNS_ITS_ARGUMENT = (runtime.iterable, runtime.stop_gradient)
 
 

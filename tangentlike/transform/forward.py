@@ -290,6 +290,8 @@ def _expression(ctx: ForwardContext, stmt: gast.Expr) -> list[gast.stmt]:
         grow = nodes.attribute(nodes.name(ctx.tangent[xs]), method)
         return [nodes.expr_stmt(nodes.call(grow, [_tangent_or_zero(ctx, arg)]))]
     value = stmt.value
+    if isinstance(value, gast.Call) and ctx.scope.resolve(value.func) is runtime.untouched:
+        return _untouched_tangents(ctx, value)
     if isinstance(value, gast.Call) and nodes.names_read(value) & ctx.active:
         callee = ctx.scope.resolve(value.func)
         if user_function(callee, ctx.registry) and not runtime.owns(callee):
@@ -300,6 +302,20 @@ def _expression(ctx: ForwardContext, stmt: gast.Expr) -> list[gast.stmt]:
                 "return the changed value and assign it",
             )
     return []
+
+
+def _untouched_tangents(ctx: ForwardContext, call: gast.Call) -> list[gast.stmt]:
+    """`untouched(z, (s, ...), what, (b, ...))` asks that the names s share none of z's
+    memory; their tangents must share none of the tangents of the arrays b the update is
+    written into (a tangent may be a view where its value is a copy: np.reshape)."""
+    z, others, what, *rest = call.args
+    bases = rest[0].elts if rest else [z]
+    written = [t for t in (tangent_of(ctx, b) for b in bases) if t is not None]
+    seen = [t for t in (tangent_of(ctx, s) for s in others.elts) if t is not None]
+    if not written or not seen:
+        return []
+    args = [nodes.tuple_(written), nodes.tuple_(seen), nodes.deepcopy(what)]
+    return [nodes.expr_stmt(nodes.call(ctx.helper(runtime.untouched), args))]
 
 
 def _rule(ctx, stmt, target, value, dt) -> list[gast.stmt]:

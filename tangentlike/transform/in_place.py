@@ -186,7 +186,7 @@ class _Lowering:
                 others = self.shared(stmt, view.base, skip=(view.base, z))
                 raise messages.view_refusal(self.parsed, a, stmt, view, others or shared)
         updates = self.updates(stmt)
-        order = updates.remade_from_base(z)
+        order = updates.remade_from_base(z, update=True)
         if order is not None:  # z's own views read afterwards: made again after the write
             tmp = self.temp(stmt)
             update = nodes.assign(tmp, nodes.binop(nodes.name(z), stmt.op, stmt.value))
@@ -222,7 +222,11 @@ class _Lowering:
 
     def updates(self, stmt: gast.stmt) -> ViewUpdates:
         what = f"{messages.place(self.parsed, stmt)}: `{messages.text(self.parsed, stmt)}`"
-        return ViewUpdates(self.namespace, self.namer, self.aliases, stmt, self.loops, what)
+
+        def labels(names: list[str]) -> str:
+            return messages.labels(self.parsed, self.aliases, stmt, [(n, None) for n in names])
+
+        return ViewUpdates(self.namespace, self.namer, self.aliases, stmt, self.loops, what, labels)
 
     def temp(self, stmt: gast.AugAssign) -> str:
         return self.temps.get(id(stmt)) or self.namer.temp(stmt.target.id)

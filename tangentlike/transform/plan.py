@@ -108,9 +108,12 @@ def plan_call(ctx: Context, stmt: gast.Assign) -> None:
 def check_item_write(ctx: Context, aliases: alias_analysis.Aliases, stmt: gast.Assign) -> None:
     """Refuse `y[i] = v` when y may share memory with an argument or a global (the write
     changes the caller's array), or with another name read after the write (analyze.aliases:
-    the same analysis decides `y op= v`, so the two agree)."""
+    the same analysis decides `y op= v`, so the two agree) but for the names
+    transform.view_updates asks at run time to share none of the memory the write
+    changes (`runtime.untouched`, marked on the write)."""
     y = nodes.assigned_name(stmt)
-    shared = aliases.live_sharers(stmt, y, skip=(y,))
+    asked = getattr(stmt, "untouched", ())  # asked at run time to share none of it
+    shared = [n for n in aliases.live_sharers(stmt, y, skip=(y,)) if n not in asked]
     outside = [str(r[1]) for r in aliases.global_roots(stmt, y)]
     if y not in aliases.locals:
         outside.insert(0, y)  # a global array itself (`np.add(a, b, out=G)`)

@@ -36,6 +36,8 @@ lowered) when the conditions above do not hold.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import gast
 import numpy as np
 
@@ -47,8 +49,10 @@ from ..syntax.namespace import Namespace
 
 # Above the updated view, the links that certainly share memory once the view does (b is
 # then an array: `c[i]` a row of c, `c` itself), so that no run-time test is needed there;
-# "same" links (c itself on one path only) are asked (transform.view_updates.upwards).
+# "same" links (c itself on one path only) and views that may be copies (a reshape, a
+# transpose, a new axis of c) are asked at run time (transform.view_updates.upwards).
 _CERTAIN_ABOVE = ("index", "item", "alias")
+_ASKED_ABOVE = ("same", "reshape", "transpose", "expand")
 # Views written back by their index (the others by their base's shape: `b[...] = ...`).
 _BY_INDEX = ("index", "item", "expand")
 
@@ -62,12 +66,16 @@ class ViewUpdates:
         stmt: gast.stmt,
         loops: dict[int, frozenset[int]] | None = None,
         what: str = "",
+        labels: Callable[[list[str]], str] | None = None,
     ) -> None:
         """`loops`: id(statement) -> the checkpointed loops around it; `what`: the update's
-        place and text, for run-time refusals (`m.py:7: `z += 1.0``)."""
+        place and text, for run-time refusals (`m.py:7: `z += 1.0``); `labels`: the words
+        for names in those refusals (`'s' and the value of ...`)."""
         self.namespace, self.namer, self.aliases, self.stmt = namespace, namer, aliases, stmt
         self.loops = loops or {}
         self.what = what
+        self.labels = labels or (lambda names: ", ".join(map(repr, names)))
+        self.unseen: list[str] = []  # names read afterwards asked at run time to share nothing
 
     def made_outside(self, view: View) -> bool:
         """Whether a checkpointed loop around the update does not hold where the view was
@@ -87,20 +95,35 @@ class ViewUpdates:
             return None
         top = view.base
         while True:
-            order = self._remade_from(z, [view.base, *(w.base for _, w in self.ups)])
+            bases = [view.base, *(w.base for _, w in self.ups)]
+            order = self._remade_from(z, bases)
             if order is not None:
                 return order
             w = a.view(stmt, top)
-            if w is None or top in w.reads or self.made_outside(w) or len(self.ups) > 8:
-                return None
-            if w.base in (z, *(n for n, _ in self.ups)) or w.kind not in (*_CERTAIN_ABOVE, "same"):
-                return None
+            if (
+                w is None
+                or top in w.reads
+                or self.made_outside(w)
+                or len(self.ups) > 8
+                or w.base in (z, *(n for n, _ in self.ups))
+                or w.kind not in (*_CERTAIN_ABOVE, *_ASKED_ABOVE)
+            ):  # the top: names read afterwards that may share it otherwise are asked
+                return self._remade_from(z, bases, lenient=True)
             self.ups.append((top, w))
             top = w.base
 
-    def _remade_from(self, z: str, bases: list[str]) -> list[tuple[str, View]] | None:
-        """The views to make again when the update reaches every name of `bases`."""
+    def _remade_from(
+        self, z: str, bases: list[str], lenient: bool = False
+    ) -> list[tuple[str, View]] | None:
+        """The views to make again when the update reaches every name of `bases`.
+        `lenient`: a name read afterwards that may share them but is no view of them
+        (a tuple's item, a dict, a value of unknown making) goes into `self.unseen`, to
+        be asked at run time to share none of z's memory (then the update leaves it
+        alone), instead of making the update impossible."""
         a, stmt = self.aliases, self.stmt
+        self.unseen = []
+        if lenient and bases[-1] not in a.before[id(stmt)].arrays:
+            return None  # perhaps a list: written by item, it would be refused as one
         roots = a.roots(stmt, bases[-1])
         if not roots or any(r[0] != "new" for r in roots):
             return None  # an argument's or a global's memory (or unknown)
@@ -110,6 +133,9 @@ class ViewUpdates:
         known, order = {z, *bases}, []
         for n in sorted(sharers - known):
             path = self.chain(n, known)
+            if path is None and lenient and a.view(stmt, n) is None:
+                self.unseen.append(n)
+                continue
             if path is None:
                 return None  # a name read afterwards shares b some other way
             for name, w in path:
@@ -117,18 +143,25 @@ class ViewUpdates:
                 known.add(name)
         return order
 
-    def remade_from_base(self, y: str) -> list[tuple[str, View]] | None:
-        """For a write into y itself (`y[index] = v`, `y op= v`): the views of y read
-        afterwards, to make again after it; None when a name read afterwards shares y's
-        memory otherwise, or the memory is not the function's own."""
+    def remade_from_base(self, y: str, update: bool = False) -> list[tuple[str, View]] | None:
+        """For a write into y itself (`y[index] = v`, `y op= v` when `update`): the views
+        of y read afterwards, to make again after it; None when a name read afterwards
+        shares y's memory otherwise (and is a view of something: the others are asked at
+        run time, `self.unseen`), or the memory is not the function's own."""
         self.ups = []
-        return self._remade_from(y, [y])
+        order = self._remade_from(y, [y])
+        if order is None:
+            order = self._remade_from(y, [y], lenient=True)
+            if not order and update:  # nothing to make again: `unshared(y, ...)` and
+                return None  # the update out of place say the same (transform.in_place)
+        return order
 
     def lowered_base(self, y: str, update: list[gast.stmt], new: str | None, order):
         """`update` written into y: an item write into y (new None), or statements binding
         `new`, y's new value after `y op= v`, which goes into y where y is an array (a
         number changes alone); then the views of y in `order` made again."""
         out, tests, kept = self.asked(order, y, (y,))
+        out = [*self.untouched(y, (y,)), *out]
         if new is None:
             out += update
         else:
@@ -140,7 +173,7 @@ class ViewUpdates:
             written = [nodes.assign(into, nodes.name(new))]
             out += update
             out.append(nodes.if_(nodes.name(test), written, [nodes.assign(y, nodes.name(new))]))
-        return out + self.again(order, tests, kept)
+        return self.marked(out + self.again(order, tests, kept))
 
     def chain(self, name: str, known: set[str]) -> list[tuple[str, View]] | None:
         """The views to make again, bases first, to make `name` again from known names
@@ -160,18 +193,33 @@ class ViewUpdates:
         """The statements above; `update` binds `new`, the new value of z."""
         written = (z, view.base, *(w.base for _, w in self.ups))  # z, b, c, ... up the chain
         out, tests, kept = self.asked([(z, view), *order], z, written)
+        out = [*self.untouched(z, written[1:]), *out]
         self.up_tests = {}
         for k, (name, w) in enumerate(self.ups):  # whether a link on one path only is its base
             if w.kind == "same":  # (not: it is the top, so it shares nothing above nor kept)
                 apart = (*written[k + 3 :], *(n for n, _ in order))
                 self.up_tests[name] = self.namer.temp("same")
                 out.append(nodes.assign(self.up_tests[name], self.same_test(name, w, apart)))
+            elif w.kind in _ASKED_ABOVE:  # a view of its base, or a copy made of it (then the
+                self.up_tests[name] = self.namer.temp("shares")  # top: it shares nothing)
+                helper = self.helper("same_memory", runtime.same_memory)
+                call = nodes.call(helper, [nodes.name(name), nodes.name(w.base)])
+                out.append(nodes.assign(self.up_tests[name], call))
         out += update
         if self.ups:
             out += self.write_through(z, view, new, tests.get(z))
         else:
             out += self.write(z, view, new, tests.get(z))
-        return out + self.again(order, tests, kept)
+        return self.marked(out + self.again(order, tests, kept))
+
+    def marked(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
+        """The item writes among stmts marked with the names `untouched` asks about
+        (`write.untouched`), which transform.plan then lets share the written array."""
+        if self.unseen:
+            for node in gast.walk(gast.Module(body=stmts, type_ignores=[])):
+                if nodes.is_item_write(node):
+                    node.untouched = frozenset(self.unseen)
+        return stmts
 
     def asked(self, views: list[tuple[str, View]], z: str, written: tuple[str, ...]):
         """Before anything changes: whether each view that may be a copy shares its base,
@@ -203,6 +251,24 @@ class ViewUpdates:
                 apart = nodes.call(helper, [nodes.name(name), nodes.name(tests[name])])
                 out.append(nodes.assign(kept[name], apart))
         return out, tests, kept
+
+    def untouched(self, z: str, bases: tuple[str, ...]) -> list[gast.stmt]:
+        """`untouched(z, (s, ...), "<message>", (b, ...))`: the names in `self.unseen`
+        share none of z's memory, which the update changes (raises where one does); b:
+        the arrays it may be written into (forward mode asks about their tangents)."""
+        if not self.unseen:
+            return []
+        many = len(self.unseen) > 1
+        what = (
+            f"{self.what} changes {self.labels([z])} in place, and "
+            f"{self.labels(self.unseen)} (read afterwards) {'share' if many else 'shares'} "
+            "its memory"
+        )
+        helper = self.helper("untouched", runtime.untouched)
+        others = nodes.tuple_([nodes.name(n) for n in self.unseen])
+        written = nodes.tuple_([nodes.name(b) for b in bases])
+        args = [nodes.name(z), others, nodes.const(what), written]
+        return [nodes.expr_stmt(nodes.call(helper, args))]
 
     def same_test(self, name: str, w: View, apart: tuple[str, ...] = ()) -> gast.expr:
         """`same_array(name, base, "<message>", (z, ...))`: name is base, or holds none of
@@ -247,7 +313,7 @@ class ViewUpdates:
         it is made again from it, so b is bound to its new value (`b = value`)."""
         body: list[gast.stmt] = []
         for k, (name, w) in enumerate(links):
-            if k and w.kind == "same":
+            if k and w.kind in _ASKED_ABOVE:
                 below = self.made_again(links[:k])
                 alone = [nodes.assign(name, nodes.name(value)), *below]
                 above = [*self.upwards(links[k:], value), *below]

@@ -9,7 +9,7 @@ import numpy as np
 
 import tangentlike as tl
 
-from . import in_place_calls, in_place_chains, in_place_helpers, in_place_paths
+from . import in_place_calls, in_place_chains, in_place_helpers, in_place_paths, in_place_unseen
 
 G = np.array([1.0, 2.0, 3.0, 4.0])
 SCALE = 2.5
@@ -1319,6 +1319,7 @@ CASES += [  # updates through views of views and aliases of views (the root read
     *in_place_calls.CASES,
     *in_place_paths.CASES,
     *in_place_helpers.CASES,  # helpers that change a parameter: inlined
+    *in_place_unseen.CASES,
 ]
 
 # (function, arguments, error: "build" (located, when the gradient is built) or "run"
@@ -1336,4 +1337,5 @@ REFUSED = [
     (out_into_an_element, _vec, "build", ["but a variable"]),
     (out_two_outputs, _vec, "build", ["several outputs"]),
     *in_place_paths.REFUSED,
+    *in_place_unseen.REFUSED,
 ]

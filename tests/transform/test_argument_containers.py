@@ -222,7 +222,7 @@ def test_an_array_item_updated_in_place_is_refused(m):
 def test_built_for_the_kind_passed(m):
     """Written by index only: the gradient is built at each call for a list or an array
     (an array keeps the array path: its own copy, written back; the result, a product,
-    is new memory)."""
+    is checked to share none of it when it returns)."""
     df = tl.grad(m.in_a_branch, wrt=1)
     L = [1.0, 2.0]
     assert np.isclose(df(L, 0.7), 3.0)
