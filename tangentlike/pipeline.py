@@ -43,7 +43,7 @@ from .normalize import (
     nested_grads,
     vectorized,
 )
-from .optimize import accumulate, dce, fresh, inline, restores, spreads, zeros
+from .optimize import accumulate, dce, doubles, fresh, inline, restores, spreads, zeros
 from .parse import fence
 from .parse.generated import runtime_helper
 from .parse.record import Recorder
@@ -411,6 +411,7 @@ class ModuleBuilder:
                     accumulate.run(fn, self.job.wrt, resolve)
                     zeros.run(fn, self.job.scalars, resolve)
                 fresh.run(fn, accumulate.resolver(fn, self.namespace))
+                doubles.run(fn)
                 restores.run(fn, ctx.stack, ctx.push, ctx.pop)
             if self.checks:  # after optimizing: no pass moves a checked pop
                 checks.stack(ctx, fn, entry=entry)

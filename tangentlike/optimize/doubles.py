@@ -1,0 +1,74 @@
+"""`b = E` then `b += E` becomes `b = E` then `b += b`: the adjoint of `x * x`.
+
+The product rule gives each operand of `x * x` its contribution, `bx = g * x` and
+`bx += g * x`: the same product twice, which for arrays is a second pass over the
+data and a temporary.
+
+Assumes: generated code, where `b += v` adds v to b (in place for an array b only
+when b is owned, which `b = E` with E an operator expression makes it: NumPy
+arithmetic returns a new array, numbers and lists are new values).
+Guarantees: the second statement is rewritten only when the two statements are
+adjacent in one block, E is an arithmetic operator (+ - * / and unary minus) applied
+to names and literals only, and E does not read b: then E evaluates to the same value
+twice (names unchanged between the two statements, no calls), and `b += b` adds
+that value to b as `b += E` did (NumPy's in-place add of an array to itself reads
+each element before writing it).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import gast
+
+from ..syntax import nodes
+
+_OPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.USub)
+
+
+def run(fn: gast.FunctionDef) -> gast.FunctionDef:
+    """Rewrite every qualifying pair in fn's blocks, nested ones included."""
+    _block(fn.body)
+    return fn
+
+
+def _block(stmts: list[gast.stmt]) -> None:
+    for stmt in stmts:
+        for part in ("body", "orelse"):
+            inner = getattr(stmt, part, None)
+            if isinstance(inner, list) and not isinstance(stmt, gast.FunctionDef):
+                _block(inner)
+    for first, second in itertools.pairwise(stmts):
+        if not (
+            isinstance(first, gast.Assign)
+            and len(first.targets) == 1
+            and isinstance(first.targets[0], gast.Name)
+            and isinstance(second, gast.AugAssign)
+            and isinstance(second.op, gast.Add)
+            and isinstance(second.target, gast.Name)
+        ):
+            continue
+        b = first.targets[0].id
+        if second.target.id != b or not _arithmetic(first.value):
+            continue
+        if b in nodes.names_read(first.value):
+            continue
+        if gast.dump(first.value) == gast.dump(second.value):
+            second.value = nodes.name(b)
+
+
+def _arithmetic(expr: gast.expr) -> bool:
+    """Whether expr is operators of _OPS over names and number literals, at least one
+    operator."""
+    if not isinstance(expr, (gast.BinOp, gast.UnaryOp)):
+        return False
+    for node in gast.walk(expr):
+        if isinstance(node, (gast.BinOp, gast.UnaryOp)):
+            if not isinstance(node.op, _OPS):
+                return False
+        elif isinstance(node, gast.Constant):
+            if not isinstance(node.value, (int, float)) or isinstance(node.value, bool):
+                return False
+        elif not isinstance(node, (gast.Name, gast.Load, gast.operator, gast.unaryop)):
+            return False
+    return True
