@@ -1,4 +1,5 @@
-"""`b = E` then `b += E` becomes `b = E` then `b += b`: the adjoint of `x * x`.
+"""Repeated work in adjacent statements: `b = E` then `b += E` becomes `b = E` then
+`b += b` (the adjoint of `x * x`), and `a = b` ... `b = a` loses its second copy.
 
 The product rule gives each operand of `x * x` its contribution, `bx = g * x` and
 `bx += g * x`: the same product twice, which for arrays is a second pass over the
@@ -12,7 +13,9 @@ adjacent in one block, E is an arithmetic operator (+ - * / and unary minus) app
 to names and literals only, and E does not read b: then E evaluates to the same value
 twice (names unchanged between the two statements, no calls), and `b += b` adds
 that value to b as `b += E` did (NumPy's in-place add of an array to itself reads
-each element before writing it).
+each element before writing it). `b = a` goes when `a = b` comes earlier in the same
+block and no statement between them (nested ones included) binds a or b: b already
+holds a's value.
 """
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ def _block(stmts: list[gast.stmt]) -> None:
             inner = getattr(stmt, part, None)
             if isinstance(inner, list) and not isinstance(stmt, gast.FunctionDef):
                 _block(inner)
+                if not inner and part == "body":
+                    inner.append(gast.Pass())
+    stmts[:] = _without_copies_back(stmts)
     for first, second in itertools.pairwise(stmts):
         if not (
             isinstance(first, gast.Assign)
@@ -55,6 +61,34 @@ def _block(stmts: list[gast.stmt]) -> None:
             continue
         if gast.dump(first.value) == gast.dump(second.value):
             second.value = nodes.name(b)
+
+
+def _copy(stmt: gast.stmt) -> tuple[str, str] | None:
+    """(a, b) for the statement `a = b` (two names), else None."""
+    if (
+        isinstance(stmt, gast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], gast.Name)
+        and isinstance(stmt.value, gast.Name)
+    ):
+        return stmt.targets[0].id, stmt.value.id
+    return None
+
+
+def _without_copies_back(stmts: list[gast.stmt]) -> list[gast.stmt]:
+    """stmts without each `b = a` that an earlier `a = b` of the block makes a no-op."""
+    out: list[gast.stmt] = []
+    copies: set[tuple[str, str]] = set()  # (a, b): a and b hold one value here
+    for stmt in stmts:
+        pair = _copy(stmt)
+        if pair is not None and (pair[1], pair[0]) in copies:
+            continue  # b = a, where a = b came before and neither changed since
+        stored = nodes.names_stored(stmt)
+        copies = {c for c in copies if not (set(c) & stored)}
+        if pair is not None and pair[0] != pair[1]:
+            copies.add(pair)
+        out.append(stmt)
+    return out
 
 
 def _arithmetic(expr: gast.expr) -> bool:

@@ -68,3 +68,26 @@ def test_adjoints_of_squares_are_right():
         assert type(g[i]) is float
         check_against_fd(squares, g[i], numbers, i)
         np.testing.assert_allclose(g[i], autograd_grad(squares, numbers, i), rtol=1e-10)
+
+
+def test_a_copy_back_goes_when_neither_name_changed():
+    copies = """
+def df(g, s):
+    b1 = g
+    c = b1 * s
+    g = b1
+    h = g * c
+    return h
+"""
+    assert _run(copies) == code(
+        """
+        b1 = g
+        c = b1 * s
+        h = g * c
+        return h
+        """
+    )
+    changed = copies.replace("    c = b1 * s", "    b1 = b1 * s")
+    assert "g = b1" in _run(changed)
+    rebound = copies.replace("    c = b1 * s", "    for g in s:\n        c = g")
+    assert "g = b1" in _run(rebound)  # a nested statement binds g
