@@ -43,7 +43,17 @@ from .normalize import (
     nested_grads,
     vectorized,
 )
-from .optimize import accumulate, dce, doubles, fresh, inline, restores, spreads, zeros
+from .optimize import (
+    accumulate,
+    dce,
+    differences,
+    doubles,
+    fresh,
+    inline,
+    restores,
+    spreads,
+    zeros,
+)
 from .parse import fence
 from .parse.generated import runtime_helper
 from .parse.record import Recorder
@@ -404,6 +414,7 @@ class ModuleBuilder:
         for fn in fns:
             if self.optimize:
                 spreads.run(fn, ctx.shaped_products, accumulate.resolver(fn, self.namespace))
+                differences.run(fn, ctx.vector_differences)  # before dce: b goes
                 dce.run(fn, lambda value, ctx=ctx: _pure(ctx, value))
                 inline.run(fn, lambda value, ctx=ctx: _pure(ctx, value, helpers=True))
                 if entry and self.job is not None:

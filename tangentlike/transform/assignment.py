@@ -20,7 +20,16 @@ from ..rules import unknown
 from ..rules.instantiate import bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
-from . import checkpoints, checks, complex_gate, containers, joins, products, shaped_products
+from . import (
+    checkpoints,
+    checks,
+    complex_gate,
+    containers,
+    differences,
+    joins,
+    products,
+    shaped_products,
+)
 from .adjoints import Adjoints, index_expr
 from .defined import Defined
 
@@ -114,6 +123,7 @@ def adjoint_of(adj: Adjoints, stmt: gast.Assign, defined: Defined):
     if rule.elementwise:
         shaped_products.record(ctx, stmt, instance.stmts, bt)
     joins.specialise(ctx, stmt, instance.stmts)
+    differences.record(ctx, stmt, instance.stmts)
     stmts = [
         s
         for s in _hoist_contributions(instance.stmts, ctx.namer)
