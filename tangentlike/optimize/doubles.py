@@ -15,12 +15,15 @@ twice (names unchanged between the two statements, no calls), and `b += b` adds
 that value to b as `b += E` did (NumPy's in-place add of an array to itself reads
 each element before writing it). `b = a` goes when `a = b` comes earlier in the same
 block and no statement between them (nested ones included) binds a or b: b already
-holds a's value.
+holds a's value. A copy `a = b` goes where a is bound only there and every read of a
+is in a later simple statement of the same block, before a or b is bound again (so b
+holds a's value there): those reads read b.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 
 import gast
 
@@ -31,19 +34,24 @@ _OPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.USub)
 
 def run(fn: gast.FunctionDef) -> gast.FunctionDef:
     """Rewrite every qualifying pair in fn's blocks, nested ones included."""
-    _block(fn.body)
+    reads, stores = Counter(), Counter()
+    for node in gast.walk(fn):
+        if isinstance(node, gast.Name):
+            (reads if isinstance(node.ctx, gast.Load) else stores)[node.id] += 1
+    _block(fn.body, reads, stores)
     return fn
 
 
-def _block(stmts: list[gast.stmt]) -> None:
+def _block(stmts: list[gast.stmt], reads: Counter, stores: Counter) -> None:
     for stmt in stmts:
         for part in ("body", "orelse"):
             inner = getattr(stmt, part, None)
             if isinstance(inner, list) and not isinstance(stmt, gast.FunctionDef):
-                _block(inner)
+                _block(inner, reads, stores)
                 if not inner and part == "body":
                     inner.append(gast.Pass())
     stmts[:] = _without_copies_back(stmts)
+    stmts[:] = _propagated(stmts, reads, stores)
     for first, second in itertools.pairwise(stmts):
         if not (
             isinstance(first, gast.Assign)
@@ -89,6 +97,43 @@ def _without_copies_back(stmts: list[gast.stmt]) -> list[gast.stmt]:
             copies.add(pair)
         out.append(stmt)
     return out
+
+
+def _propagated(stmts: list[gast.stmt], reads: Counter, stores: Counter) -> list[gast.stmt]:
+    """stmts without each copy `a = b` whose a is bound only there and read only by
+    later simple statements of this block before a or b is bound again: those read b."""
+    out = list(stmts)
+    k = 0
+    while k < len(out):
+        pair = _copy(out[k])
+        if pair is not None and pair[0] != pair[1] and stores[pair[0]] == 1:
+            uses = _uses(out[k + 1 :], *pair)
+            if uses is not None and len(uses) == reads[pair[0]]:
+                for name in uses:
+                    name.id = pair[1]
+                reads[pair[1]] += len(uses)
+                del out[k]
+                continue
+        k += 1
+    return out
+
+
+def _uses(later: list[gast.stmt], a: str, b: str) -> list[gast.Name] | None:
+    """The reads of a in `later` up to the first statement binding a or b (included: its
+    value is read first), or None when a read is inside a loop or branch."""
+    found: list[gast.Name] = []
+    for stmt in later:
+        names = [n for n in gast.walk(stmt) if isinstance(n, gast.Name) and n.id == a]
+        if isinstance(stmt, (gast.If, gast.For, gast.While)):
+            if names:
+                return None  # read in a loop or branch: left alone
+            if {a, b} & nodes.names_stored(stmt):
+                break
+            continue
+        found += [n for n in names if isinstance(n.ctx, gast.Load)]
+        if {a, b} & nodes.names_stored(stmt) or isinstance(stmt, gast.AugAssign):
+            break
+    return found
 
 
 def _arithmetic(expr: gast.expr) -> bool:

@@ -91,3 +91,25 @@ def df(g, s):
     assert "g = b1" in _run(changed)
     rebound = copies.replace("    c = b1 * s", "    for g in s:\n        c = g")
     assert "g = b1" in _run(rebound)  # a nested statement binds g
+
+
+def test_a_copy_read_before_either_name_changes_is_propagated():
+    copies = """
+def df(g, s):
+    b4 = g
+    c = b4 * s
+    b1 = c
+    g = g + b1
+    return g
+"""
+    assert _run(copies) == code(
+        """
+        c = g * s
+        g = g + c
+        return g
+        """
+    )
+    after = copies.replace("    return g", "    return g + b4")
+    assert "b4 = g" in _run(after)  # read after g is bound again
+    looped = copies.replace("    b1 = c\n", "    b1 = c\n    for i in s:\n        c = b1\n")
+    assert "b1 = c" in _run(looped)  # read inside a loop
