@@ -17,7 +17,8 @@ each element before writing it). `b = a` goes when `a = b` comes earlier in the 
 block and no statement between them (nested ones included) binds a or b: b already
 holds a's value. A copy `a = b` goes where a is bound only there and every read of a
 is in a later simple statement of the same block, before a or b is bound again (so b
-holds a's value there): those reads read b.
+holds a's value there): those reads read b. A copy that is the only statement of its
+line in the block stays (the backward sweep shows a block for every line, emit/).
 """
 
 from __future__ import annotations
@@ -101,17 +102,23 @@ def _without_copies_back(stmts: list[gast.stmt]) -> list[gast.stmt]:
 
 def _propagated(stmts: list[gast.stmt], reads: Counter, stores: Counter) -> list[gast.stmt]:
     """stmts without each copy `a = b` whose a is bound only there and read only by
-    later simple statements of this block before a or b is bound again: those read b."""
+    later simple statements of this block before a or b is bound again (those read b),
+    and which is not the only statement of its line."""
     out = list(stmts)
+    marks = [i for i, s in enumerate(out) if getattr(s, "sweep", None) == "backward"]
+    start = marks[-1] + 1 if marks else 0  # the backward sweep's lines, not the forward's
+    lines = Counter(getattr(s, "lineno", None) for s in out[start:])
     k = 0
     while k < len(out):
         pair = _copy(out[k])
-        if pair is not None and pair[0] != pair[1] and stores[pair[0]] == 1:
+        line = getattr(out[k], "lineno", None)
+        if pair is not None and pair[0] != pair[1] and stores[pair[0]] == 1 and lines[line] > 1:
             uses = _uses(out[k + 1 :], *pair)
             if uses is not None and len(uses) == reads[pair[0]]:
                 for name in uses:
                     name.id = pair[1]
                 reads[pair[1]] += len(uses)
+                lines[line] -= 1
                 del out[k]
                 continue
         k += 1

@@ -96,10 +96,8 @@ def df(g, s):
 def test_a_copy_read_before_either_name_changes_is_propagated():
     copies = """
 def df(g, s):
-    b4 = g
-    c = b4 * s
-    b1 = c
-    g = g + b1
+    b4 = g; c = b4 * s
+    b1 = c; g = g + b1
     return g
 """
     assert _run(copies) == code(
@@ -111,5 +109,9 @@ def df(g, s):
     )
     after = copies.replace("    return g", "    return g + b4")
     assert "b4 = g" in _run(after)  # read after g is bound again
-    looped = copies.replace("    b1 = c\n", "    b1 = c\n    for i in s:\n        c = b1\n")
+    looped = copies.replace(
+        "    b1 = c; g = g + b1\n", "    b1 = c; g = g\n    for i in s:\n        c = b1\n"
+    )
     assert "b1 = c" in _run(looped)  # read inside a loop
+    alone = copies.replace("    b4 = g; c = b4 * s", "    b4 = g\n    c = b4 * s")
+    assert "b4 = g" in _run(alone)  # the only statement of its line: its line's block
