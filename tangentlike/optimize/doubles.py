@@ -51,7 +51,7 @@ def _block(stmts: list[gast.stmt], reads: Counter, stores: Counter) -> None:
                 _block(inner, reads, stores)
                 if not inner and part == "body":
                     inner.append(gast.Pass())
-    stmts[:] = _without_copies_back(stmts)
+    stmts[:] = _without_copies_back(stmts, reads)
     stmts[:] = _propagated(stmts, reads, stores)
     for first, second in itertools.pairwise(stmts):
         if not (
@@ -84,13 +84,14 @@ def _copy(stmt: gast.stmt) -> tuple[str, str] | None:
     return None
 
 
-def _without_copies_back(stmts: list[gast.stmt]) -> list[gast.stmt]:
+def _without_copies_back(stmts: list[gast.stmt], reads: Counter) -> list[gast.stmt]:
     """stmts without each `b = a` that an earlier `a = b` of the block makes a no-op."""
     out: list[gast.stmt] = []
     copies: set[tuple[str, str]] = set()  # (a, b): a and b hold one value here
     for stmt in stmts:
         pair = _copy(stmt)
         if pair is not None and (pair[1], pair[0]) in copies:
+            reads[pair[1]] -= 1  # the read of a it made is gone
             continue  # b = a, where a = b came before and neither changed since
         stored = nodes.names_stored(stmt)
         copies = {c for c in copies if not (set(c) & stored)}
