@@ -430,8 +430,7 @@ def _bwd__bwd__helper(_stack_2, b_bwd__helper_2):
     bbv = part(b_bwd__helper_2, 0, bv)
     b_stack = part(b_bwd__helper_2, 1, _stack)
     # grad of <tangentlike form dcalls_helper 1c83de2a1536>:17  bv = bv + bv
-    b_bv1 = bbv
-    bbv = bbv + b_bv1
+    bbv = bbv + bbv
     # grad of <tangentlike form dcalls_helper 1c83de2a1536>:16  bv = b_helper_1 * v
     bb_helper_1 = unbroadcast(bbv * v, b_helper_1)
     bv_2 = unbroadcast(bbv * b_helper_1, v)
@@ -460,17 +459,20 @@ def ddcalls_helper(x, bcalls_helper=1.0, bdcalls_helper=1.0):
     _tuple1 = _fwd__fwd__helper(_stack_2, _stack, x, 2.0)  # <tangentlike form dcalls_helper 1c83de2a1536>:22  _threaded1, _stack = _fwd__helper(_stack, x, 2.0)
     _threaded1 = _tuple1[0]             # <tangentlike form dcalls_helper 1c83de2a1536>:22
     _stack = _tuple1[1]                 # <tangentlike form dcalls_helper 1c83de2a1536>:22
+    _calls_helper1 = _threaded1         # <tangentlike form dcalls_helper 1c83de2a1536>:23
     _tuple2 = _fwd__fwd__helper(_stack_2, _stack, x * x, 0.5)  # <tangentlike form dcalls_helper 1c83de2a1536>:24  _threaded2, _stack = _fwd__helper(_stack, x * x, 0.5)
     _threaded2 = _tuple2[0]             # <tangentlike form dcalls_helper 1c83de2a1536>:24
     _stack = _tuple2[1]                 # <tangentlike form dcalls_helper 1c83de2a1536>:24
-    _calls_helper4 = _threaded1 + _threaded2  # <tangentlike form dcalls_helper 1c83de2a1536>:26
+    _calls_helper3 = _threaded2         # <tangentlike form dcalls_helper 1c83de2a1536>:25
+    _calls_helper4 = _calls_helper1 + _calls_helper3  # <tangentlike form dcalls_helper 1c83de2a1536>:26
     b_calls_helper4 = spread(bcalls_helper, _calls_helper4)  # <tangentlike form dcalls_helper 1c83de2a1536>:27
-    b_calls_helper1 = unbroadcast(b_calls_helper4, _threaded1)  # <tangentlike form dcalls_helper 1c83de2a1536>:28
+    b_calls_helper1 = unbroadcast(b_calls_helper4, _calls_helper1)  # <tangentlike form dcalls_helper 1c83de2a1536>:28
     _tuple3 = _fwd__bwd__helper(_stack_2, _stack, unbroadcast(b_calls_helper4,
-        _threaded2))                    # <tangentlike form dcalls_helper 1c83de2a1536>:29  _threaded3, _stack = _bwd__helper(_stack, unbroadcast(b_calls_helper4, _calls_helper3))
+        _calls_helper3))                # <tangentlike form dcalls_helper 1c83de2a1536>:29  _threaded3, _stack = _bwd__helper(_stack, unbroadcast(b_calls_helper4, _calls_helper3))
     _threaded3 = _tuple3[0]             # <tangentlike form dcalls_helper 1c83de2a1536>:29
     _stack = _tuple3[1]                 # <tangentlike form dcalls_helper 1c83de2a1536>:29
-    bx = _threaded3 * x                 # <tangentlike form dcalls_helper 1c83de2a1536>:31
+    b_calls_helper2 = _threaded3        # <tangentlike form dcalls_helper 1c83de2a1536>:30
+    bx = b_calls_helper2 * x            # <tangentlike form dcalls_helper 1c83de2a1536>:31
     bx = bx + bx                        # <tangentlike form dcalls_helper 1c83de2a1536>:32
     _tuple4 = _fwd__bwd__helper(_stack_2, _stack, b_calls_helper1)  # <tangentlike form dcalls_helper 1c83de2a1536>:33  _threaded4, _stack = _bwd__helper(_stack, b_calls_helper1)
     _threaded4 = _tuple4[0]             # <tangentlike form dcalls_helper 1c83de2a1536>:33
@@ -492,14 +494,15 @@ def ddcalls_helper(x, bcalls_helper=1.0, bdcalls_helper=1.0):
     # grad of <tangentlike form dcalls_helper 1c83de2a1536>:33  _threaded4, _stack = _bwd__helper(_stack, b_calls_helper1)
     b_stack = _bwd__bwd__helper(_stack_2, add_item(None, _tuple4, 0, b_threaded4))
     # grad of <tangentlike form dcalls_helper 1c83de2a1536>:32  bx = bx + bx
-    b_bx1 = bbx
-    bbx = bbx + b_bx1
+    bbx = bbx + bbx
     # grad of <tangentlike form dcalls_helper 1c83de2a1536>:31  bx = b_calls_helper2 * x
-    bb_calls_helper2 = unbroadcast(bbx * x, _threaded3)
-    bx_2 = unbroadcast(bbx * _threaded3, x)
+    bb_calls_helper2 = unbroadcast(bbx * x, b_calls_helper2)
+    bx_2 = unbroadcast(bbx * b_calls_helper2, x)
+    # grad of <tangentlike form dcalls_helper 1c83de2a1536>:30  b_calls_helper2 = _threaded3
+    b_threaded3 = bb_calls_helper2
     # grad of <tangentlike form dcalls_helper 1c83de2a1536>:29  _threaded3, _stack = _bwd__helper(_stack, unbroadcast(b_calls_helper4, _calls_helper3))
     b_tuple3 = add_item(None, _tuple3, 1, b_stack)
-    b_tuple3 = add_item(b_tuple3, _tuple3, 0, bb_calls_helper2)
+    b_tuple3 = add_item(b_tuple3, _tuple3, 0, b_threaded3)
     b_stack = _bwd__bwd__helper(_stack_2, b_tuple3)
     # grad of <tangentlike form dcalls_helper 1c83de2a1536>:24  _threaded2, _stack = _fwd__helper(_stack, x * x, 0.5)
     _gstack1, _gtuple51 = _bwd__fwd__helper(_stack_2, add_item(None, _tuple2, 1,
