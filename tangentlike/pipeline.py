@@ -45,7 +45,17 @@ from .normalize import (
     nested_grads,
     vectorized,
 )
-from .optimize import accumulate, dce, fresh, inline, spreads, zeros
+from .optimize import (
+    accumulate,
+    dce,
+    differences,
+    doubles,
+    fresh,
+    inline,
+    restores,
+    spreads,
+    zeros,
+)
 from .parse import fence
 from .parse.generated import runtime_helper
 from .parse.record import Recorder
@@ -440,16 +450,19 @@ class ModuleBuilder:
             sweep_check.resolved(fns)
         for fn in fns:
             if self.optimize:
-                # One resolver for all passes: dce and inline only remove local names,
+                spreads.run(fn, ctx.shaped_products, accumulate.resolver(fn, self.namespace))
+                differences.run(fn, ctx.vector_differences)  # before dce: b goes
+                # One resolver for the passes below: dce and inline only remove local names,
                 # and a name taken as local when it no longer is resolves to None (unknown).
                 resolve = accumulate.resolver(fn, self.namespace)
-                spreads.run(fn, ctx.shaped_products, resolve)
                 dce.run(fn, lambda value, ctx=ctx: _pure(ctx, value))
                 inline.run(fn, lambda value, ctx=ctx: _pure(ctx, value, helpers=True))
                 if entry and self.job is not None:
                     accumulate.run(fn, self.job.wrt, resolve)
                     zeros.run(fn, self.job.scalars, resolve)
                 fresh.run(fn, resolve)
+                doubles.run(fn)
+                restores.run(fn, ctx.stack, ctx.push, ctx.pop)
             if self.checks:  # after optimizing: no pass moves a checked pop
                 checks.stack(ctx, fn, entry=entry)
             text = codegen.function_source(fn, origin)

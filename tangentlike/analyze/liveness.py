@@ -47,7 +47,7 @@ def live_after(fn: gast.FunctionDef) -> dict[int, Live]:
             return block(stmt.body, live) | block(stmt.orelse, live) | nodes.names_read(stmt.test)
         if isinstance(stmt, (gast.For, gast.While)):
             test = nodes.names_read(stmt.iter if isinstance(stmt, gast.For) else stmt.test)
-            target = {stmt.target.id} if isinstance(stmt, gast.For) else set()
+            target = nodes.names_stored(stmt.target) if isinstance(stmt, gast.For) else set()
             head = live | test  # the loop may run zero times, or once more
             while True:
                 inside = (block(stmt.body, head) - target) | test | live

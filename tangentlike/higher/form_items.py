@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 
 from .. import runtime
+from ..syntax.nodes import walk
 from .form_lists import statement_lists
 
 
@@ -75,14 +76,14 @@ def _certain_lists(fn: ast.FunctionDef, builtin_list: bool) -> set[str]:
         if extra is not None:
             params.add(extra.arg)
     kinds: dict[str, bool] = {}
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if node is not fn and isinstance(node, (ast.FunctionDef, ast.Lambda, ast.ClassDef)):
             return set()
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             return set()
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             kinds.setdefault(node.id, False)  # bound some other way, unless seen below
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1
@@ -110,7 +111,7 @@ def _makes_list(value: ast.expr, builtin_list: bool) -> bool:
 
 
 def _only_list_displays(fn: ast.FunctionDef, name: str, builtin_list: bool) -> bool:
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Del):
             return False
         if isinstance(node, (ast.For, ast.comprehension)) and _binds(node.target, name):
@@ -142,7 +143,7 @@ def _targets_of(node: ast.AST) -> list[ast.AST]:
 def _binds(target: ast.AST, name: str) -> bool:
     return any(
         isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-        for n in ast.walk(target)
+        for n in walk(target)
     )
 
 

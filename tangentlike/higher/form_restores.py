@@ -29,6 +29,7 @@ from __future__ import annotations
 import ast
 
 from .. import runtime
+from ..syntax.nodes import walk
 from .form_lists import statement_lists
 
 # runtime helpers that change a list given to them in place
@@ -69,7 +70,7 @@ def _statement_order(fn: ast.FunctionDef) -> dict[int, int]:
 
 
 def _grown(fn: ast.FunctionDef) -> set[str]:
-    return {g for s in ast.walk(fn) if (g := _growth(s)) is not None}
+    return {g for s in walk(fn) if (g := _growth(s)) is not None}
 
 
 def _growth(stmt: ast.AST) -> str | None:
@@ -92,7 +93,7 @@ def _restores(fn: ast.FunctionDef, name: str) -> list[ast.Assign]:
     """`B = S[0]` with S a stack chain (named like one)."""
     return [
         s
-        for s in ast.walk(fn)
+        for s in walk(fn)
         if isinstance(s, ast.Assign)
         and len(s.targets) == 1
         and isinstance(s.targets[0], ast.Name)
@@ -118,18 +119,18 @@ def _never_changed_after(
     order: dict[int, int],
     external: dict[str, object],
 ) -> bool:
-    growths = [s for s in ast.walk(fn) if _growth(s) == name]
+    growths = [s for s in walk(fn) if _growth(s) == name]
     first_restore = min(order.get(id(r), -1) for r in restores)
     if any(order.get(id(g), first_restore) >= first_restore for g in growths):
         return False
     restore_ids = {id(r) for r in restores}
-    for loop in ast.walk(fn):
+    for loop in walk(fn):
         if isinstance(loop, (ast.For, ast.While)):
-            inside = {id(n) for n in ast.walk(loop)}
+            inside = {id(n) for n in walk(loop)}
             if inside & restore_ids and any(id(g) in inside for g in growths):
                 return False
     growth_calls = {id(g.value.func) for g in growths}
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if node is not fn and isinstance(node, (ast.FunctionDef, ast.Lambda, ast.ClassDef)):
             return False
         if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
@@ -195,4 +196,4 @@ def _is_name(node: ast.AST, name: str) -> bool:
 
 
 def _mentions(node: ast.AST, name: str) -> bool:
-    return any(_is_name(n, name) for n in ast.walk(node))
+    return any(_is_name(n, name) for n in walk(node))

@@ -37,6 +37,7 @@ def split_return(fn: ast.FunctionDef, finish: str, module: Module) -> ast.Functi
     if len(returns) != 1 or returns[0] is not last:
         raise module.refuse(returns[-1] if returns else fn, "a return before the end")
     params = {a.arg for a in fn.args.args}
+    entry = _entry_names(fn, params)
     outs: list[ast.expr] = []
     out = module.fresh("_out")
 
@@ -47,6 +48,8 @@ def split_return(fn: ast.FunctionDef, finish: str, module: Module) -> ast.Functi
             return ast.Call(node.func, [part(a) for a in node.args], [])
         if isinstance(node, ast.Call) and is_name(node.func, FINISH):
             b, x, *rest = node.args
+            if isinstance(x, ast.Name) and x.id in entry:
+                x = load(entry[x.id])  # a second name of the parameter as on entry
             if not (isinstance(x, ast.Name) and x.id in params):
                 raise module.refuse(last, "a gradient of something other than a parameter")
             return ast.Call(node.func, [part(b), x, *rest], [])
@@ -60,6 +63,33 @@ def split_return(fn: ast.FunctionDef, finish: str, module: Module) -> ast.Functi
     args = ast.arguments([], names, None, [], [], None, [])
     finish_def = ast.FunctionDef(finish, args, [ast.Return(shaped)], [], None, None)
     return ast.fix_missing_locations(finish_def)
+
+
+def _entry_names(fn: ast.FunctionDef, params: set[str]) -> dict[str, str]:
+    """alias -> parameter for the top-level `alias = parameter` statements of `fn` that
+    come before any other binding of the parameter, where the alias is bound nowhere
+    else (transform/assemble.py's entry aliases): the alias is the argument passed."""
+    stored: dict[str, int] = {}
+    for node in walk(fn):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stored[node.id] = stored.get(node.id, 0) + 1
+    found: dict[str, str] = {}
+    rebound: set[str] = set()
+    for stmt in fn.body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Name)
+            and stmt.value.id in params
+            and stmt.value.id not in rebound
+            and stored.get(stmt.targets[0].id) == 1
+        ):
+            found[stmt.targets[0].id] = stmt.value.id
+        for node in walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                rebound.add(node.id)
+    return found
 
 
 # ---------------------------------------------------------------------------

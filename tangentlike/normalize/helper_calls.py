@@ -28,6 +28,7 @@ import gast
 
 from ..parse.resolve import MISSING, Scope
 from ..syntax import nodes
+from ..syntax.nodes import walk
 from .closure_calls import Inliner, _unpacked
 from .closures import Closure
 
@@ -67,7 +68,7 @@ class Helpers:
                 unpack = _unpacked(target, stmts[i + 1 :], tree) if target else []
                 code, used = self.inliner.expand(call, closure, target, {}, (), unpack)
                 module = gast.Module(body=code, type_ignores=[])
-                size = sum(isinstance(n, gast.stmt) for n in gast.walk(module))
+                size = sum(isinstance(n, gast.stmt) for n in walk(module))
                 self.inlined_statements += size
                 if self.inlined_statements > MAX_STATEMENTS:
                     self.inlined_statements -= size
@@ -131,9 +132,7 @@ class _Recursive(Exception):
 
 def own_definitions(node: gast.FunctionDef) -> bool:
     """Whether `node` defines functions or lambdas inside itself."""
-    return any(
-        isinstance(n, (gast.FunctionDef, gast.Lambda)) and n is not node for n in gast.walk(node)
-    )
+    return any(isinstance(n, (gast.FunctionDef, gast.Lambda)) and n is not node for n in walk(node))
 
 
 def defaults_inlined(closure: Closure, pre: list[gast.stmt]) -> Closure | None:

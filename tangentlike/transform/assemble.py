@@ -15,6 +15,7 @@ from .. import runtime
 from ..analyze import tbr
 from ..runtime import schedule
 from ..syntax import nodes
+from ..syntax.nodes import walk
 from . import (
     argument_containers,
     checkpoints,
@@ -185,6 +186,9 @@ def build(
     checks.contributions(ctx, marked, split is not None)  # debug mode: before saving
     grads = []
     entry = argument_containers.entry_like(fn, ctx.scope)  # a list or dict written into
+    params = set(nodes.all_param_names(fn))
+    aliases = _entry_aliases(ctx, marked, block, wrt, entry) if split is None else {}
+    entry = {**entry, **aliases}
     for p in wrt:
         b = ctx.adjoint.get(p)
         reached = b is not None and b in defined
@@ -200,24 +204,18 @@ def build(
             grads.append(nodes.call(ctx.helper("zeros_of"), [nodes.name(p)]))
     # the gradients of unreached arguments read the arguments after the whole backward
     # sweep: their original values must be back by then
-    final = set().union(*map(nodes.names_read, grads)) & set(nodes.all_param_names(fn))
-    # a restore kept inside a branch or loop reads its test or trip count: saving one
-    # value can make the backward sweep read more, so choose the saved sites to a fixpoint
-    pushed: frozenset[int] = frozenset()
-    while True:
-        reads = read_by_backward(ctx, resolve_pops(marked, pushed)) | final
-        undone, lists = container_checks.restored(ctx, reads)  # list appends undone backward
-        more = tbr.pushed_sites(ctx.fn, ctx.flow, block, reads | lists, final)
-        more |= undone | pushed
-        if more == pushed:
-            break
-        pushed = more
+    final = set().union(*map(nodes.names_read, grads)) & params
+    pushed = _pushes(ctx, marked, block, final)
     ctx.pushed = pushed
     bwd_code = resolve_pops(marked, ctx.pushed)
     # a split backward half gets its state from the forward half: everything it reads,
     # including the arguments whose zero gradients it returns
     reads = read_by_backward(ctx, bwd_code) | final
     fwd_code = Forward(ctx).block(body)
+    fwd_code = [
+        *(nodes.located(nodes.assign(a, nodes.name(p)), fn) for p, a in aliases.items()),
+        *fwd_code,
+    ]
     bwd_code = checkpoints.fill_copies(ctx, bwd_code)
 
     grad_value = grads[0] if len(grads) == 1 and single else nodes.tuple_(grads)
@@ -300,6 +298,43 @@ def build(
     ]
 
 
+def _pushes(ctx: Context, marked: list[gast.stmt], block: list, final: set[str]) -> frozenset[int]:
+    """The sites that push (analyze/tbr.py), `final` the parameters read after the
+    backward sweep. A restore kept inside a branch or loop reads its test or trip count:
+    saving one value can make the backward sweep read more, so choose to a fixpoint."""
+    pushed: frozenset[int] = frozenset()
+    while True:
+        reads = read_by_backward(ctx, resolve_pops(marked, pushed)) | final
+        undone, lists = container_checks.restored(ctx, reads)  # list appends undone backward
+        more = tbr.pushed_sites(ctx.fn, ctx.flow, block, reads | lists, final)
+        more |= undone | pushed
+        if more == pushed:
+            return pushed
+        pushed = more
+
+
+def _entry_aliases(
+    ctx: Context, marked: list[gast.stmt], block: list, wrt: tuple[str, ...], entry: dict
+) -> dict[str, str]:
+    """Parameter p -> `_p_at_entry1`, a second name of the object p is bound to on entry,
+    for the differentiated parameters the function rebinds (without an entry copy) and
+    the backward sweep need not restore otherwise. The gradient's `gradient_like`
+    reads p's structure from the alias: without it, the sweep would push p at every
+    rebinding only to give p back at the end. The alias is the object p's restores
+    would give back (arguments are never written into: transform/plan.py refuses it;
+    lists and dicts written into have their entry copy, `entry_like`)."""
+    fn = ctx.fn
+    params = set(nodes.all_param_names(fn))
+    stored = set().union(set(), *map(nodes.names_stored, fn.body))
+    rebound = [p for p in wrt if p in stored and p in params and p not in entry]
+    if not rebound:
+        return {}
+    # the other parameters' gradients read them at the end (zeros_of, gradient_like)
+    pushed = _pushes(ctx, marked, block, params - set(rebound))
+    restored = {s.name for s in ctx.flow.sites if id(s.stmt) in pushed}
+    return {p: ctx.namer.temp(f"{p}_at_entry") for p in rebound if p not in restored}
+
+
 def _assigns(code: list[gast.stmt], name: str) -> bool:
     return any(name in nodes.names_stored(s) for s in code)
 
@@ -308,7 +343,7 @@ def _writes_memory(ctx: Context, code: list[gast.stmt]) -> bool:
     """Whether `code` may write into arrays: a restore by index (`M[...] = _pop()`), a
     container's item restored, or a call of a generated backward half or recomputation
     (a name of the module's own, `_bwd_h`), which may restore its own arrays."""
-    for node in gast.walk(gast.Module(body=code, type_ignores=[])):
+    for node in walk(gast.Module(body=code, type_ignores=[])):
         if isinstance(node, gast.Subscript) and isinstance(node.ctx, gast.Store):
             return True
         if isinstance(node, gast.Call) and isinstance(node.func, gast.Name):

@@ -21,7 +21,16 @@ from ..rules.instantiate import bind_arguments, instantiate
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.nodes import walk
-from . import checkpoints, checks, complex_gate, containers, joins, products, shaped_products
+from . import (
+    checkpoints,
+    checks,
+    complex_gate,
+    containers,
+    differences,
+    joins,
+    products,
+    shaped_products,
+)
 from .adjoints import Adjoints, index_expr
 from .defined import Defined
 
@@ -115,6 +124,7 @@ def adjoint_of(adj: Adjoints, stmt: gast.Assign, defined: Defined):
     if rule.elementwise:
         shaped_products.record(ctx, stmt, instance.stmts, bt)
     joins.specialise(ctx, stmt, instance.stmts)
+    differences.record(ctx, stmt, instance.stmts)
     stmts = [
         s
         for s in _hoist_contributions(instance.stmts, ctx.namer)

@@ -99,6 +99,8 @@ class Context:
     checked: frozenset[str] = frozenset()
     # id(bt * y) -> (t, y): y has the shape of t, whose adjoint is bt (shaped_products.py)
     shaped_products: dict[int, tuple[str, str]] = field(default_factory=dict)
+    # id() of `undiff(g, a, 1, axis)` calls whose `a` is a vector (transform/differences.py)
+    vector_differences: set[int] = field(default_factory=set)
 
     @property
     def active(self) -> frozenset[str]:

@@ -46,6 +46,7 @@ from ..analyze.aliases import Aliases, View
 from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
+from ..syntax.nodes import walk
 
 # Above the updated view, the links that certainly share memory once the view does (b is
 # then an array: `c[i]` a row of c, `c` itself), so that no run-time test is needed there;
@@ -216,7 +217,7 @@ class ViewUpdates:
         """The item writes among stmts marked with the names `untouched` asks about
         (`write.untouched`), which transform.plan then lets share the written array."""
         if self.unseen:
-            for node in gast.walk(gast.Module(body=stmts, type_ignores=[])):
+            for node in walk(gast.Module(body=stmts, type_ignores=[])):
                 if nodes.is_item_write(node):
                     node.untouched = frozenset(self.unseen)
         return stmts

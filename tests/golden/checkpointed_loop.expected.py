@@ -31,7 +31,7 @@ def drnn(W, h, xs, brnn=1.0):
     # grad of checkpointed_loop.py:9  return np.sum(h * h)
     b_rnn1 = spread(brnn, _rnn1)
     bh = b_rnn1 * h
-    bh += b_rnn1 * h
+    bh += bh
     # grad of checkpointed_loop.py:7  for t in tl.checkpointed(range(len(xs)), snapshots=4):
     bW = np.zeros_like(W)
     for _act1, t in _plan1.reversal():

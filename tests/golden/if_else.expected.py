@@ -32,5 +32,5 @@ def dpiecewise(x, a, bpiecewise=1.0):
         b_y2 = unbroadcast(by, _y2)
         ba = unbroadcast(-by, a)
         bx = b_y2 * x
-        bx += b_y2 * x
+        bx += bx
     return gradient_like(bx, x, 'x'), gradient_like(ba, a, 'a')

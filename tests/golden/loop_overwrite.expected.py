@@ -27,7 +27,7 @@ def drnn(w, h, xs, brnn=1.0):
     # grad of loop_overwrite.py:7  return np.sum(h * h)
     b_rnn1 = spread(brnn, _rnn1)
     bh = b_rnn1 * h
-    bh += b_rnn1 * h
+    bh += bh
     # grad of loop_overwrite.py:5  for t in range(xs.shape[0]):
     bw = np.zeros_like(w)
     for t in reversed(_r3):

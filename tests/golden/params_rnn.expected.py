@@ -79,12 +79,11 @@ def dloss(params, xs, bloss=1.0):
     bparams = zeros_of(params)
     for _i2 in reversed(_r2):
         b_comp1, _bcall21 = unappend(b_comp1, _call2)
-        b_call2 = _bcall21
         _comp1.pop()
-        b_call1 = spread(b_call2, _call1)
+        b_call1 = spread(_bcall21, _call1)
         _call2 = _pop()
         b_p1 = b_call1 * _p1
-        b_p1 += b_call1 * _p1
+        b_p1 += b_p1
         _call1 = _pop()
         bparams = add_item(bparams, params, _key1, b_p1)
         _p1 = _pop()
@@ -97,10 +96,9 @@ def dloss(params, xs, bloss=1.0):
         bh = bh + _bh1
         # grad of params_rnn.py:8  h = np.tanh(params["W"] @ h + params["U"] @ x + params["b"])
         bh *= 1.0 - h * h
-        b_h9 = bh
         h = _pop()
-        b_h7 = unbroadcast(b_h9, _h7)
-        bparams = add_item(bparams, params, 'b', unbroadcast(b_h9, _h8))
+        b_h7 = unbroadcast(bh, _h7)
+        bparams = add_item(bparams, params, 'b', unbroadcast(bh, _h8))
         _h8 = _pop()
         b_h4 = unbroadcast(b_h7, _h4)
         b_h6 = unbroadcast(b_h7, _h6)

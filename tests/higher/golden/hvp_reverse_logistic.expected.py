@@ -345,7 +345,6 @@ def ddlogistic(w, X, y, blogistic=1.0, bdlogistic=1.0):
     _bz5 = np.exp(z - _logistic1)       # <tangentlike form dlogistic 3ec6d117e467>:21  bz = bz + b_logistic1 * np.exp(z - _logistic1)
     _bz6 = b_logistic1 * _bz5           # <tangentlike form dlogistic 3ec6d117e467>:21
     _bz7 = bz + _bz6                    # <tangentlike form dlogistic 3ec6d117e467>:21
-    _push(bz)                           # <tangentlike form dlogistic 3ec6d117e467>:21
     bz = _bz7                           # <tangentlike form dlogistic 3ec6d117e467>:21
     _bw3 = matmul_vjp_b(bz, X, w)       # <tangentlike form dlogistic 3ec6d117e467>:22  bw = bw + matmul_vjp_b(bz, X, w)
     _bw4 = bw + _bw3                    # <tangentlike form dlogistic 3ec6d117e467>:22
@@ -363,9 +362,7 @@ def ddlogistic(w, X, y, blogistic=1.0, bdlogistic=1.0):
     bbw = unbroadcast(b_bw4, bw)
     bbz = unbroadcast(np.matmul(X, unbroadcast(b_bw4, _bw3)), bz)
     # grad of <tangentlike form dlogistic 3ec6d117e467>:21  bz = bz + b_logistic1 * np.exp(z - _logistic1)
-    b_bz7 = bbz
-    bz = _pop()
-    b_bz4 = unbroadcast(unbroadcast(b_bz7, _bz6) * b_logistic1, _bz5) * _bz5
+    b_bz4 = unbroadcast(unbroadcast(bbz, _bz6) * b_logistic1, _bz5) * _bz5
     bz_2 = b_bz4
     b_logistic1_2 = -b_bz4
     # grad of <tangentlike form dlogistic 3ec6d117e467>:17  bw = bw + dot_vjp_b(b_logistic5, w, w)
