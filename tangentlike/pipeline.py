@@ -452,8 +452,7 @@ class ModuleBuilder:
             if self.optimize:
                 spreads.run(fn, ctx.shaped_products, accumulate.resolver(fn, self.namespace))
                 differences.run(fn, ctx.vector_differences)  # before dce: b goes
-                # One resolver for the passes below: dce and inline only remove local names,
-                # and a name taken as local when it no longer is resolves to None (unknown).
+                # one resolver below: dce and inline only remove locals (they resolve to None)
                 resolve = accumulate.resolver(fn, self.namespace)
                 dce.run(fn, lambda value, ctx=ctx: _pure(ctx, value))
                 inline.run(fn, lambda value, ctx=ctx: _pure(ctx, value, helpers=True))

@@ -44,7 +44,11 @@ def test_augmented_assignment_of_an_argument_checks_the_other_arguments(tmp_path
     # f(a, a) would change y too: a run-time check, which numbers and distinct arrays pass
     text = anf_source(tmp_path, "    x *= 2.0\n    return x + y\n")
     assert text.startswith("unshared(x, (y,),"), text
-    assert text.endswith("_x1 = x * 2.0\nx = _x1\nf = x + y\nreturn f"), text
+    # the update goes into the function's own copy of x, written back before the return;
+    # the result, computed anew, is checked there to share none of that copy
+    assert "_x_caller1 = x\nx = entry_copy(_x_caller1," in text, text
+    assert "_x1 = x * 2.0\nx = _x1\nf = x + y\nunshared(f, (x,)," in text, text
+    assert text.endswith("write_back(_x_caller1, x)\nreturn f"), text
 
 
 def test_methods_and_attributes_become_function_calls(tmp_path):
