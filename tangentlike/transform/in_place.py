@@ -48,6 +48,7 @@ from ..analyze.aliases import Aliases, analyze, bound_arguments
 from ..analyze.effects import Effects, Mutation
 from ..checkpoint import is_checkpointed
 from ..parse.resolve import Scope
+from ..parse.shown import own_param, shown
 from ..parse.source import ParsedFunction
 from ..rules.registry import Registry
 from ..syntax import nodes
@@ -224,9 +225,15 @@ class _Lowering:
         what = f"{messages.place(self.parsed, stmt)}: `{messages.text(self.parsed, stmt)}`"
 
         def labels(names: list[str]) -> str:
-            return messages.labels(self.parsed, self.aliases, stmt, [(n, None) for n in names])
+            text = messages.labels(self.parsed, self.aliases, stmt, [(n, None) for n in names])
+            return shown(text, self.parsed.node, self.parsed.source)
 
-        return ViewUpdates(self.namespace, self.namer, self.aliases, stmt, self.loops, what, labels)
+        def own(name: str) -> str | None:
+            return own_param(name, self.parsed.node, self.parsed.source)
+
+        return ViewUpdates(
+            self.namespace, self.namer, self.aliases, stmt, self.loops, what, labels, own
+        )
 
     def temp(self, stmt: gast.AugAssign) -> str:
         return self.temps.get(id(stmt)) or self.namer.temp(stmt.target.id)
