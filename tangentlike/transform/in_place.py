@@ -100,6 +100,7 @@ def run(
             lambda call: user_function(scope.resolve(call.func), registry),
             lambda call: registry.makes_sequence(scope.resolve(call.func)),
             no_containers=argument_copies.own_copies(fn, scope),
+            checked_params=argument_copies.checked_params(fn, scope),
         )
         aliases = analyze(fn, scope, registry, effects_of, structured)
     lowering = _Lowering(parsed, scope, registry, namespace, namer, effects_of, aliases)
