@@ -258,7 +258,7 @@ class _Lowering:
             return [stmt]
         what = (
             f"{messages.place(self.parsed, stmt)}: `{messages.text(self.parsed, stmt)}` updates "
-            f"the item of {y!r} in place"
+            f"the item of {shown(repr(y), self.parsed.node, self.parsed.source)} in place"
         )
         a = self.aliases  # an argument's or a global's array changes for the caller: refused
         live = None

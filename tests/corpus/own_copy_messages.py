@@ -35,3 +35,12 @@ def rebound_then_view(x, y, n):
     z3 = v1
     z3 /= (z3**3) ** 2 + 1.0
     return np.mean(np.sin(y)) + np.sum(v1) + np.mean(np.sin(z2)) * np.mean(np.sin(z3)) * x
+
+
+def item_updated_in_place(x, xs):
+    """A list argument grown (the function works on its own copy, own_container) whose array
+    item is updated in place while `a` holds it: refused at run time."""
+    a = xs[0]
+    xs[0] *= 0.5
+    xs.append(x * a)
+    return np.sum(a * x) + np.sum(xs[0]) + np.sum(xs[-1])

@@ -45,3 +45,11 @@ def test_run_time_refusal_names_the_argument():
     message = str(err.value)
     assert "_own" not in message and "_caller" not in message
     assert "'y' is not the array passed as 'y' (whose update the gradient follows)" in message
+
+
+def test_item_update_refusal_names_the_list_argument():
+    with pytest.raises(CheckError) as err:
+        tl.grad(c.item_updated_in_place)(1.5, [np.array([1.0, 2.0]), np.array([3.0, 4.0])])
+    message = str(err.value)
+    assert "_own" not in message and "_caller" not in message
+    assert "`xs[0] *= 0.5` updates the item of 'xs' in place" in message
