@@ -118,8 +118,8 @@ def plain_names(
     checked: frozenset[str],
     same_kind: Callable[[gast.Call], list[str]] | None = None,
 ) -> frozenset[str]:
-    """Names never bound to a list, tuple or dict, given `plain` (names every value of
-    which is an array, a number, a string or None: an argument's checked copy) and
+    """Names never bound to a list, tuple or dict, given `plain` (names whose calls,
+    entry_copy(...), give an array, a number, a string or None: an argument's copy) and
     `checked` (parameters whose value on entry is so): the greatest fixpoint over names
     bound only by plain assignments (`z op= v` too), each binding numeric, a copy of such
     a name, or a sum with such a name (an array or number plus a list is an array or
@@ -152,8 +152,11 @@ def plain_names(
         kept = frozenset(
             n
             for n in names
-            if n in plain
-            or all(_plain(v, names, known, makes_array, same_kind) for v in bindings.get(n, []))
+            if all(
+                (n in plain and isinstance(v, gast.Call))  # the checked copy itself
+                or _plain(v, names, known, makes_array, same_kind)
+                for v in bindings.get(n, [])
+            )
         )
         if kept == names:
             return kept

@@ -19,6 +19,7 @@ def test_sums_with_the_copy_are_plain():
     found = _plain(
         """
         def f(x, y, zs):
+            _y_own1 = entry_copy(y)
             y = _y_own1
             a = r_[y, zs]
             b = a + y
@@ -35,6 +36,7 @@ def test_products_loops_and_unchecked_parameters_are_not():
     found = _plain(
         """
         def f(n, y, xs):
+            _y_own1 = entry_copy(y)
             y = _y_own1
             a = n * xs
             b = y * xs
@@ -48,6 +50,19 @@ def test_products_loops_and_unchecked_parameters_are_not():
     assert "y" in found
     assert not {"a", "b", "c", "d", "e", "n", "xs"} & found
     assert "g" in found  # n + an array or number: never a list
+
+
+def test_a_copy_multiplied_in_place_is_not():
+    found = _plain(
+        """
+        def f(y, xs):
+            y = entry_copy(y)
+            y *= xs
+            z = y + 1
+        """,
+        plain=frozenset({"y"}),
+    )
+    assert "y" not in found and "z" not in found  # an int y times a list is a list
 
 
 def test_no_checked_parameter_no_base():
