@@ -22,7 +22,7 @@ import gast
 
 from ..syntax import nodes
 from ..syntax.nodes import walk
-from .numeric import floating_names, numeric
+from .numeric import floating_names, numeric, plain_names
 
 MUTATORS = ("append", "extend")
 
@@ -69,6 +69,7 @@ def structured(
     none_is_structured: bool = False,
     arrays_given: frozenset[str] = frozenset(),
     no_containers: frozenset[str] = frozenset(),
+    checked_params: frozenset[str] = frozenset(),
 ) -> frozenset[str]:
     """Locals whose adjoint may be a container adjoint (see the module docstring).
 
@@ -84,6 +85,7 @@ def structured(
     `arrays_given`: parameters known to be passed an ndarray (a build specialised to it).
     `no_containers`: locals never bound to a container (a copy of an argument the
     function changes, which raises for anything but an array or a number).
+    `checked_params`: parameters whose value on entry is checked so (by that copy).
     """
     floating = floating_names(fn, makes_array, arrays_given)
     bound: dict[str, list[gast.expr]] = {}
@@ -150,12 +152,17 @@ def structured(
         for n, values in bound.items()
         if all(numeric(v, floating, makes_array) for v in values) and n not in as_lists
     } | (no_containers - as_lists)
+    arrays |= (
+        plain_names(fn, floating, makes_array, no_containers, checked_params, shares_structure)
+        - as_lists
+    )
     params = set(nodes.param_names(fn))
     given = {  # parameters passed arrays that stay arrays
         p
         for p in params & arrays_given
         if all(numeric(v, floating, makes_array) for v in bound.get(p, [])) and p not in as_lists
     } | ((params & no_containers) - as_lists)  # rebound to a copy before any other use
+    given |= params & checked_params & arrays
     packed = {p.id for p in (fn.args.vararg, fn.args.kwarg) if p is not None}  # tuple, dict
     return frozenset(
         ((found - arrays - params) | (found & (params - given)) | as_lists | packed) & _locals(fn)

@@ -108,3 +108,69 @@ def floating_names(
         if kept == known:
             return known
         known = kept
+
+
+def plain_names(
+    fn: gast.FunctionDef,
+    known: frozenset[str],
+    makes_array: Callable[[gast.Call], bool] | None,
+    plain: frozenset[str],
+    checked: frozenset[str],
+    same_kind: Callable[[gast.Call], list[str]] | None = None,
+) -> frozenset[str]:
+    """Names never bound to a list, tuple or dict, given `plain` (names whose calls,
+    entry_copy(...), give an array, a number, a string or None: an argument's copy) and
+    `checked` (parameters whose value on entry is so): the greatest fixpoint over names
+    bound only by plain assignments (`z op= v` too), each binding numeric, a copy of such
+    a name, or a sum with such a name (an array or number plus a list is an array or
+    fails; never `n * xs`, which repeats a list), or a call whose result is of the kind of
+    such names (`same_kind(call)`: kept_apart(y, s) is y or y's copy)."""
+    bindings: dict[str, list[gast.expr]] = {}
+    other: set[str] = set(nodes.all_param_names(fn)) - checked
+    targets = set()
+    for node in walk(fn):
+        if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):
+            if len(node.targets) == 1:
+                targets.add(id(node.targets[0]))
+                bindings.setdefault(node.targets[0].id, []).append(node.value)
+        elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
+            targets.add(id(node.target))
+            op = gast.BinOp(left=nodes.name(node.target.id), op=node.op, right=node.value)
+            bindings.setdefault(node.target.id, []).append(op)
+        elif isinstance(node, (gast.Global, gast.Nonlocal)):
+            other.update(node.names)
+        elif isinstance(node, (gast.Import, gast.ImportFrom)):
+            other.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            other.add(node.name)
+    for node in walk(fn):
+        stored = isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del))
+        if stored and id(node) not in targets:
+            other.add(node.id)  # a loop target, an unpacked tuple's part, ...
+    names = (set(bindings) | checked | plain) - other
+    while True:
+        kept = frozenset(
+            n
+            for n in names
+            if all(
+                (n in plain and isinstance(v, gast.Call))  # the checked copy itself
+                or _plain(v, names, known, makes_array, same_kind)
+                for v in bindings.get(n, [])
+            )
+        )
+        if kept == names:
+            return kept
+        names = set(kept)
+
+
+def _plain(value, names, known, makes_array, same_kind) -> bool:
+    if numeric(value, known, makes_array):
+        return True
+    if isinstance(value, gast.Name):
+        return value.id in names
+    if isinstance(value, gast.BinOp) and isinstance(value.op, gast.Add):
+        return any(isinstance(o, gast.Name) and o.id in names for o in (value.left, value.right))
+    if isinstance(value, gast.Call) and same_kind is not None:
+        kinds = same_kind(value)
+        return bool(kinds) and all(n in names for n in kinds)
+    return False

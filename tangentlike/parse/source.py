@@ -26,6 +26,7 @@ from ..errors import SourceLocation, SourceNotFoundError, UnsupportedSyntaxError
 from ..syntax.nodes import walk
 from . import freshness, wrappers
 from .resolve import primal_of, user_class
+from .shown import shown
 
 if TYPE_CHECKING:
     from .record import Recorder
@@ -60,6 +61,7 @@ class ParsedFunction:
 
     def error(self, node: gast.AST, what: str, hint: str) -> UnsupportedSyntaxError:
         """An error at `node`: what is wrong, in which function, and what to do instead."""
+        what, hint = shown(what, self.node, self.source), shown(hint, self.node, self.source)
         return UnsupportedSyntaxError(
             f"{what} (in {self.func.__qualname__})",
             self.location(node),

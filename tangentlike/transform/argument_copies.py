@@ -293,6 +293,46 @@ def own_copies(fn: gast.FunctionDef, scope: Scope) -> frozenset[str]:
     )
 
 
+def checked_params(fn: gast.FunctionDef, scope: Scope) -> frozenset[str]:
+    """Parameters p whose value on entry entry_copy checks (`_p_caller1 = p`, then
+    `_p_own1 = entry_copy(_p_caller1)` among the first plain statements, nothing binding
+    p before): past the check it was an array, a number, a string or None, never a list,
+    tuple or dict (analyze.containers)."""
+    params, callers, found = set(nodes.param_names(fn)), {}, set()
+    for stmt in fn.body:
+        if not isinstance(stmt, (gast.Assign, gast.Expr)):
+            break
+        if isinstance(stmt, gast.Assign):
+            target, value = stmt.targets[0], stmt.value
+            if not isinstance(target, gast.Name):
+                break
+            if isinstance(value, gast.Name) and value.id in params - found:
+                callers[target.id] = value.id
+            elif (
+                isinstance(value, gast.Call)
+                and scope.resolve(value.func) is runtime.entry_copy
+                and value.args
+                and isinstance(value.args[0], gast.Name)
+                and value.args[0].id in callers
+            ):
+                found.add(callers[value.args[0].id])
+            if target.id in params:
+                params.discard(target.id)  # bound here: its later values are asked for
+    bound = _bound_anywhere(fn)
+    return frozenset(
+        p for p in found if all(bound.get(c, 0) == 1 for c, q in callers.items() if q == p)
+    )
+
+
+def _bound_anywhere(fn: gast.FunctionDef) -> dict[str, int]:
+    """How many times each name is stored anywhere in fn."""
+    counts: dict[str, int] = {}
+    for n in walk(fn):
+        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store):
+            counts[n.id] = counts.get(n.id, 0) + 1
+    return counts
+
+
 def _before_returns(stmts: list[gast.stmt], exit_: list[gast.stmt], checks) -> list[gast.stmt]:
     """stmts with `checks(return)` and a copy of `exit_` before each `return`, in nested
     blocks too."""

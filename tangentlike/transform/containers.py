@@ -269,7 +269,12 @@ def sequence_arguments(ctx: Context, call: gast.Call) -> list[str]:
 
 
 # runtime helpers whose result has the structure of some of their arguments (positions)
-_SHARING = {runtime.add: (0, 1), runtime.ungradient_like: (1,), runtime.no_object_zero: (0,)}
+_SHARING = {
+    runtime.add: (0, 1),
+    runtime.ungradient_like: (1,),
+    runtime.no_object_zero: (0,),
+    runtime.kept_apart: (0,),  # x itself or x's copy
+}
 
 
 def shared_structure(ctx: Context, call: gast.Call) -> list[str]:

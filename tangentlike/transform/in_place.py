@@ -48,6 +48,7 @@ from ..analyze.aliases import Aliases, analyze, bound_arguments
 from ..analyze.effects import Effects, Mutation
 from ..checkpoint import is_checkpointed
 from ..parse.resolve import Scope
+from ..parse.shown import own_param, shown
 from ..parse.source import ParsedFunction
 from ..rules.registry import Registry
 from ..syntax import nodes
@@ -99,6 +100,7 @@ def run(
             lambda call: user_function(scope.resolve(call.func), registry),
             lambda call: registry.makes_sequence(scope.resolve(call.func)),
             no_containers=argument_copies.own_copies(fn, scope),
+            checked_params=argument_copies.checked_params(fn, scope),
         )
         aliases = analyze(fn, scope, registry, effects_of, structured)
     lowering = _Lowering(parsed, scope, registry, namespace, namer, effects_of, aliases)
@@ -224,9 +226,15 @@ class _Lowering:
         what = f"{messages.place(self.parsed, stmt)}: `{messages.text(self.parsed, stmt)}`"
 
         def labels(names: list[str]) -> str:
-            return messages.labels(self.parsed, self.aliases, stmt, [(n, None) for n in names])
+            text = messages.labels(self.parsed, self.aliases, stmt, [(n, None) for n in names])
+            return shown(text, self.parsed.node, self.parsed.source)
 
-        return ViewUpdates(self.namespace, self.namer, self.aliases, stmt, self.loops, what, labels)
+        def own(name: str) -> str | None:
+            return own_param(name, self.parsed.node, self.parsed.source)
+
+        return ViewUpdates(
+            self.namespace, self.namer, self.aliases, stmt, self.loops, what, labels, own
+        )
 
     def temp(self, stmt: gast.AugAssign) -> str:
         return self.temps.get(id(stmt)) or self.namer.temp(stmt.target.id)
@@ -250,7 +258,7 @@ class _Lowering:
             return [stmt]
         what = (
             f"{messages.place(self.parsed, stmt)}: `{messages.text(self.parsed, stmt)}` updates "
-            f"the item of {y!r} in place"
+            f"the item of {shown(repr(y), self.parsed.node, self.parsed.source)} in place"
         )
         a = self.aliases  # an argument's or a global's array changes for the caller: refused
         live = None

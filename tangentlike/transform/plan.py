@@ -44,6 +44,7 @@ def plan(ctx: Context) -> None:
         none_is_structured=origins.is_form(ctx.parsed.filename),
         arrays_given=ctx.array_params,
         no_containers=argument_copies.own_copies(ctx.fn, ctx.scope),
+        checked_params=argument_copies.checked_params(ctx.fn, ctx.scope),
     )
     ctx.container_writes = container_writes.find(ctx)
     container_checks.check(ctx)

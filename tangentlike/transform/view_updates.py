@@ -68,14 +68,17 @@ class ViewUpdates:
         loops: dict[int, frozenset[int]] | None = None,
         what: str = "",
         labels: Callable[[list[str]], str] | None = None,
+        own_param: Callable[[str], str | None] | None = None,
     ) -> None:
         """`loops`: id(statement) -> the checkpointed loops around it; `what`: the update's
         place and text, for run-time refusals (`m.py:7: `z += 1.0``); `labels`: the words
-        for names in those refusals (`'s' and the value of ...`)."""
+        for names in those refusals (`'s' and the value of ...`); `own_param`: the parameter
+        whose own copy a name is (`_y_own1` -> 'y'), else None."""
         self.namespace, self.namer, self.aliases, self.stmt = namespace, namer, aliases, stmt
         self.loops = loops or {}
         self.what = what
         self.labels = labels or (lambda names: ", ".join(map(repr, names)))
+        self.own_param = own_param or (lambda name: None)
         self.unseen: list[str] = []  # names read afterwards asked at run time to share nothing
 
     def made_outside(self, view: View) -> bool:
@@ -275,9 +278,11 @@ class ViewUpdates:
         """`same_array(name, base, "<message>", (z, ...))`: name is base, or holds none of
         it nor of the names `apart` (those the update changes where name is not base: a
         name kept as it was must not share them)."""
+        param = self.own_param(w.base)
+        base = f"the array passed as {param!r}" if param else f"{w.base!r} itself"
         what = (
-            f"{self.what} changes memory that {name!r} (read afterwards) shares, and {name!r} "
-            f"is not {w.base!r} itself (whose update the gradient follows)"
+            f"{self.what} changes memory that {self.labels([name])} (read afterwards) shares, "
+            f"and {self.labels([name])} is not {base} (whose update the gradient follows)"
         )
         helper = self.helper("same_array", runtime.same_array)
         args = [nodes.name(name), nodes.name(w.base), nodes.const(what)]
