@@ -1,17 +1,21 @@
-"""An argument changed in place inside a loop over it, then rebound: corpus.
-argument_copy_loops, in reverse mode against central differences and autograd (on the
-out-of-place equivalent), in forward mode against central differences; the caller's
-array ends up as the function leaves it."""
+"""An argument changed in place inside a loop over it, then rebound (corpus.
+argument_copy_loops), or rebound to a sum and then updated through a loop over it
+(corpus.argument_copy_sums): in reverse mode against central differences and autograd
+(on the out-of-place equivalent), in forward mode against central differences; the
+caller's array ends up as the function leaves it."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 from corpus import argument_copy_loops as c
+from corpus import argument_copy_sums
 from reference import autograd_grad, directional_fd, fd_gradient
 
 import tangentlike as tl
 from tangentlike.errors import CheckError
+
+CASES = [*c.CASES, *argument_copy_sums.CASES]
 
 
 def _copies(args):
@@ -24,7 +28,7 @@ def _fd(f, args, i):
     return fd_gradient(lambda *a: f(*_copies(a)), _copies(args), i)
 
 
-@pytest.mark.parametrize("case", c.CASES, ids=lambda k: f"{k[0].__name__}-{c.CASES.index(k)}")
+@pytest.mark.parametrize("case", CASES, ids=lambda k: f"{k[0].__name__}-{CASES.index(k)}")
 def test_reverse_mode(case):
     f, make, wrt, equivalent = case
     args = make()
@@ -40,12 +44,13 @@ def test_reverse_mode(case):
         np.testing.assert_allclose(g, expected, rtol=1e-9, atol=1e-11)
 
 
-@pytest.mark.parametrize("case", c.CASES, ids=lambda k: f"{k[0].__name__}-{c.CASES.index(k)}")
+@pytest.mark.parametrize("case", CASES, ids=lambda k: f"{k[0].__name__}-{CASES.index(k)}")
 def test_forward_mode(case):
     f, make, wrt, _ = case
     args = make()
     for i in wrt:
-        t = 0.3 if isinstance(args[i], float) else np.array([0.5, -1.0, 0.25, 2.0])
+        t = 0.3 if isinstance(args[i], float) else np.linspace(-1.0, 2.0, args[i].size)
+        t = t if isinstance(args[i], float) else t.reshape(args[i].shape)
         value, tangent = tl.jvp(f, wrt=i)(*_copies(args), t)
         expected = directional_fd(lambda *a: f(*_copies(a)), _copies(args), i, t)
         np.testing.assert_allclose(tangent, expected, rtol=1e-5, atol=1e-6)
