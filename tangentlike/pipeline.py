@@ -460,7 +460,7 @@ class ModuleBuilder:
                     accumulate.run(fn, self.job.wrt, resolve)
                     zeros.run(fn, self.job.scalars, resolve)
                 fresh.run(fn, resolve)
-                doubles.run(fn)
+                doubles.run(fn, (ctx.stack, ctx.push))
                 restores.run(fn, ctx.stack, ctx.push, ctx.pop)
             if self.checks:  # after optimizing: no pass moves a checked pop
                 checks.stack(ctx, fn, entry=entry)

@@ -18,7 +18,9 @@ block and no statement between them (nested ones included) binds a or b: b alrea
 holds a's value. A copy `a = b` goes where a is bound only there and every read of a
 is in a later simple statement of the same block, before a or b is bound again (so b
 holds a's value there): those reads read b. A copy that is the only statement of its
-line in the block stays (the backward sweep shows a block for every line, emit/).
+line in the block stays (the backward sweep shows a block for every line, emit/), and
+so does a copy read by a push (`_push((a, ...))`): the pop that restores it names a,
+and debug mode labels each push and pop by the names they save and restore.
 """
 
 from __future__ import annotations
@@ -34,26 +36,45 @@ from ..syntax.nodes import walk
 _OPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.USub)
 
 
-def run(fn: gast.FunctionDef) -> gast.FunctionDef:
-    """Rewrite every qualifying pair in fn's blocks, nested ones included."""
+def run(fn: gast.FunctionDef, stack_names: tuple[str, ...] = ()) -> gast.FunctionDef:
+    """Rewrite every qualifying pair in fn's blocks, nested ones included;
+    `stack_names`: the stack and its push (a copy a push reads is kept)."""
     reads, stores = Counter(), Counter()
     for node in walk(fn):
         if isinstance(node, gast.Name):
             (reads if isinstance(node.ctx, gast.Load) else stores)[node.id] += 1
-    _block(fn.body, reads, stores)
+    pushed = _pushed(fn, frozenset(stack_names))
+    _block(fn.body, reads, stores, pushed)
     return fn
 
 
-def _block(stmts: list[gast.stmt], reads: Counter, stores: Counter) -> None:
+def _pushed(fn: gast.FunctionDef, stack_names: frozenset[str]) -> frozenset[str]:
+    """The names read by pushes (`_push(v)`, `_stack.append(v)`)."""
+    found: set[str] = set()
+    for node in walk(fn):
+        if not isinstance(node, gast.Call):
+            continue
+        func = node.func
+        if (isinstance(func, gast.Name) and func.id in stack_names) or (
+            isinstance(func, gast.Attribute)
+            and func.attr == "append"
+            and isinstance(func.value, gast.Name)
+            and func.value.id in stack_names
+        ):
+            found |= nodes.names_read(node)
+    return frozenset(found)
+
+
+def _block(stmts: list[gast.stmt], reads: Counter, stores: Counter, pushed: frozenset) -> None:
     for stmt in stmts:
         for part in ("body", "orelse"):
             inner = getattr(stmt, part, None)
             if isinstance(inner, list) and not isinstance(stmt, gast.FunctionDef):
-                _block(inner, reads, stores)
+                _block(inner, reads, stores, pushed)
                 if not inner and part == "body":
                     inner.append(gast.Pass())
     stmts[:] = _without_copies_back(stmts, reads)
-    stmts[:] = _propagated(stmts, reads, stores)
+    stmts[:] = _propagated(stmts, reads, stores, pushed)
     for first, second in itertools.pairwise(stmts):
         if not (
             isinstance(first, gast.Assign)
@@ -102,7 +123,9 @@ def _without_copies_back(stmts: list[gast.stmt], reads: Counter) -> list[gast.st
     return out
 
 
-def _propagated(stmts: list[gast.stmt], reads: Counter, stores: Counter) -> list[gast.stmt]:
+def _propagated(
+    stmts: list[gast.stmt], reads: Counter, stores: Counter, pushed: frozenset
+) -> list[gast.stmt]:
     """stmts without each copy `a = b` whose a is bound only there and read only by
     later simple statements of this block before a or b is bound again (those read b),
     and which is not the only statement of its line."""
@@ -114,7 +137,13 @@ def _propagated(stmts: list[gast.stmt], reads: Counter, stores: Counter) -> list
     while k < len(out):
         pair = _copy(out[k])
         line = getattr(out[k], "lineno", None)
-        if pair is not None and pair[0] != pair[1] and stores[pair[0]] == 1 and lines[line] > 1:
+        if (
+            pair is not None
+            and pair[0] != pair[1]
+            and pair[0] not in pushed
+            and stores[pair[0]] == 1
+            and lines[line] > 1
+        ):
             uses = _uses(out[k + 1 :], *pair)
             if uses is not None and len(uses) == reads[pair[0]]:
                 for name in uses:

@@ -115,3 +115,15 @@ def df(g, s):
     assert "b1 = c" in _run(looped)  # read inside a loop
     alone = copies.replace("    b4 = g; c = b4 * s", "    b4 = g\n    c = b4 * s")
     assert "b4 = g" in _run(alone)  # the only statement of its line: its line's block
+
+
+def test_a_copy_a_push_reads_is_kept():
+    # the pop that restores it names the copy: debug mode labels push and pop by names
+    pushed = """
+def df(g, s):
+    b4 = g; _push((b4, s))
+    return s
+"""
+    assert "b4 = g" in body(doubles.run(gast.parse(code(pushed)).body[0], ("_stack", "_push")))
+    appended = pushed.replace("_push((b4, s))", "_stack.append(b4)")
+    assert "b4 = g" in body(doubles.run(gast.parse(code(appended)).body[0], ("_stack", "_push")))
