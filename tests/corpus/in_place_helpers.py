@@ -27,6 +27,9 @@ def _num_vec():
 
 
 # -- helpers ------------------------------------------------------------------------------
+# bump, double, double_through and double_front repeat corpus.in_place's on purpose: only
+# helpers defined in the caller's own file are inlined (normalize.helper_calls), so the
+# callers below must find them here
 def bump(v):
     v += 1.0
     return v
