@@ -47,26 +47,18 @@ class Inliner:
         tree: gast.AST,
     ) -> list[gast.stmt]:
         """`tree`: the function these statements belong to (to count a target's uses)."""
-        out: list[gast.stmt] = []
-        skip = 0
-        for i, stmt in enumerate(stmts):
-            if skip:
-                skip -= 1
-                continue
+
+        def inlined(stmts: list[gast.stmt], i: int) -> tuple[list[gast.stmt], int] | None:
+            stmt = stmts[i]
             call = _closure_call(stmt, env)
-            if call is not None:
-                target = stmt.targets[0].id if isinstance(stmt, gast.Assign) else None
-                unpack = _unpacked(target, stmts[i + 1 :], tree) if target else []
-                code, used = self.expand(call, env[call.func.id], target, env, stack, unpack)
-                out.extend(code)
-                skip = len(unpack) if used else 0
-                continue
-            for part in ("body", "orelse"):
-                inner = getattr(stmt, part, None)
-                if isinstance(inner, list):
-                    setattr(stmt, part, self.block(inner, env, stack, tree))
-            out.append(stmt)
-        return out
+            if call is None:
+                return None
+            target = stmt.targets[0].id if isinstance(stmt, gast.Assign) else None
+            unpack = _unpacked(target, stmts[i + 1 :], tree) if target else []
+            code, used = self.expand(call, env[call.func.id], target, env, stack, unpack)
+            return code, len(unpack) if used else 0
+
+        return rewrite_block(stmts, inlined, lambda inner: self.block(inner, env, stack, tree))
 
     def expand(
         self,
@@ -177,6 +169,33 @@ class Inliner:
             else:
                 out[p.name] = nodes.deepcopy(closure.defaults[p.name] if value is None else value)
         return out
+
+
+def rewrite_block(
+    stmts: list[gast.stmt],
+    rewrite: Callable[[list[gast.stmt], int], tuple[list[gast.stmt], int] | None],
+    nested: Callable[[list[gast.stmt]], list[gast.stmt]],
+) -> list[gast.stmt]:
+    """stmts with each statement `rewrite(stmts, i)` gives (code, k) for replaced by that
+    code and the k statements after it dropped (their work is in the code); the blocks
+    inside the others (body, orelse) rewritten by `nested`."""
+    out: list[gast.stmt] = []
+    i = 0
+    while i < len(stmts):
+        found = rewrite(stmts, i)
+        if found is not None:
+            code, skip = found
+            out.extend(code)
+            i += 1 + skip
+            continue
+        stmt = stmts[i]
+        for part in ("body", "orelse"):
+            inner = getattr(stmt, part, None)
+            if isinstance(inner, list):
+                setattr(stmt, part, nested(inner))
+        out.append(stmt)
+        i += 1
+    return out
 
 
 def _unpacked(target: str, following: list[gast.stmt], tree: gast.AST) -> list[str]:

@@ -29,7 +29,7 @@ import gast
 from ..parse.resolve import MISSING, Scope
 from ..syntax import nodes
 from ..syntax.nodes import walk
-from .closure_calls import Inliner, _unpacked
+from .closure_calls import Inliner, _unpacked, rewrite_block
 from .closures import Closure
 
 Helper = Callable[[object], Closure | None]
@@ -55,40 +55,30 @@ class Helpers:
 
     def block(self, stmts: list[gast.stmt], stack: tuple, tree: gast.AST) -> list[gast.stmt]:
         """`tree`: where these statements are (to count the reads of a call's target)."""
-        out: list[gast.stmt] = []
-        skip = 0
-        for i, stmt in enumerate(stmts):
-            if skip:
-                skip -= 1
-                continue
+
+        def inlined(stmts: list[gast.stmt], i: int) -> tuple[list[gast.stmt], int] | None:
+            stmt = stmts[i]
             found = self.inlined(stmt, stack)
-            if found is not None:
-                call, func, closure = found
-                target = stmt.targets[0].id if isinstance(stmt, gast.Assign) else None
-                unpack = _unpacked(target, stmts[i + 1 :], tree) if target else []
-                code, used = self.inliner.expand(call, closure, target, {}, (), unpack)
-                module = gast.Module(body=code, type_ignores=[])
-                size = sum(isinstance(n, gast.stmt) for n in walk(module))
-                self.inlined_statements += size
-                if self.inlined_statements > MAX_STATEMENTS:
-                    self.inlined_statements -= size
-                    out.append(stmt)  # too large here: called as it is
-                    continue
-                try:
-                    out.extend(self.block(code, (*stack, func), module))
-                except _Recursive as again:
-                    if again.func is not func:
-                        raise
-                    out.append(stmt)  # recursive: called as it is (the call untouched)
-                    continue
-                skip = len(unpack) if used else 0
-                continue
-            for part in ("body", "orelse"):
-                inner = getattr(stmt, part, None)
-                if isinstance(inner, list):
-                    setattr(stmt, part, self.block(inner, stack, tree))
-            out.append(stmt)
-        return out
+            if found is None:
+                return None
+            call, func, closure = found
+            target = stmt.targets[0].id if isinstance(stmt, gast.Assign) else None
+            unpack = _unpacked(target, stmts[i + 1 :], tree) if target else []
+            code, used = self.inliner.expand(call, closure, target, {}, (), unpack)
+            module = gast.Module(body=code, type_ignores=[])
+            size = sum(isinstance(n, gast.stmt) for n in walk(module))
+            if self.inlined_statements + size > MAX_STATEMENTS:
+                return [stmt], 0  # too large here: called as it is
+            self.inlined_statements += size
+            try:
+                code = self.block(code, (*stack, func), module)
+            except _Recursive as again:
+                if again.func is not func:
+                    raise
+                return [stmt], 0  # recursive: called as it is (the call untouched)
+            return code, len(unpack) if used else 0
+
+        return rewrite_block(stmts, inlined, lambda inner: self.block(inner, stack, tree))
 
     def inlined(self, stmt: gast.stmt, stack: tuple) -> tuple[gast.Call, object, Closure] | None:
         """(call, function, its Closure) when stmt calls a helper to inline here."""
