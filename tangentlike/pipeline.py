@@ -344,10 +344,10 @@ class ModuleBuilder:
             closures.check(helper, node)
         except TangentlikeError:
             return None
-        if helper.filename != parsed.filename or node.args.posonlyargs:
-            return None  # its lines are located in the caller's file
-        if helper_calls.own_definitions(node):
+        if node.args.posonlyargs or helper_calls.own_definitions(node):
             return None
+        if helper.filename != parsed.filename:  # lines of another file: located at the call
+            nodes.unlocate(node)
         inside = closures.function_locals(node)
         scope = Scope(func, inside, self.namespace.objects, self.recorder)
         self._runtime_defaults(node, helper, scope, namer)

@@ -10,9 +10,10 @@ gradient follows what runs, or a located error says why it cannot.
 Assumes: A-normal form, nested functions inlined (normalize.closure_calls, whose
 Inliner expands these calls the same way). `helper(obj)` gives the Closure of a
 function to inline (its free names bound in the generated module, its defaults as
-the function holds them), or None: only plain functions defined in the caller's own
-file (whose line numbers then locate their statements there), neither checkpointed
-nor holding nested functions, that change a parameter in place (analyze.effects).
+the function holds them), or None: only plain functions, neither checkpointed nor
+holding nested functions, that change a parameter in place (analyze.effects). A helper
+of another file comes without positions (its lines would name lines of the caller's
+file): its statements are located at the call they replace.
 Guarantees: no call `t = h(atoms)` / `h(atoms)` of such a helper remains, but
 recursive ones (a helper reached again inside its own inlined body is called as it
 is) and those beyond MAX_INLINED calls or MAX_STATEMENTS statements inlined in one
@@ -65,6 +66,7 @@ class Helpers:
             target = stmt.targets[0].id if isinstance(stmt, gast.Assign) else None
             unpack = _unpacked(target, stmts[i + 1 :], tree) if target else []
             code, used = self.inliner.expand(call, closure, target, {}, (), unpack)
+            nodes.locate_at(code, stmt)  # a helper of another file: at its call
             module = gast.Module(body=code, type_ignores=[])
             size = sum(isinstance(n, gast.stmt) for n in walk(module))
             if self.inlined_statements + size > MAX_STATEMENTS:

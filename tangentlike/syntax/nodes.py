@@ -154,6 +154,24 @@ _POSITIONS = ("lineno", "col_offset", "end_lineno", "end_col_offset")
 _KEPT = (*_POSITIONS, "untouched")
 
 
+def unlocate(tree: gast.AST) -> None:
+    """Remove the source positions of every node of `tree` (see `locate_at`)."""
+    for node in walk(tree):
+        for attr in _POSITIONS:
+            if hasattr(node, attr):
+                setattr(node, attr, None)
+
+
+def locate_at(tree: gast.AST | list, where: gast.AST) -> None:
+    """Give every node of `tree` without a line the position of `where`: code inlined
+    from another file is located at the call it replaces."""
+    for top in tree if isinstance(tree, list) else [tree]:
+        for node in walk(top):
+            if getattr(node, "lineno", None) is None and hasattr(where, "lineno"):
+                for attr in _POSITIONS:
+                    setattr(node, attr, getattr(where, attr, None))
+
+
 def deepcopy(node: Node) -> Node:
     """A deep copy of a gast tree (several times faster than copy.deepcopy)."""
     if isinstance(node, list):

@@ -2,9 +2,9 @@
 
 The reverse-mode gradients of corpus.in_place_helpers are checked by
 test_in_place_updates.py with corpus.in_place's own cases; here: forward mode on the
-same programs (right, never wrong), and which helpers are not inlined (another file,
-recursion, a checkpoint), whose calls stay refused where the caller reads the
-argument afterwards.
+same programs (right, never wrong), helpers of another file (inlined, located at their
+call), and which helpers are not inlined (recursion, a checkpoint), whose calls stay
+refused where the caller reads the argument afterwards.
 """
 
 from __future__ import annotations
@@ -57,11 +57,17 @@ import numpy as np
 def bump(v):
     v += 1.0
     return v
+
+
+def spread(v, w):
+    v[0] = w[0] * 2.0
+    v *= np.sin(w)
+    return np.sum(v)
 """
 
 CALLER = """
 import numpy as np
-from {name} import bump
+from {name} import bump, spread
 
 G = np.array([1.0, 2.0])
 
@@ -80,6 +86,18 @@ def local_bump(v):
 def into_a_global(x):
     s = local_bump(G)
     return np.sum(s * x)
+
+
+def spread_elsewhere(x):
+    out = np.zeros(2)
+    s = spread(out, x)
+    return s + np.sum(out * x)
+
+
+def elsewhere_into_a_global(x):
+    t = x * 2.0
+    s = bump(G)
+    return np.sum(s * t)
 """
 
 
@@ -90,10 +108,32 @@ def m(tmp_path_factory):
     return load_module(where, CALLER.format(name="tl_inlined_helper"))
 
 
-def test_a_helper_of_another_file_is_not_inlined(m):
-    """Its lines would be located in the caller's file: the call stays, refused."""
-    with pytest.raises(CheckError, match=r"bump\(y\) changes its parameter 'v'"):
-        tl.grad(m.helper_elsewhere)(np.array([0.5, -1.0]))
+def test_a_helper_of_another_file_is_inlined(m):
+    """`z = bump(y)` with bump imported: y is z, both y + 1, so d/dx sum(y * z) = 2(x + 1)."""
+    x = np.array([0.5, -1.0])
+    np.testing.assert_allclose(tl.grad(m.helper_elsewhere)(x), 2.0 * (x + 1.0))
+    value, tangent = tl.jvp(m.helper_elsewhere)(x, np.array([1.0, 0.0]))
+    np.testing.assert_allclose(value, np.sum((x + 1.0) ** 2))
+    np.testing.assert_allclose(tangent, 2.0 * (x[0] + 1.0))
+    source = tl.grad(m.helper_elsewhere).source.split("# --- tangentlike runtime helpers ---")[0]
+    assert "bump(" not in source.replace("z = bump(y)", "")  # only the comment names it
+
+
+def test_a_helper_of_another_file_writing_into_an_array(m):
+    x = np.array([0.5, -1.0])
+    np.testing.assert_allclose(
+        tl.grad(m.spread_elsewhere)(x), fd_gradient(m.spread_elsewhere, [x], 0)
+    )
+    source = tl.grad(m.spread_elsewhere).source
+    assert "s = spread(out, x)" in source  # the inlined statements carry the call's line
+
+
+def test_a_refusal_inside_a_helper_of_another_file_is_located_at_its_call(m):
+    """The helper's own lines are in another file: the caller's call line is shown."""
+    with pytest.raises((CheckError, UnsupportedSyntaxError)) as err:
+        tl.grad(m.elsewhere_into_a_global)(np.array([0.5, -1.0]))
+    where = err.value.location
+    assert where.filename == m.__file__ and where.text.strip() == "s = bump(G)", where
 
 
 def test_an_inlined_update_of_a_global_is_refused_at_the_helpers_line(m):
