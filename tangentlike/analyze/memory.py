@@ -159,6 +159,8 @@ class Values:
         if isinstance(value, (gast.UnaryOp, gast.Compare, gast.JoinedStr)):
             return fresh
         if isinstance(value, gast.Subscript):
+            if self.concatenated(value):  # np.r_[a, b]: a new array holding copies
+                return fresh
             return self.name_roots(value.value, m)
         if isinstance(value, (gast.List, gast.Tuple)):
             return fresh | self.atoms_roots(value.elts, m)
@@ -273,6 +275,10 @@ class Values:
     def int_op(self, op: gast.operator, value: gast.expr, m: Memory) -> bool:
         return isinstance(op, _INT_OPS) and self.is_int(value, m)
 
+    def concatenated(self, value: gast.Subscript) -> bool:
+        """`np.r_[a, 0:3, b]`, `np.c_[a, b]`: a subscript that makes a new array."""
+        return self.registry.concatenates(self.scope.resolve(value.value))
+
     def is_array(self, value: gast.expr, m: Memory) -> bool:
         """Certainly not a list, tuple or dict (`x * 1.0`: a list cannot be multiplied so)."""
         if isinstance(value, gast.Constant):
@@ -284,7 +290,7 @@ class Values:
         if isinstance(value, gast.BinOp):
             return not self.list_operands(value, m)
         if isinstance(value, gast.Subscript):
-            return self.is_array(value.value, m)
+            return self.concatenated(value) or self.is_array(value.value, m)
         if isinstance(value, gast.Call):
             callee = self.scope.resolve(value.func)
             if _hashable(callee) and (

@@ -161,6 +161,8 @@ def may_hold_container(
 def _makes_array(ctx: Context, value: gast.expr, seen: frozenset[str]) -> bool:
     if isinstance(value, (gast.UnaryOp, gast.Compare)):
         return True
+    if isinstance(value, gast.Subscript):  # np.r_[a, b], np.c_[a, b]: a new array
+        return ctx.registry.concatenates(ctx.scope.resolve(value.value))
     if isinstance(value, gast.Name):  # a copy: what the copied name holds
         return not may_hold_container(ctx, value, seen)
     if isinstance(value, gast.BinOp):  # no list can be divided, or multiplied by 1.0

@@ -82,3 +82,42 @@ def test_a_loop_of_concatenations(tmp_path):
     x = np.array([0.3, -0.7, 1.1])
     g = tl.grad(module.f)(x)
     np.testing.assert_allclose(g, fd_gradient(module.f, [x], 0), rtol=1e-6, atol=1e-8)
+
+
+WRITTEN = """
+import numpy as np
+
+
+def first_scaled(x):
+    y = np.r_[x, 1.0]
+    y[0] = y[0] * 3.0
+    return np.sum(y * y)
+
+
+def column_zeroed(x):
+    y = np.c_[x, x]
+    y[:, 0] = 0.0
+    return np.sum(y * x[:, None])
+
+
+def through_an_alias(x):
+    y = np.r_[x[0:1], x[1:]]
+    z = y
+    z[1:] *= x[0]
+    return np.sum(y * y)
+"""
+
+
+@pytest.mark.parametrize("name", ["first_scaled", "column_zeroed", "through_an_alias"])
+def test_a_concatenation_is_a_new_array_to_write_into(tmp_path, name):
+    """np.r_/np.c_ make a new array (never the global np.r_, never a list): writes into
+    it are in-place updates of a local array, checked against central differences and
+    the jvp along each axis; the argument is left alone."""
+    f = getattr(load_module(tmp_path, WRITTEN), name)
+    x = np.array([0.5, -1.0, 2.0])
+    before = x.copy()
+    g = tl.grad(f)(x)
+    np.testing.assert_allclose(g, fd_gradient(f, [x], 0), rtol=1e-6, atol=1e-8)
+    for k, t in enumerate(np.eye(3)):
+        np.testing.assert_allclose(tl.jvp(f)(x, t)[1], g[k], rtol=1e-10)
+    np.testing.assert_array_equal(x, before)
