@@ -10,6 +10,7 @@ import numpy as np
 import tangentlike as tl
 
 from . import in_place_calls, in_place_chains, in_place_helpers, in_place_paths, in_place_unseen
+from .changers import bump, double, double_through
 
 G = np.array([1.0, 2.0, 3.0, 4.0])
 SCALE = 2.5
@@ -20,26 +21,6 @@ def _r(seed):
 
 
 # -- helpers that change their parameter -------------------------------------------------
-def bump(v):
-    v += 1.0
-    return v
-
-
-def double(v):
-    v *= 2.0
-    return v
-
-
-def double_through(v):
-    return double(v)
-
-
-def double_front(v):
-    w = v[0:2]
-    w *= 2.0
-    return np.sum(v)
-
-
 def scale_copy(v):
     v = v * 1.0
     v *= 3.0

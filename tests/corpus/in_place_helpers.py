@@ -11,6 +11,8 @@ import numpy as np
 
 import tangentlike as tl
 
+from .changers import bump, double, double_front, double_through
+
 SCALE = 1.5
 
 
@@ -27,29 +29,6 @@ def _num_vec():
 
 
 # -- helpers ------------------------------------------------------------------------------
-# bump, double, double_through and double_front repeat corpus.in_place's on purpose: only
-# helpers defined in the caller's own file are inlined (normalize.helper_calls), so the
-# callers below must find them here
-def bump(v):
-    v += 1.0
-    return v
-
-
-def double(v):
-    v *= 2.0
-    return v
-
-
-def double_through(v):
-    return double(v)
-
-
-def double_front(v):
-    w = v[0:2]
-    w *= 2.0
-    return np.sum(v)
-
-
 def put_first(out, x):
     out[0] = x[0] * 3.0
     return np.sum(out)
