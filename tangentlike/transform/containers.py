@@ -28,6 +28,7 @@ import numpy as np
 
 from .. import runtime
 from ..analyze.containers import mutation
+from ..analyze.memory import new_array_subscript
 from ..parse.resolve import MISSING
 from ..rules.instantiate import BindError, bind_arguments
 from ..syntax import nodes
@@ -180,6 +181,8 @@ def _makes_array(ctx: Context, value: gast.expr, seen: frozenset[str]) -> bool:
         if callee is runtime.entry_copy:  # an argument's own copy: raises for a list
             return True
         return isinstance(callee, np.ufunc) or ctx.registry.makes_new_array(callee)
+    if isinstance(value, gast.Subscript) and isinstance(value.value, (gast.Name, gast.Attribute)):
+        return new_array_subscript(ctx.scope.resolve(value.value))  # np.r_[a, b]
     return False
 
 
