@@ -16,6 +16,7 @@ import gast
 import numpy as np
 
 from .. import runtime
+from ..analyze import aliases as alias_analysis
 from ..analyze import containers as container_analysis
 from ..analyze.containers import mutation
 from ..syntax import nodes
@@ -83,6 +84,7 @@ def check(ctx: Any) -> None:
         for s in assignments(ctx.fn.body)
         if isinstance(s.value, (gast.List, gast.Tuple, gast.Dict))
     }
+    arrays = None  # certain_arrays(ctx), when first needed
     for stmt in assignments(ctx.fn.body):
         target, value = stmt.targets[0], stmt.value
         if isinstance(target, gast.Subscript):
@@ -91,7 +93,10 @@ def check(ctx: Any) -> None:
                 continue  # reverse.check_item_write: writing into an argument
             if name in ctx.container_writes:
                 continue  # a list or dict the function made (transform/container_writes.py)
-            held = name in grown or name in literals or may_hold_container(ctx, target.value)
+            held = name in grown or name in literals
+            if not held and may_hold_container(ctx, target.value):
+                arrays = certain_arrays(ctx) if arrays is None else arrays
+                held = not arrays.get(id(stmt), False)
             if held or _item_of(name, literals | set(grown) | ctx.container_writes, ctx):
                 raise ctx.error(
                     target,
@@ -130,6 +135,21 @@ def check(ctx: Any) -> None:
                 f"{target.id!r} refers to the list {value.id!r}, which is appended to",
                 f"take a copy where it is needed, or append to {value.id!r} only",
             )
+
+
+def certain_arrays(ctx: Any) -> dict[int, bool]:
+    """id(`y[k] = v`) -> whether y certainly is no list, tuple or dict when it runs
+    (analyze.aliases, which follows the statements in order: `v = y` then `v =
+    np.array(...)` leaves an array, where analyze.containers, for the whole function,
+    says v may hold y's list)."""
+    aliases = alias_analysis.analyze(
+        ctx.fn, ctx.scope, ctx.registry, ctx.effects_of, ctx.structured
+    )
+    return {
+        id(s): nodes.assigned_name(s) in aliases.before[id(s)].arrays
+        for s in statements(ctx.fn.body)
+        if nodes.is_item_write(s) and id(s) in aliases.before
+    }
 
 
 def _item_of(name: str, containers: set[str], ctx: Any) -> bool:
