@@ -21,7 +21,7 @@ from ..analyze import containers as container_analysis
 from ..analyze.containers import mutation
 from ..syntax import nodes
 from ..syntax.nodes import walk
-from .containers import assignments, may_hold_container, statements
+from .containers import assignments, binds_array, may_hold_container, statements
 
 
 def restored(ctx: Any, reads: set[str]) -> tuple[frozenset[int], frozenset[str]]:
@@ -138,18 +138,28 @@ def check(ctx: Any) -> None:
 
 
 def certain_arrays(ctx: Any) -> dict[int, bool]:
-    """id(`y[k] = v`) -> whether y certainly is no list, tuple or dict when it runs
-    (analyze.aliases, which follows the statements in order: `v = y` then `v =
-    np.array(...)` leaves an array, where analyze.containers, for the whole function,
-    says v may hold y's list)."""
+    """id(`y[k] = v`) -> whether y certainly is no list, tuple or dict when it runs:
+    every binding that may reach the write (analyze.aliases follows the statements in
+    order) makes an array by the rules may_hold_container applies to every binding
+    (`v = y` then `v = np.array(...)` leaves an array, where analyze.containers, for the
+    whole function, says v may hold y's list), and y holds no argument's or global's
+    memory there (an argument's own binding reaches no `made`)."""
     aliases = alias_analysis.analyze(
         ctx.fn, ctx.scope, ctx.registry, ctx.effects_of, ctx.structured
     )
-    return {
-        id(s): nodes.assigned_name(s) in aliases.before[id(s)].arrays
-        for s in statements(ctx.fn.body)
-        if nodes.is_item_write(s) and id(s) in aliases.before
-    }
+    found = {}
+    for stmt in statements(ctx.fn.body):
+        if not nodes.is_item_write(stmt) or id(stmt) not in aliases.before:
+            continue
+        y, m = nodes.assigned_name(stmt), aliases.before[id(stmt)]
+        made = [aliases.statements[k] for k in m.made.get(y, ())]
+        found[id(stmt)] = (
+            y in m.arrays
+            and bool(made)
+            and all(r[0] == "new" for r in m.roots.get(y, ()))
+            and all(isinstance(s, gast.Assign) and binds_array(ctx, s.value, y) for s in made)
+        )
+    return found
 
 
 def _item_of(name: str, containers: set[str], ctx: Any) -> bool:

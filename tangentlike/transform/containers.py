@@ -159,6 +159,12 @@ def may_hold_container(
     return not all(_makes_array(ctx, v, seen | {operand.id}) for v in bindings)
 
 
+def binds_array(ctx: Context, value: gast.expr, name: str) -> bool:
+    """Whether `name = value` certainly binds an array or a number (no list, tuple or
+    dict), by the rules may_hold_container applies to each binding."""
+    return _makes_array(ctx, value, frozenset({name}))
+
+
 def _makes_array(ctx: Context, value: gast.expr, seen: frozenset[str]) -> bool:
     if isinstance(value, (gast.UnaryOp, gast.Compare)):
         return True
