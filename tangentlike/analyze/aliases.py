@@ -179,7 +179,8 @@ class _Forward:
                 more |= self.values.value_roots(value, m, more)  # `xs += ys` extends xs
             integer = z in m.ints and self.values.int_op(stmt.op, value, m)
             ints = m.ints if integer else m.ints - {z}
-            return self.killed(replace(self.grow(m, z, more), ints=ints), z, keep_own=True)
+            grown = replace(self.grow(m, z, more), ints=ints)
+            return self.killed(grown, z, keep_own=True, in_place=True)
         if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call):
             call = stmt.value
             if isinstance(call.func, gast.Attribute) and isinstance(call.func.value, gast.Name):
@@ -203,12 +204,18 @@ class _Forward:
         return replace(m, roots={**m.roots, name: m.roots.get(name, NONE) | more})
 
     @staticmethod
-    def killed(m: Memory, name: str, keep_own: bool) -> Memory:
-        """Drop the view facts `name` being rebound breaks."""
+    def killed(m: Memory, name: str, keep_own: bool, in_place: bool = False) -> Memory:
+        """Drop the view facts `name` being rebound breaks. `in_place`: `name op= v`, which
+        keeps the views of name by index (`w = name[1:3]`, "index"; `w = name[0]`,
+        "item"): name then is an array of one or more axes, which the update changes in
+        place, so w still is name[1:3] (transform.in_place lowers it so, or makes w
+        again from name); an item that is a number, not a view, is asked at run time."""
         views = {
             n: v
             for n, v in m.views.items()
-            if (n != name or keep_own) and v.base != name and name not in v.reads
+            if (n != name or keep_own)
+            and (v.base != name or (in_place and v.kind in ("index", "item")))
+            and name not in v.reads
         }
         return replace(m, views=views) if len(views) != len(m.views) else m
 

@@ -41,6 +41,10 @@ _IMMUTABLE_RESULTS = frozenset(
 _INT_OPS = (gast.Add, gast.Sub, gast.Mult, gast.FloorDiv, gast.Mod)
 _IMMUTABLE_TYPES = (int, float, complex, str, bytes, bool, type(None), np.generic, range)
 _CODE_TYPES = (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType, np.ufunc)
+# NumPy's index tricks: objects holding no array (nothing an update can change), whose
+# subscript makes a new array (`np.r_[a, b]` concatenates copies; `np.mgrid[0:3]`).
+_NEW_ARRAY_SUBSCRIPTS = (np.r_, np.c_, np.mgrid, np.ogrid)
+_INDEX_TRICKS = (*_NEW_ARRAY_SUBSCRIPTS, np.s_, np.index_exp)
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,12 @@ class Values:
             return self.name_roots(node.value, m)
         return NONE
 
+    def new_array_subscript(self, value: gast.Subscript) -> bool:
+        """`np.r_[...]`, `np.c_[...]`, `np.mgrid[...]`, `np.ogrid[...]`: a new array."""
+        if not isinstance(value.value, (gast.Name, gast.Attribute)):
+            return False
+        return new_array_subscript(self.scope.resolve(value.value))
+
     def atoms_roots(self, atoms: list[gast.expr], m: Memory) -> Roots:
         return frozenset().union(*(self.name_roots(a, m) for a in atoms))
 
@@ -159,7 +169,7 @@ class Values:
         if isinstance(value, (gast.UnaryOp, gast.Compare, gast.JoinedStr)):
             return fresh
         if isinstance(value, gast.Subscript):
-            if self.concatenated(value):  # np.r_[a, b]: a new array holding copies
+            if self.new_array_subscript(value):
                 return fresh
             return self.name_roots(value.value, m)
         if isinstance(value, (gast.List, gast.Tuple)):
@@ -275,10 +285,6 @@ class Values:
     def int_op(self, op: gast.operator, value: gast.expr, m: Memory) -> bool:
         return isinstance(op, _INT_OPS) and self.is_int(value, m)
 
-    def concatenated(self, value: gast.Subscript) -> bool:
-        """`np.r_[a, 0:3, b]`, `np.c_[a, b]`: a subscript that makes a new array."""
-        return self.registry.concatenates(self.scope.resolve(value.value))
-
     def is_array(self, value: gast.expr, m: Memory) -> bool:
         """Certainly not a list, tuple or dict (`x * 1.0`: a list cannot be multiplied so)."""
         if isinstance(value, gast.Constant):
@@ -290,7 +296,7 @@ class Values:
         if isinstance(value, gast.BinOp):
             return not self.list_operands(value, m)
         if isinstance(value, gast.Subscript):
-            return self.concatenated(value) or self.is_array(value.value, m)
+            return self.new_array_subscript(value) or self.is_array(value.value, m)
         if isinstance(value, gast.Call):
             callee = self.scope.resolve(value.func)
             if _hashable(callee) and (
@@ -399,9 +405,16 @@ def _param_names(callee: object) -> list[str]:
         return []
 
 
+def new_array_subscript(obj: object) -> bool:
+    """Whether `obj[...]` makes a new array whatever the index (np.r_, np.c_, np.mgrid)."""
+    return any(obj is trick for trick in _NEW_ARRAY_SUBSCRIPTS)
+
+
 def _immutable(obj: object) -> bool:
     if isinstance(obj, tuple):
         return all(_immutable(o) for o in obj)
+    if any(obj is trick for trick in _INDEX_TRICKS):
+        return True
     return isinstance(obj, (*_IMMUTABLE_TYPES, *_CODE_TYPES)) or inspect.isroutine(obj)
 
 

@@ -16,11 +16,12 @@ import gast
 import numpy as np
 
 from .. import runtime
+from ..analyze import aliases as alias_analysis
 from ..analyze import containers as container_analysis
 from ..analyze.containers import mutation
 from ..syntax import nodes
 from ..syntax.nodes import walk
-from .containers import assignments, may_hold_container, statements
+from .containers import assignments, binds_array, may_hold_container, statements
 
 
 def restored(ctx: Any, reads: set[str]) -> tuple[frozenset[int], frozenset[str]]:
@@ -83,6 +84,7 @@ def check(ctx: Any) -> None:
         for s in assignments(ctx.fn.body)
         if isinstance(s.value, (gast.List, gast.Tuple, gast.Dict))
     }
+    arrays = None  # certain_arrays(ctx), when first needed
     for stmt in assignments(ctx.fn.body):
         target, value = stmt.targets[0], stmt.value
         if isinstance(target, gast.Subscript):
@@ -91,7 +93,10 @@ def check(ctx: Any) -> None:
                 continue  # reverse.check_item_write: writing into an argument
             if name in ctx.container_writes:
                 continue  # a list or dict the function made (transform/container_writes.py)
-            held = name in grown or name in literals or may_hold_container(ctx, target.value)
+            held = name in grown or name in literals
+            if not held and may_hold_container(ctx, target.value):
+                arrays = certain_arrays(ctx) if arrays is None else arrays
+                held = not arrays.get(id(stmt), False)
             if held or _item_of(name, literals | set(grown) | ctx.container_writes, ctx):
                 raise ctx.error(
                     target,
@@ -130,6 +135,31 @@ def check(ctx: Any) -> None:
                 f"{target.id!r} refers to the list {value.id!r}, which is appended to",
                 f"take a copy where it is needed, or append to {value.id!r} only",
             )
+
+
+def certain_arrays(ctx: Any) -> dict[int, bool]:
+    """id(`y[k] = v`) -> whether y certainly is no list, tuple or dict when it runs:
+    every binding that may reach the write (analyze.aliases follows the statements in
+    order) makes an array by the rules may_hold_container applies to every binding
+    (`v = y` then `v = np.array(...)` leaves an array, where analyze.containers, for the
+    whole function, says v may hold y's list), and y holds no argument's or global's
+    memory there (an argument's own binding reaches no `made`)."""
+    aliases = alias_analysis.analyze(
+        ctx.fn, ctx.scope, ctx.registry, ctx.effects_of, ctx.structured
+    )
+    found = {}
+    for stmt in statements(ctx.fn.body):
+        if not nodes.is_item_write(stmt) or id(stmt) not in aliases.before:
+            continue
+        y, m = nodes.assigned_name(stmt), aliases.before[id(stmt)]
+        made = [aliases.statements[k] for k in m.made.get(y, ())]
+        found[id(stmt)] = (
+            y in m.arrays
+            and bool(made)
+            and all(r[0] == "new" for r in m.roots.get(y, ()))
+            and all(isinstance(s, gast.Assign) and binds_array(ctx, s.value, y) for s in made)
+        )
+    return found
 
 
 def _item_of(name: str, containers: set[str], ctx: Any) -> bool:

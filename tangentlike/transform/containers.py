@@ -28,6 +28,7 @@ import numpy as np
 
 from .. import runtime
 from ..analyze.containers import mutation
+from ..analyze.memory import new_array_subscript
 from ..parse.resolve import MISSING
 from ..rules.instantiate import BindError, bind_arguments
 from ..syntax import nodes
@@ -158,11 +159,15 @@ def may_hold_container(
     return not all(_makes_array(ctx, v, seen | {operand.id}) for v in bindings)
 
 
+def binds_array(ctx: Context, value: gast.expr, name: str) -> bool:
+    """Whether `name = value` certainly binds an array or a number (no list, tuple or
+    dict), by the rules may_hold_container applies to each binding."""
+    return _makes_array(ctx, value, frozenset({name}))
+
+
 def _makes_array(ctx: Context, value: gast.expr, seen: frozenset[str]) -> bool:
     if isinstance(value, (gast.UnaryOp, gast.Compare)):
         return True
-    if isinstance(value, gast.Subscript):  # np.r_[a, b], np.c_[a, b]: a new array
-        return ctx.registry.concatenates(ctx.scope.resolve(value.value))
     if isinstance(value, gast.Name):  # a copy: what the copied name holds
         return not may_hold_container(ctx, value, seen)
     if isinstance(value, gast.BinOp):  # no list can be divided, or multiplied by 1.0
@@ -182,6 +187,8 @@ def _makes_array(ctx: Context, value: gast.expr, seen: frozenset[str]) -> bool:
         if callee is runtime.entry_copy:  # an argument's own copy: raises for a list
             return True
         return isinstance(callee, np.ufunc) or ctx.registry.makes_new_array(callee)
+    if isinstance(value, gast.Subscript) and isinstance(value.value, (gast.Name, gast.Attribute)):
+        return new_array_subscript(ctx.scope.resolve(value.value))  # np.r_[a, b]
     return False
 
 

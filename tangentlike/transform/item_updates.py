@@ -3,7 +3,8 @@
 Python runs `L[k].__iop__(v)`: an array item changes in place, so every name holding
 that array sees the new values. The lowering is `L[k] = L[k] op v` (a new array N)
 and, for each name read afterwards that may share the item's memory, `n = N` where
-n is the old array itself (`n is _old`): every holder sees N, which has the values
+n is the old array itself (`n is _old`, an array: a number is not changed in place,
+even when n is the very float object the slot held): every holder sees N, which has the values
 the array would have. `runtime.numeric_item` checks at run time that nothing else
 read afterwards holds or shares the old array (a view of it, another slot of L,
 another container): then the lowering is what runs; otherwise it raises, located.
@@ -52,11 +53,16 @@ def lowered(
         nodes.expr_stmt(nodes.call(helper, args)),
         stmt,
     ]
+    same_memory = nodes.name(namespace.bind("same_memory", runtime.same_memory, namer))
     for n in names:  # the new value itself (what y[k] now holds): an array, not an item
-        same = namer.temp("same")
+        same, array = namer.temp("same"), namer.temp("array")
         test = gast.Compare(left=nodes.name(n), ops=[gast.Is()], comparators=[nodes.name(old)])
         out.append(nodes.assign(same, test))
-        out.append(nodes.if_(nodes.name(same), [nodes.assign(n, _new_value(stmt, y))]))
+        # only an array changes in place: a number n that is the old item (the same
+        # float object) keeps its value, as in Python
+        rebind = nodes.if_(nodes.name(array), [nodes.assign(n, _new_value(stmt, y))])
+        asked = nodes.assign(array, nodes.call(same_memory, [nodes.name(n), nodes.name(old)]))
+        out.append(nodes.if_(nodes.name(same), [asked, rebind]))
     return out
 
 

@@ -9,7 +9,14 @@ import numpy as np
 
 import tangentlike as tl
 
-from . import in_place_calls, in_place_chains, in_place_helpers, in_place_paths, in_place_unseen
+from . import (
+    in_place_calls,
+    in_place_chains,
+    in_place_helpers,
+    in_place_kept_views,
+    in_place_paths,
+    in_place_unseen,
+)
 from .changers import bump, double, double_through
 
 G = np.array([1.0, 2.0, 3.0, 4.0])
@@ -1301,6 +1308,7 @@ CASES += [  # updates through views of views and aliases of views (the root read
     *in_place_paths.CASES,
     *in_place_helpers.CASES,  # helpers that change a parameter: inlined
     *in_place_unseen.CASES,
+    *in_place_kept_views.CASES,  # views kept across their base's update; np.r_
 ]
 
 # (function, arguments, error: "build" (located, when the gradient is built) or "run"

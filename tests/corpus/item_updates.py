@@ -132,6 +132,16 @@ def argument_item_then_rebound_out_of_place(y):
     return np.sum(((y - 0.5) * 3.0) ** 2)
 
 
+def number_held_by_a_name(y):
+    """s is the very float object the slot holds: `L[0] += 1.0` puts a new float in the
+    slot and leaves s as it was (only an array changes in place)."""
+    s = y @ y
+    t = np.sum(y) * 3.0
+    L = [s, t]
+    L[0] += 1.0
+    return s * L[0] + t
+
+
 Y = np.array([0.3, -0.7, 1.1, 0.5])
 
 CASES = [
@@ -144,6 +154,7 @@ CASES = [
     (argument_in_a_dict, (Y,), 0, argument_in_a_dict_out_of_place),
     (name_and_slot, (Y,), 0, name_and_slot_out_of_place),
     (argument_item_then_rebound, (Y,), 0, argument_item_then_rebound_out_of_place),
+    (number_held_by_a_name, (Y,), 0, None),
 ]
 
 REFUSED = [
