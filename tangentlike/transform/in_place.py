@@ -79,11 +79,16 @@ def run(
     transform.argument_containers (the classes the build is made for; fn is the
     function asked for)."""
     written = argument_containers.run(fn, parsed, scope, namespace, namer, kinds or {}, top)
-    structured = containers.structured(
-        fn,
-        lambda call: user_function(scope.resolve(call.func), registry),
-        lambda call: registry.makes_sequence(scope.resolve(call.func)),
-    )
+
+    def structure(**copies: object) -> dict:
+        return containers.structured(
+            fn,
+            lambda call: user_function(scope.resolve(call.func), registry),
+            lambda call: registry.makes_sequence(scope.resolve(call.func)),
+            **copies,
+        )
+
+    structured = structure()
     aliases = analyze(fn, scope, registry, effects_of, structured)
     own = argument_containers.own_names(fn, scope)
     changed = argument_copies.changed_params(
@@ -94,19 +99,20 @@ def run(
         copied = argument_copies.copy_arguments(
             fn, parsed, aliases, changed, structured, scope, namespace, namer, registry
         )
+    copies = {}
     if copied:  # the function changes its own copies of these arguments now
-        structured = containers.structured(
-            fn,
-            lambda call: user_function(scope.resolve(call.func), registry),
-            lambda call: registry.makes_sequence(scope.resolve(call.func)),
-            no_containers=argument_copies.own_copies(fn, scope),
-            checked_params=argument_copies.checked_params(fn, scope),
-        )
+        copies = {
+            "no_containers": argument_copies.own_copies(fn, scope),
+            "checked_params": argument_copies.checked_params(fn, scope),
+        }
+        structured = structure(**copies)
         aliases = analyze(fn, scope, registry, effects_of, structured)
     lowering = _Lowering(parsed, scope, registry, namespace, namer, effects_of, aliases)
     lowering.temps = temps or {}
     lowering.mutated.update(copied)
     lowering.mutated.update(written)
+    if lowering.unshared(fn.body) and _updates_left(fn):  # the facts after them changed
+        lowering.aliases = analyze(fn, scope, registry, effects_of, structure(**copies))
     lowering.loops = _loops_around(fn.body, checkpointed, frozenset())
     fn.body = lowering.block(fn.body)
     check(fn)
@@ -124,6 +130,14 @@ def _loops_around(
         for part in ("body", "orelse"):
             found.update(_loops_around(getattr(stmt, part, None) or [], checkpointed, inside))
     return found
+
+
+def _updates_left(fn: gast.FunctionDef) -> bool:
+    """Whether fn still holds an update `z op= v` or a write by index."""
+    return any(
+        isinstance(n, gast.AugAssign) or (isinstance(n, gast.stmt) and nodes.is_item_write(n))
+        for n in walk(fn)
+    )
 
 
 def check(fn: gast.FunctionDef) -> None:
@@ -166,6 +180,30 @@ class _Lowering:
         return out
 
     # -- z op= v ----------------------------------------------------------------------
+    def unshared(self, stmts: list[gast.stmt]) -> bool:
+        """Lower first, out of place, each `z op= v` whose memory no other name read
+        afterwards shares; True if one was. z is a new array after it, so the facts
+        about the names made from z afterwards change: in `y = b; y -= y; w = y;
+        w += x; return y`, w is y's new array, not a view of b (the write into b that
+        the facts of the original program ask for leaves y alone: a wrong value)."""
+        lowered = False
+        out: list[gast.stmt] = []
+        for stmt in stmts:
+            for part in ("body", "orelse"):
+                inner = getattr(stmt, part, None)
+                if isinstance(inner, list):
+                    lowered = self.unshared(inner) or lowered
+            z = stmt.target.id if isinstance(stmt, gast.AugAssign) else None
+            if z is None or self.shared(stmt, z, skip=(z,)):
+                out.append(stmt)
+                continue
+            for param in self.aliases.params_of(stmt, z):
+                self.mutated.setdefault(param, self.mutation(stmt))
+            out.extend(nodes.located(s, stmt) for s in self.out_of_place(stmt))
+            lowered = True
+        stmts[:] = out
+        return lowered
+
     def augmented(self, stmt: gast.AugAssign) -> list[gast.stmt]:
         a = self.aliases
         z = stmt.target.id

@@ -1158,6 +1158,36 @@ def out_two_outputs(x):
     return np.sum(a + b)
 
 
+def alias_after_an_update_out_of_place(x, y):
+    """`y -= y` no other name shares becomes y = y - y; the facts after it follow that
+    new array (they named y's old array, np.where's, as z1's: a wrong value, 0)."""
+    y = np.where(y, y, 0.001)
+    y -= y
+    z1 = y
+    z1 += x
+    return np.sum(y * y) + np.sum(z1)
+
+
+def alias_after_an_update_out_of_place_oop(x, y):
+    y = np.where(y, y, 0.001)
+    y = y - y + x
+    return np.sum(y * y) + np.sum(y)
+
+
+def rebound_alias_after_an_update_out_of_place(x):
+    a = x * 2.0
+    b = a
+    b *= x
+    c = b
+    c += 1.0
+    return np.sum(a * c)
+
+
+def rebound_alias_after_an_update_out_of_place_oop(x):
+    a = x * 2.0 * x + 1.0
+    return np.sum(a * a)
+
+
 def _vec():
     return (_r(0).randn(4),)
 
@@ -1309,6 +1339,18 @@ CASES += [  # updates through views of views and aliases of views (the root read
     *in_place_helpers.CASES,  # helpers that change a parameter: inlined
     *in_place_unseen.CASES,
     *in_place_kept_views.CASES,  # views kept across their base's update; np.r_
+    (
+        alias_after_an_update_out_of_place,
+        lambda: (1.5, _r(0).randn(4)),
+        (0, 1),
+        alias_after_an_update_out_of_place_oop,
+    ),
+    (
+        rebound_alias_after_an_update_out_of_place,
+        _vec,
+        (0,),
+        rebound_alias_after_an_update_out_of_place_oop,
+    ),
 ]
 
 # (function, arguments, error: "build" (located, when the gradient is built) or "run"
