@@ -77,7 +77,7 @@ def run(fn: gast.FunctionDef, job: Job, resolve: Resolve, namespace, ctx) -> gas
     zeros.run(fn, job.scalars, resolve)
     if not job.scalars or job.jit or job.mode.forward:
         return fn
-    if not restores._plain_stack(fn, ctx.stack, ctx.push, ctx.pop):
+    if not restores.plain_stack(fn, ctx.stack, ctx.push, ctx.pop):
         return fn
     numbers = _numbers(fn, job, resolve, ctx.push, ctx.pop)
     calls = [
@@ -128,7 +128,7 @@ def _numbers(fn: gast.FunctionDef, job: Job, resolve: Resolve, push: str, pop: s
     """The local names that hold Python numbers wherever they are read: the largest set
     whose every binding makes a number from numbers (a value held at any time was made
     by a binding that ran before, from values held before)."""
-    pushed = {restores._pushed(s, push) for s in walk(fn) if isinstance(s, gast.Expr)}
+    pushed = {restores.pushed(s, push) for s in walk(fn) if isinstance(s, gast.Expr)}
     params = nodes.param_names(fn)
     starting = {p for p in params if p in job.scalars}
     if job.mode.scalar_output and fn.args.defaults and params:
@@ -168,7 +168,7 @@ def _makes_number(binding, numbers: set[str], resolve: Resolve, pushed: set, pop
     if isinstance(binding, gast.AugAssign):
         return isinstance(binding.op, _ARITHMETIC) and _is_number(binding.value, numbers, resolve)
     target = binding.targets[0].id
-    if restores._popped(binding, pop) == target:
+    if restores.popped(binding, pop) == target:
         return target in pushed  # restores a value the name held before
     return _is_number(binding.value, numbers, resolve)
 
