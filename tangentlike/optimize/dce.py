@@ -89,8 +89,8 @@ def drop_faint_assignments(fn: gast.FunctionDef, pure: Callable[[gast.expr], boo
 
 def _saved(fn: gast.FunctionDef) -> tuple[set[str], str, str]:
     """The variables saved and restored only as `push(x)` and `x = pop()`, each pop
-    taking what a push of x put on the stack (optimize/restores.py: a plain stack, the
-    function's own), with the names of push and pop."""
+    taking what a push of x put on the stack (optimize/restores.py: a plain stack, made
+    empty by the function itself), with the names of push and pop."""
     setups = {}
     for stmt in fn.body:
         if (
@@ -105,6 +105,9 @@ def _saved(fn: gast.FunctionDef) -> tuple[set[str], str, str]:
     if set(setups) != {"append", "pop"} or setups["append"][0] != setups["pop"][0]:
         return set(), "", ""
     stack, push, pop = setups["append"][0], setups["append"][1], setups["pop"][1]
+    made = [s for s in fn.body if isinstance(s, gast.Assign) and isinstance(s.value, gast.List)]
+    if not any(nodes.names_stored(s) == {stack} and not s.value.elts for s in made):
+        return set(), "", ""  # a stack passed in: its other users pop what they pushed
     if not restores.plain_stack(fn, stack, push, pop):
         return set(), "", ""
     pushes, pops, other = restores.stack_uses(fn, push, pop)

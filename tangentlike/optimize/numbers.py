@@ -223,7 +223,8 @@ def _bound_from(node: gast.AST, converted: set[int]) -> str | None:
     """The name an assignment binds to a converted value (or updates with one)."""
     if isinstance(node, gast.Assign) and id(node.value) in converted:
         target = node.targets[0]
-        return target.id if isinstance(target, gast.Name) else "<not a name>"
+        one_name = len(node.targets) == 1 and isinstance(target, gast.Name)
+        return target.id if one_name else "<not a name>"
     if isinstance(node, gast.AugAssign) and id(node.value) in converted:
         return node.target.id if isinstance(node.target, gast.Name) else "<not a name>"
     return None
