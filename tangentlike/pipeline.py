@@ -52,9 +52,9 @@ from .optimize import (
     doubles,
     fresh,
     inline,
+    numbers,
     restores,
     spreads,
-    zeros,
 )
 from .parse import fence
 from .parse.generated import runtime_helper
@@ -458,7 +458,7 @@ class ModuleBuilder:
                 inline.run(fn, lambda value, ctx=ctx: _pure(ctx, value, helpers=True))
                 if entry and self.job is not None:
                     accumulate.run(fn, self.job.wrt, resolve)
-                    zeros.run(fn, self.job.scalars, resolve)
+                    numbers.run(fn, self.job, resolve, self.namespace, ctx)
                 fresh.run(fn, resolve)
                 doubles.run(fn, (ctx.stack, ctx.push))
                 restores.run(fn, ctx.stack, ctx.push, ctx.pop)

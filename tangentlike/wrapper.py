@@ -119,7 +119,13 @@ def wrap(
 
     def run(args: tuple, kwargs: dict) -> Any:
         try:
-            return chosen(args)(*args, **kwargs)
+            found = chosen(args)
+            try:
+                return found(*args, **kwargs)
+            except (ArithmeticError, ValueError) as err:
+                if found is generated or not _number_error(err):
+                    raise
+            return generated(*args, **kwargs)  # computes inf or nan where NumPy does
         except ValueError as err:
             given = {k: v for k, v in kwargs.items() if k != seed_name}
             reraise_primal_error(func, args, given, err)
@@ -155,6 +161,18 @@ def wrap(
 
 
 _MAX_SIGNATURES = 64
+_MATH_ERRORS = re.compile(r"math domain error|math range error|expected a (nonnegative|positive)")
+
+
+def _number_error(err: BaseException) -> bool:
+    """Whether a specialised build failed where float arithmetic and `math` raise and
+    NumPy returns inf or nan (optimize/numbers.py): division by zero, overflow, a
+    math function outside its domain."""
+    if isinstance(err, (ZeroDivisionError, OverflowError)):
+        return True
+    return type(err) is ValueError and _MATH_ERRORS.search(str(err)) is not None
+
+
 Signature = tuple[tuple[str, "str | None"], ...]
 
 

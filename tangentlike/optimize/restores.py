@@ -32,18 +32,18 @@ _OPAQUE += (gast.Yield, gast.YieldFrom, gast.Await)
 
 def run(fn: gast.FunctionDef, stack: str, push: str, pop: str) -> gast.FunctionDef:
     """Remove the pushes and pops of the variables whose restores are all dead."""
-    if not _plain_stack(fn, stack, push, pop):
+    if not plain_stack(fn, stack, push, pop):
         return fn
-    pushes, pops, other = _stack_uses(fn, push, pop)
+    pushes, pops, other = stack_uses(fn, push, pop)
     candidates = (set(pushes) & set(pops)) - other
     if not candidates:
         return fn
     probe = nodes.deepcopy(fn)  # liveness without the candidates' own pushes
-    probe.body = _without(probe.body, lambda s: _pushed(s, push) in candidates)
+    probe.body = _without(probe.body, lambda s: pushed(s, push) in candidates)
     live = liveness.live_after(probe)
     probe_pops: dict[str, list[gast.stmt]] = {}
     for stmt in _simple(probe.body):
-        name = _popped(stmt, pop)
+        name = popped(stmt, pop)
         if name in candidates:
             probe_pops.setdefault(name, []).append(stmt)
     dead = {
@@ -53,11 +53,11 @@ def run(fn: gast.FunctionDef, stack: str, push: str, pop: str) -> gast.FunctionD
         and all(id(s) in live and name not in live[id(s)] for s in probe_pops[name])
     }
     if dead:
-        fn.body = _without(fn.body, lambda s: _pushed(s, push) in dead or _popped(s, pop) in dead)
+        fn.body = _without(fn.body, lambda s: pushed(s, push) in dead or popped(s, pop) in dead)
     return fn
 
 
-def _plain_stack(fn: gast.FunctionDef, stack: str, push: str, pop: str) -> bool:
+def plain_stack(fn: gast.FunctionDef, stack: str, push: str, pop: str) -> bool:
     """Whether fn uses its stack only through `push = stack.append` and `pop =
     stack.pop`, calls push and pop only by name, returns only at its end and has no
     control flow liveness does not follow."""
@@ -90,7 +90,7 @@ def _is_setup(stmt: gast.stmt, stack: str, push: str, pop: str) -> bool:
     )
 
 
-def _stack_uses(
+def stack_uses(
     fn: gast.FunctionDef, push: str, pop: str
 ) -> tuple[dict[str, list[gast.stmt]], dict[str, list[gast.stmt]], set[str]]:
     """The `_push(x)` and `x = _pop()` statements by variable, and the variables the
@@ -99,12 +99,12 @@ def _stack_uses(
     pops: dict[str, list[gast.stmt]] = {}
     plain: set[int] = set()
     for stmt in _simple(fn.body):
-        name = _pushed(stmt, push)
+        name = pushed(stmt, push)
         if name is not None:
             pushes.setdefault(name, []).append(stmt)
             plain.add(id(stmt.value))
             continue
-        name = _popped(stmt, pop)
+        name = popped(stmt, pop)
         if name is not None:
             pops.setdefault(name, []).append(stmt)
             plain.add(id(stmt.value))
@@ -121,7 +121,7 @@ def _stack_uses(
     return pushes, pops, other
 
 
-def _pushed(stmt: gast.stmt, push: str) -> str | None:
+def pushed(stmt: gast.stmt, push: str) -> str | None:
     """x for the statement `_push(x)`, else None."""
     if not isinstance(stmt, gast.Expr) or not isinstance(stmt.value, gast.Call):
         return None
@@ -137,7 +137,7 @@ def _pushed(stmt: gast.stmt, push: str) -> str | None:
     return None
 
 
-def _popped(stmt: gast.stmt, pop: str) -> str | None:
+def popped(stmt: gast.stmt, pop: str) -> str | None:
     """x for the statement `x = _pop()`, else None."""
     if not isinstance(stmt, gast.Assign) or len(stmt.targets) != 1:
         return None

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import gast
 import numpy as np
-from reference import load_module
+import pytest
+from reference import autograd_grad, check_against_fd, load_module
 
 import tangentlike as tl
 
@@ -57,3 +58,40 @@ def test_an_update_in_place_keeps_what_it_updates(tmp_path):
     df = tl.grad(module.f)
     assert "*=" not in df.source.split("def _bwd_h")[1].split("\ndef ")[0]
     assert np.allclose(df(np.array([0.3, -0.2])), 1.0)
+
+
+LOOP_SOURCE = """
+import numpy as np
+
+
+def loss(W, h, ys):
+    total = 0.0
+    for t in range(len(ys)):
+        h = np.tanh(h @ W)
+        total = total + np.sum(h * ys[t])
+    return total
+"""
+
+
+def test_a_running_loss_nothing_returns_leaves_the_loop(tmp_path):
+    """The gradient returns no loss: the loop's running sum (and the product it sums,
+    and that product's save and restore) go; value_and_grad keeps them."""
+    module = load_module(tmp_path, LOOP_SOURCE)
+    rng = np.random.default_rng(3)
+    W, h, ys = (
+        rng.standard_normal((3, 3)) * 0.5,
+        rng.standard_normal(3),
+        rng.standard_normal((4, 3)),
+    )
+    df = tl.grad(module.loss, wrt=(0, 1), checks=False)
+    grads = df(W, h, ys)
+    for text in (df.source, *df.specialised.values()):
+        forward = text.split("# forward sweep")[1].split("# backward sweep")[0]
+        code = "\n".join(line.split("#")[0] for line in forward.splitlines())
+        assert "np.sum(" not in code and "total =" not in code
+    for i in (0, 1):
+        check_against_fd(module.loss, grads[i], (W, h, ys), i)
+        np.testing.assert_allclose(grads[i], autograd_grad(module.loss, (W, h, ys), i))
+    value, again = tl.value_and_grad(module.loss, wrt=(0, 1))(W, h, ys)
+    assert value == pytest.approx(module.loss(W, h, ys))
+    np.testing.assert_allclose(again[0], grads[0])

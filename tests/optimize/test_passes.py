@@ -27,6 +27,7 @@ def test_dead_assignments_go_side_effects_and_loops_stay():
             total = x + 1.0
             for i in range(n):
                 kept = total * 2.0
+                print(i)
             dead = total * 3.0
             return total
         """
@@ -36,8 +37,47 @@ def test_dead_assignments_go_side_effects_and_loops_stay():
         shown = print(x)
         total = x + 1.0
         for i in range(n):
-            kept = total * 2.0
+            print(i)
         return total
+        """
+    )
+
+
+def test_values_only_their_own_updates_read_go_from_loops_with_their_saves():
+    """A running sum nothing returns (the loss, in a gradient) and the temporaries it
+    reads go, with the push and pop of one of them; liveness alone keeps them (the next
+    step reads the sum). What a kept statement reads stays, through assignments."""
+    fn = _fn(
+        """
+        def f(x, ys, n):
+            _stack = []
+            _push = _stack.append
+            _pop = _stack.pop
+            total = 0.0
+            s = x
+            for t in range(n):
+                _push(y)
+                y = ys[t]
+                p = s * y
+                total = total + np.sum(p)
+                s = s * 2.0
+                if t > 2:
+                    total = total - 1.0
+            for t in range(n):
+                y = _pop()
+            return s
+        """
+    )
+    assert body(dce.run(fn, _pure_unless_print)) == code(
+        """
+        s = x
+        for t in range(n):
+            s = s * 2.0
+            if t > 2:
+                pass
+        for t in range(n):
+            pass
+        return s
         """
     )
 
