@@ -155,16 +155,51 @@ _KEPT = (*_POSITIONS, "untouched")
 
 
 def deepcopy(node: Node) -> Node:
-    """A deep copy of a gast tree (several times faster than copy.deepcopy)."""
+    """A deep copy of a gast tree (several times faster than copy.deepcopy).
+
+    Every field is set (None where the original lacks it) and the positions and marks
+    in `_KEPT` are kept where the original has them. A class built by gast (whose
+    constructor only stores its keyword arguments in the instance dictionary) is
+    copied by filling a new instance's dictionary directly: half the time of calling
+    the constructor, and copies are a tenth of a cold build."""
     if isinstance(node, list):
         return [deepcopy(n) for n in node]
-    if not isinstance(node, gast.AST):
+    if not isinstance(node, AST):
         return node
-    new = type(node)(**{f: deepcopy(getattr(node, f, None)) for f in node._fields})
+    cls = node.__class__
+    inherited = _GAST_BUILT.get(cls)
+    if inherited is None:
+        new = cls(**{f: deepcopy(getattr(node, f, None)) for f in node._fields})
+        for attr in _KEPT:
+            if hasattr(node, attr):
+                setattr(new, attr, getattr(node, attr))
+        return new
+    new = cls.__new__(cls)
+    into, src = new.__dict__, node.__dict__
+    for f in cls._fields:
+        value = src[f] if f in src else getattr(node, f, None)
+        into[f] = deepcopy(value) if isinstance(value, (list, AST)) else value
+    into.update(inherited)
     for attr in _KEPT:
-        if hasattr(node, attr):
-            setattr(new, attr, getattr(node, attr))
+        if attr in src:
+            into[attr] = src[attr]
     return new
+
+
+def _gast_built() -> dict[type, dict[str, object]]:
+    """gast's node classes whose constructor is gast's `create_node` (it only stores its
+    keyword arguments in the instance dictionary), each with the `_KEPT` attributes its
+    class defines (`end_lineno = None`), which a copy holds as the original does."""
+    found = {}
+    for value in vars(gast.gast).values():
+        if not (isinstance(value, type) and issubclass(value, AST)):
+            continue
+        if getattr(value.__init__, "__name__", "") == "create_node":
+            found[value] = {a: getattr(value, a) for a in _KEPT if hasattr(value, a)}
+    return found
+
+
+_GAST_BUILT = _gast_built()
 
 
 def walk(node: gast.AST) -> Iterator[gast.AST]:
