@@ -226,6 +226,15 @@ def walk(node: gast.AST) -> Iterator[gast.AST]:
         yield current
 
 
+def unplaced(node: Node) -> Node:
+    """`node` with `lineno` and `end_lineno` cleared (None) on every node that has a
+    `lineno`: positions that mean nothing where the tree is put (a rule's file)."""
+    for child in walk(node):
+        if hasattr(child, "lineno"):
+            child.lineno = child.end_lineno = None
+    return node
+
+
 def located(new: Node, old: Node) -> Node:
     """Give `new` (and its children lacking one) the source position of `old`."""
     line = getattr(old, "lineno", None)
