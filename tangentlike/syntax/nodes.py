@@ -7,7 +7,6 @@ release that renames a field is absorbed here.
 from __future__ import annotations
 
 from ast import AST
-from collections import deque
 from collections.abc import Iterator
 from typing import TypeAlias
 
@@ -205,25 +204,68 @@ _GAST_BUILT = _gast_built()
 def walk(node: gast.AST) -> Iterator[gast.AST]:
     """Every node under `node`, itself first, in `ast.walk`'s order (breadth first).
 
-    The same generator as `ast.walk` without its per-node `iter_child_nodes`
-    generator: a cold build walks trees tens of thousands of times.
+    The same generator as `ast.walk` (a node's children are found before it is
+    yielded), level by level and without a per-node `iter_child_nodes` generator:
+    a cold build walks trees tens of thousands of times. The fields of gast's
+    classes that hold names, strings or numbers (`_NOT_NODES`) are not read.
     """
-    todo = deque([node])
-    pop, push = todo.popleft, todo.append
-    while todo:
-        current = pop()
-        for field in current._fields:
-            try:
-                value = getattr(current, field)
-            except AttributeError:
-                continue
-            if isinstance(value, AST):
-                push(value)
-            elif isinstance(value, list):
-                for item in value:
-                    if isinstance(item, AST):
-                        push(item)
-        yield current
+    level = [node]
+    fields_of = _CHILD_FIELDS
+    while level:
+        following: list[gast.AST] = []
+        push = following.append
+        for current in level:
+            cls = current.__class__
+            fields = fields_of.get(cls)
+            if fields is None:
+                fields = _child_fields(cls)
+            if fields:
+                get = current.__dict__.get  # a node's fields live in its dictionary
+                for field in fields:
+                    value = get(field)
+                    if isinstance(value, AST):
+                        push(value)
+                    elif isinstance(value, list):
+                        for item in value:
+                            if isinstance(item, AST):
+                                push(item)
+            yield current
+        level = following
+
+
+# fields of gast's classes that hold a name, a string, a number or a Python value, never a
+# node (named one by one: gast's own `_field_types` call ExceptHandler.name a string, and
+# gast puts a Name there)
+_NOT_NODES = {
+    "Name": ("id", "type_comment"),
+    "Constant": ("value", "kind"),
+    "Attribute": ("attr",),
+    "keyword": ("arg",),
+    "alias": ("name", "asname"),
+    "FunctionDef": ("name", "type_comment"),
+    "AsyncFunctionDef": ("name", "type_comment"),
+    "ClassDef": ("name",),
+    "Assign": ("type_comment",),
+    "For": ("type_comment",),
+    "AsyncFor": ("type_comment",),
+    "With": ("type_comment",),
+    "AsyncWith": ("type_comment",),
+    "ImportFrom": ("module", "level"),
+    "Global": ("names",),
+    "Nonlocal": ("names",),
+    "comprehension": ("is_async",),
+    "AnnAssign": ("simple",),
+    "FormattedValue": ("conversion",),
+}
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of `cls` that may hold nodes (all of them for a class not gast's)."""
+    skipped = _NOT_NODES.get(cls.__name__, ()) if getattr(gast, cls.__name__, None) is cls else ()
+    found = tuple(f for f in cls._fields if f not in skipped)
+    _CHILD_FIELDS[cls] = found
+    return found
 
 
 def unplaced(node: Node) -> Node:

@@ -25,3 +25,11 @@ def test_missing_optional_fields_are_skipped() -> None:
     node = gast.Name(id="x", ctx=gast.Load(), annotation=None, type_comment=None)
     del node.annotation
     assert [type(n) for n in walk(node)] == [gast.Name, gast.Load]
+
+
+def test_an_except_handlers_name_is_a_node_gast_walks_into() -> None:
+    """gast types ExceptHandler.name as a string but holds a Name there."""
+    tree = gast.parse("try:\n    pass\nexcept ValueError as err:\n    pass\n")
+    names = [n.id for n in walk(tree) if isinstance(n, gast.Name)]
+    assert names == [n.id for n in ast.walk(tree) if isinstance(n, gast.Name)]
+    assert "err" in names
