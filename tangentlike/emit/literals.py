@@ -40,7 +40,37 @@ __all__ = ["constant", "expression", "is_literal", "spell"]
 def spell(tree: ast.AST) -> ast.AST:
     """Rewrite every Constant of `tree` (a fresh `ast` tree, modified in place) into its
     faithful spelling; returns the tree."""
-    return _Speller().visit(tree)
+    if isinstance(tree, ast.Constant):
+        return _spelled(tree)
+    _spell_under(tree)
+    return tree
+
+
+def _spell_under(node: ast.AST) -> None:
+    """Spell the constants under `node`, depth first in field order (what an
+    ast.NodeTransformer visiting Constants does, without its per-node dispatch: every
+    emitted statement goes through here)."""
+    for field in node._fields:
+        try:
+            value = getattr(node, field)
+        except AttributeError:
+            continue
+        if isinstance(value, ast.Constant):
+            setattr(node, field, _spelled(value))
+        elif isinstance(value, ast.AST):
+            _spell_under(value)
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, ast.Constant):
+                    value[i] = _spelled(item)
+                elif isinstance(item, ast.AST):
+                    _spell_under(item)
+
+
+def _spelled(node: ast.Constant) -> ast.expr:
+    if isinstance(node.value, str):
+        return node  # strings (also the parts of an f-string) print as they are
+    return ast.copy_location(expression(node.value), node)  # a tuple: a tuple display
 
 
 def expression(value: object) -> ast.expr:
@@ -104,10 +134,3 @@ def _complex(value: complex) -> ast.expr:
 
 def _is_negative_zero(x: float) -> bool:
     return x == 0.0 and math.copysign(1.0, x) < 0
-
-
-class _Speller(ast.NodeTransformer):
-    def visit_Constant(self, node: ast.Constant) -> ast.expr:
-        if isinstance(node.value, str):
-            return node  # strings (also the parts of an f-string) print as they are
-        return ast.copy_location(expression(node.value), node)  # a tuple: a tuple display

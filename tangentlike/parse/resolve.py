@@ -118,6 +118,9 @@ def primal_attribute(obj: object) -> str | None:
     """The attribute holding the function a transparent wrapper calls, if `obj` is one."""
     if isinstance(obj, functools._lru_cache_wrapper):
         return "__wrapped__"
+    if isinstance(obj, types.ModuleType):  # a module's own names only: NumPy's module
+        # __getattr__ runs a long chain of tests for each name it lacks (2% of a cold build)
+        return "__tangentlike_primal__" if "__tangentlike_primal__" in vars(obj) else None
     return "__tangentlike_primal__" if hasattr(obj, "__tangentlike_primal__") else None
 
 

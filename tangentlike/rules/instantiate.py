@@ -17,7 +17,6 @@ import gast
 from ..syntax import nodes, quote
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
-from ..syntax.nodes import walk
 from .template import Rule, _is_d
 
 
@@ -76,13 +75,8 @@ def instantiate(
     for such an operand. `summed(name)`: where known, how the result's shape sums down to
     the local `name`'s (analyze/shapes.Shapes.summed): such a contribution is that sum,
     a NumPy expression, instead of an unbroadcast call."""
-    locals_ = {
-        n.id
-        for stmt in rule.body
-        for n in walk(stmt)
-        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
-    }
-    renames = {name: namer.temp(name) for name in sorted(locals_)}
+    locals_ = rule.temporaries
+    renames = {name: namer.temp(name) for name in locals_}
     bindings = {
         p: _literal_or_global(e, f"{rule.name}_{p}", namer, namespace) for p, e in bindings.items()
     }
@@ -90,15 +84,17 @@ def instantiate(
     exprs["result"] = result
     stmts = []
     exprs[_D_RESULT] = nodes.name(result_adjoint)
-    own = set(rule.params) | {"result", "d"} | locals_
-    for stmt in rule.body:
-        stmt = LiteralPowerSlope(bindings).visit(nodes.deepcopy(stmt))
+    # no line positions in what is filled in: the template's are cleared once per rule
+    # (Rule.unplaced), the call site's in the one copy made here of each expression
+    exprs = {key: nodes.unplaced(nodes.deepcopy(e)) for key, e in exprs.items()}
+    own = set(rule.params) | {"result", "d"} | set(locals_)
+    for stmt in rule.unplaced:
+        stmt = nodes.deepcopy(stmt)
+        if rule.slopes:
+            stmt = LiteralPowerSlope(bindings).visit(stmt)
         # Template globals first, so the call site's own names are never taken for them.
         stmt = _ResolveDAndGlobals(own, rule, namer, namespace).visit(stmt)
         stmt = _SubstituteKeepingD(exprs, renames).visit(stmt)
-        for node in walk(stmt):  # positions in the rule file mean nothing here
-            if hasattr(node, "lineno"):
-                node.lineno = node.end_lineno = None
         stmts.extend(fold_static_ifs([stmt]))
     if rule.unbroadcast:
         stmts = [

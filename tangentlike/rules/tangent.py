@@ -334,7 +334,8 @@ def instantiate_tangent(
     zero = frozenset(trule.reads - set(tangents))
     placeholders = {p: f"__tangent_{p}__" for p in trule.reads}
     body = tuple(
-        _TangentNames(placeholders).visit(s) for s in without_zero_tangents(trule.body, zero)
+        nodes.unplaced(_TangentNames(placeholders).visit(s))
+        for s in without_zero_tangents(trule.body, zero)
     )
     as_rule = Rule(
         primal=trule.primal,
@@ -345,6 +346,7 @@ def instantiate_tangent(
         globals=trule.globals,
         origin=trule.origin,
         where=trule.where,
+        placed=False,  # a copy made here: its positions are cleared above
     )
     instance = instantiate(as_rule, bindings, result, result_tangent, namer, namespace)
     names = {placeholders[p]: tangents[p] for p in placeholders if p in tangents}

@@ -67,10 +67,47 @@ class Rule:
     # an elementwise rule's expressions (parameter -> contribution in terms of g): its
     # forward form is derived from them (rules/tangent.py)
     expressions: tuple[tuple[str, str], ...] = ()
+    # False: the body's statements carry no line positions (a template filled in once,
+    # built at its call site: rules/tangent.py)
+    placed: bool = True
 
     @functools.cached_property
     def body(self) -> tuple[gast.stmt, ...]:
         return self.source() if callable(self.source) else self.source
+
+    # What rules/instantiate.py reads at every call site, worked out once per rule:
+
+    @functools.cached_property
+    def unplaced(self) -> tuple[gast.stmt, ...]:
+        """The body with its line positions cleared (`nodes.unplaced`): lines of the
+        rules file mean nothing where the template is filled in. Never modified:
+        instantiate fills in a copy."""
+        if not self.placed:
+            return self.body
+        return tuple(nodes.unplaced(nodes.deepcopy(s)) for s in self.body)
+
+    @functools.cached_property
+    def temporaries(self) -> tuple[str, ...]:
+        """The names the body stores (its temporaries), sorted."""
+        return tuple(
+            sorted(
+                {
+                    n.id
+                    for stmt in self.body
+                    for n in walk(stmt)
+                    if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
+                }
+            )
+        )
+
+    @functools.cached_property
+    def slopes(self) -> bool:
+        """Whether the body names `power_slope` (instantiate.LiteralPowerSlope's calls)."""
+        return any(
+            isinstance(n, gast.Attribute) and n.attr == "power_slope"
+            for stmt in self.body
+            for n in walk(stmt)
+        )
 
     @functools.cached_property
     def differentiable(self) -> frozenset[str]:

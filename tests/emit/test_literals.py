@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import ast
 import math
+import pathlib
 
 import gast
 import numpy as np
 import pytest
 
-from tangentlike.emit import codegen, roundtrip
+from tangentlike.emit import codegen, literals, roundtrip
 from tangentlike.errors import InternalError
 from tangentlike.syntax import nodes
 
@@ -235,3 +236,32 @@ def test_module_text_of_special_float_globals(tmp_path):
     namespace: dict = {}
     exec(compile(df.source, str(out), "exec"), namespace)
     np.testing.assert_allclose(namespace["df"](x), np.full(2, -3.5))
+
+
+class _ReferenceSpeller(ast.NodeTransformer):
+    """spell as an ast.NodeTransformer (what literals.spell does without one)."""
+
+    def visit_Constant(self, node: ast.Constant) -> ast.expr:
+        if isinstance(node.value, str):
+            return node
+        return ast.copy_location(literals.expression(node.value), node)
+
+
+@pytest.mark.parametrize("module", ["literals.py", "codegen.py", "roundtrip.py"])
+def test_spell_rewrites_what_a_node_transformer_rewrites(module: str) -> None:
+    path = pathlib.Path(literals.__file__).parent / module
+    text = path.read_text() + "\nz = (-0.0, 1.5 - 2j, -3, [1e308 * 10, -(2**70)], {b'x': ...})\n"
+    tree, reference = ast.parse(text), ast.parse(text)
+    for n in ast.walk(tree):  # values no source spells
+        if isinstance(n, ast.Constant) and n.value == 3 and type(n.value) is int:
+            n.value = -7.25
+    for n in ast.walk(reference):
+        if isinstance(n, ast.Constant) and n.value == 3 and type(n.value) is int:
+            n.value = -7.25
+    spelled = literals.spell(tree)
+    assert spelled is tree
+    expected = _ReferenceSpeller().visit(reference)
+    assert ast.dump(spelled, include_attributes=True) == ast.dump(expected, include_attributes=True)
+    assert ast.dump(literals.spell(ast.Constant(-1.5))) == ast.dump(
+        _ReferenceSpeller().visit(ast.Constant(-1.5))
+    )

@@ -8,7 +8,7 @@ import pathlib
 import gast
 import pytest
 
-from tangentlike.syntax.nodes import walk
+from tangentlike.syntax.nodes import subtree, walk
 
 PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "tangentlike"
 SOURCES = sorted(PACKAGE.rglob("*.py"))[::7]  # a spread of real modules
@@ -25,3 +25,18 @@ def test_missing_optional_fields_are_skipped() -> None:
     node = gast.Name(id="x", ctx=gast.Load(), annotation=None, type_comment=None)
     del node.annotation
     assert [type(n) for n in walk(node)] == [gast.Name, gast.Load]
+
+
+def test_an_except_handlers_name_is_a_node_gast_walks_into() -> None:
+    """gast types ExceptHandler.name as a string but holds a Name there."""
+    tree = gast.parse("try:\n    pass\nexcept ValueError as err:\n    pass\n")
+    names = [n.id for n in walk(tree) if isinstance(n, gast.Name)]
+    assert names == [n.id for n in ast.walk(tree) if isinstance(n, gast.Name)]
+    assert "err" in names
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_subtree_lists_what_walk_yields(path: pathlib.Path) -> None:
+    text = path.read_text()
+    for tree in (ast.parse(text), gast.parse(text)):
+        assert [id(n) for n in subtree(tree)] == [id(n) for n in ast.walk(tree)]
