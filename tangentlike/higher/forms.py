@@ -29,7 +29,11 @@ adjoint; a read `t[k]` sends its adjoint back), so the adjoint of a popped value
 flows back to the pushed one, and the pipeline differentiates the form like any
 code of containers, with stacks of its own under other names. Debug-mode labels
 (`(site, value)` pushes, `popped`, `stack_drained`) are dropped: pushes and pops
-pair up by construction.
+pair up by construction. Read through the chain, though, a popped value could be any
+value pushed; where a function pushes and pops a name itself outside loops, the form
+binds the pop from the object the push saved, checked at run time to be the one on
+top (higher/form_pairs.py), and it checks the other pops into arrays written by index
+(higher/form_pops.py).
 
 Assumes: the text of a module tangentlike generated (its first line says so).
 Guarantees: `differentiable_form(f)` is a function computing what `f` computes,
