@@ -196,6 +196,8 @@ class Values:
             return NONE  # a bool, a copy
         if callee is runtime.kept_apart:
             return NONE  # a copy (its value, when not a copy, is not read)
+        if callee is runtime.pushed:
+            return NONE  # a stack entry read back only through a name (higher/form_pairs)
         if callee is MISSING or runtime.owns(callee):
             return everything  # iterable(xs), stop_gradient(x): the argument itself
         if _hashable(callee) and callee in _IMMUTABLE_RESULTS:

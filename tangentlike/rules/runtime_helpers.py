@@ -9,9 +9,9 @@ template) and, beside it, the forward form (a tangent template).
 The rule maths of products (`matmul_vjp_a`, `dot_vjp_b`, ...) is bilinear: linear in
 the adjoint and in the other factor. `zeros_of` makes zeros whatever its argument
 (locally constant); `selects`, `unshared` and `write_back` are checks or effects that
-return nothing, `entry_copy` and `kept_apart` are the identity on values. Every
-other runtime helper is refused, located, when a generated gradient that calls it is
-differentiated again (never read as user code, never zero).
+return nothing; `entry_copy`, `kept_apart`, `popped_array` and `pushed` are the identity
+on values. Every other runtime helper is refused, located, when a generated gradient
+that calls it is differentiated again (never read as user code, never zero).
 """
 
 from __future__ import annotations
@@ -214,6 +214,22 @@ def _checks(adjoint: Callable, tangent: Callable) -> None:
 
     @tangent(runtime.entry_copy)
     def entry_copy_tangent(result, x, what):
+        d[result] = d[x]
+
+    @adjoint(runtime.popped_array, constant=("what",))
+    def popped_array(result, x, what):
+        d[x] = d[result]
+
+    @tangent(runtime.popped_array)
+    def popped_array_tangent(result, x, what):
+        d[result] = d[x]
+
+    @adjoint(runtime.pushed)
+    def pushed(result, x):
+        d[x] = d[result]
+
+    @tangent(runtime.pushed)
+    def pushed_tangent(result, x):
         d[result] = d[x]
 
     @adjoint(runtime.kept_apart, constant=("shares",))

@@ -52,6 +52,7 @@ from .containers import (
     zeros_of,
 )
 from .draws import random_draw
+from .forms import popped_array, pushed
 from .gradient import stop_gradient
 from .higher import (
     add_part,
@@ -337,11 +338,13 @@ __all__ = [
     "partitioned_like",
     "pinv_jvp",
     "pinv_vjp",
+    "popped_array",
     "power_slope",
     "power_slope_dx",
     "power_slope_dy",
     "prod_of",
     "prod_others",
+    "pushed",
     "qr_jvp",
     "qr_vjp",
     "quotient_remainder_tangent",

@@ -168,6 +168,8 @@ def binds_array(ctx: Context, value: gast.expr, name: str) -> bool:
 def _makes_array(ctx: Context, value: gast.expr, seen: frozenset[str]) -> bool:
     if isinstance(value, (gast.UnaryOp, gast.Compare)):
         return True
+    if isinstance(value, gast.Constant) and value.value is None:
+        return True  # no container: None is neither added to nor written into (TypeError)
     if isinstance(value, gast.Name):  # a copy: what the copied name holds
         return not may_hold_container(ctx, value, seen)
     if isinstance(value, gast.BinOp):  # no list can be divided, or multiplied by 1.0
@@ -184,7 +186,7 @@ def _makes_array(ctx: Context, value: gast.expr, seen: frozenset[str]) -> bool:
         return len(arrays) == 2 and (all(arrays) or added)
     if isinstance(value, gast.Call):
         callee = ctx.scope.resolve(value.func)
-        if callee is runtime.entry_copy:  # an argument's own copy: raises for a list
+        if callee in (runtime.entry_copy, runtime.popped_array):  # raise for a list
             return True
         return isinstance(callee, np.ufunc) or ctx.registry.makes_new_array(callee)
     if isinstance(value, gast.Subscript) and isinstance(value.value, (gast.Name, gast.Attribute)):

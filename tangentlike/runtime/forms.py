@@ -1,0 +1,26 @@
+"""Checks that the differentiable form of a generated gradient (higher/forms.py) makes at
+run time, where what it relies on is a fact of generated code not visible in its text.
+
+Part of the runtime: copied into generated modules that use it (NumPy only).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def popped_array(x, what):
+    """`x`, a value popped from a stack chain into a name the function writes into by
+    index (an array, or None before its first binding), as it is; anything else (a list,
+    a dict, a number) raises ValueError(what). Differentiating the form relies on the
+    name never holding a container (higher/form_pops.py)."""
+    if x is None or isinstance(x, np.ndarray):
+        return x
+    raise ValueError(f"tangentlike: {what}")
+
+
+def pushed(x):
+    """`x` itself: a value pushed on a stack chain that the function reads back only
+    through the name it saved it under (higher/form_pairs.py), which is why analyze/memory
+    counts the chain's entry as sharing no memory."""
+    return x
