@@ -14,7 +14,8 @@ For each simple statement s, `Aliases.before[id(s)]` is the `Memory` when s runs
     with a slice and otherwise integers, of a base that is certainly no list),
     and neither the name, the base nor the index was rebound since.
   - `ints` / `arrays`: names certainly holding an integer / certainly not a list,
-    tuple or dict.
+    tuple or dict; `ranges`: names certainly holding a range, whose items are
+    integers (`i = _seq1[_k1]` in a loop that can end early, normalize.jumps).
   - `made`: name -> the statements that may have bound it last (for messages).
   - `read`: the memories read by earlier statements `reads` selects (if given).
 Liveness comes with it (`live`, from analyze.liveness).
@@ -162,6 +163,7 @@ class _Forward:
                 integer=values.is_int(value, m),
                 array=values.is_array(value, m),
                 floats=values.is_float(value, m),
+                range_=values.is_range(value),
             )
             view = values.view(value, m, stmt)
             if view is not None and name not in (view.base, *view.reads):
@@ -179,7 +181,7 @@ class _Forward:
                 more |= self.values.value_roots(value, m, more)  # `xs += ys` extends xs
             integer = z in m.ints and self.values.int_op(stmt.op, value, m)
             ints = m.ints if integer else m.ints - {z}
-            grown = replace(self.grow(m, z, more), ints=ints)
+            grown = replace(self.grow(m, z, more), ints=ints, ranges=m.ranges - {z})
             return self.killed(grown, z, keep_own=True, in_place=True)
         if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call):
             call = stmt.value
@@ -189,12 +191,13 @@ class _Forward:
                     return self.grow(m, xs, self.values.atoms_roots(call.args, m))
         return m
 
-    def bind(self, m, name, roots, stmt, *, integer, array, floats) -> Memory:
+    def bind(self, m, name, roots, stmt, *, integer, array, floats, range_=False) -> Memory:
         m = self.killed(m, name, keep_own=False)
         return replace(
             m,
             roots={**m.roots, name: roots},
             ints=m.ints | {name} if integer else m.ints - {name},
+            ranges=m.ranges | {name} if range_ else m.ranges - {name},
             arrays=m.arrays | {name} if array or floats else m.arrays - {name},
             floats=m.floats | {name} if floats else m.floats - {name},
             made={**m.made, name: frozenset({id(stmt)})},

@@ -72,6 +72,7 @@ class Memory:
     roots: dict[str, Roots] = field(default_factory=dict)
     views: dict[str, View] = field(default_factory=dict)
     ints: frozenset[str] = frozenset()
+    ranges: frozenset[str] = frozenset()  # certainly range objects: their items are ints
     arrays: frozenset[str] = frozenset()
     floats: frozenset[str] = frozenset()  # certainly floats or arrays (analyze.numeric)
     made: dict[str, frozenset[int]] = field(default_factory=dict)
@@ -101,6 +102,7 @@ class Memory:
             roots={n: self.roots.get(n, NONE) | other.roots.get(n, NONE) for n in names},
             views=views,
             ints=facts(self.ints, other.ints),
+            ranges=facts(self.ranges, other.ranges),
             arrays=facts(self.arrays, other.arrays),
             floats=facts(self.floats, other.floats),
             made={n: self.made.get(n, frozenset()) | other.made.get(n, frozenset()) for n in made},
@@ -282,7 +284,12 @@ class Values:
             )
         if isinstance(value, gast.Call):
             return self.scope.resolve(value.func) in (builtins.len, builtins.int)
+        if isinstance(value, gast.Subscript) and isinstance(value.value, gast.Name):
+            return value.value.id in m.ranges and self.is_int(value.slice, m)  # `_seq1[_k1]`
         return False
+
+    def is_range(self, value: gast.expr) -> bool:
+        return isinstance(value, gast.Call) and self.scope.resolve(value.func) is builtins.range
 
     def int_op(self, op: gast.operator, value: gast.expr, m: Memory) -> bool:
         return isinstance(op, _INT_OPS) and self.is_int(value, m)

@@ -147,13 +147,17 @@ class _Lowering:
             )
             stmt.body = body
             return [*start, stmt], ctx.stop
-        seq, k = self.namer.temp("seq"), self.namer.temp("k")
+        seq, k, at = self.namer.temp("seq"), self.namer.temp("k"), self.namer.temp("at")
         length = nodes.call(nodes.name("len"), [nodes.name(seq)])
         more = gast.Compare(left=nodes.name(k), ops=[gast.Lt()], comparators=[length])
-        item = nodes.assign(stmt.target.id, nodes.subscript(nodes.name(seq), nodes.name(k)))
-        step = nodes.assign(k, nodes.binop(nodes.name(k), gast.Add(), nodes.const(1)))
+        # the item's position in a name of its own, never rebound in the body: the item
+        # stays a known view seq[at] of an array (analyze.aliases), so that an update
+        # `item op= v` can be written into the array (transform.in_place)
+        position = nodes.assign(at, nodes.name(k))
+        item = nodes.assign(stmt.target.id, nodes.subscript(nodes.name(seq), nodes.name(at)))
+        step = nodes.assign(k, nodes.binop(nodes.name(at), gast.Add(), nodes.const(1)))
         loop = nodes.while_(
-            gast.BoolOp(op=gast.And(), values=[not_stopped, more]), [item, step, *body]
+            gast.BoolOp(op=gast.And(), values=[not_stopped, more]), [position, item, step, *body]
         )
         return [
             *start,

@@ -28,8 +28,9 @@ def f(x, n):
         _seq1 = range(n)
         _k1 = 0
         while not _stop1 and _k1 < len(_seq1):
-            i = _seq1[_k1]
-            _k1 = _k1 + 1
+            _at1 = _k1
+            i = _seq1[_at1]
+            _k1 = _at1 + 1
             _skip1 = False
             if i > 2:
                 _skip1 = True
