@@ -18,6 +18,8 @@ def add(a, b):
     Lists add element by element (an array against a list adds along its first
     axis), dicts key by key; anything else adds with `+`, out of place.
     """
+    if type(a) is np.ndarray and type(b) is np.ndarray:
+        return a + b  # the common case first: two arrays
     if a is None:
         return b
     if b is None:
@@ -41,16 +43,16 @@ def add_item(b, x, index, g):
     created on first use and updated in place (each read costs O(1)); for an array
     `x`, a new array (repeated integer indices accumulate).
     """
-    if (
-        type(b) is np.ndarray
-        and type(x) is np.ndarray
-        and (type(index) is int or type(index) is slice)
-        and b.dtype == np.float64
-        and b.shape == x.shape
-    ):  # the common case first: one copy, one indexed add
-        out = b.copy()
-        out[index] += g
-        return out
+    if type(x) is np.ndarray and (type(index) is int or type(index) is slice):
+        # the common cases first: an item or a slice of a float array
+        if b is None and x.dtype.kind == "f":  # the first adjoint: unsubscript's fast path
+            out = np.zeros(x.shape, x.dtype)
+            out[index] = g
+            return out
+        if type(b) is np.ndarray and b.dtype == np.float64 and b.shape == x.shape:
+            out = b.copy()  # one copy, one indexed add
+            out[index] += g
+            return out
     if isinstance(x, dict):
         b = {} if b is None else b
         b[index] = add(b.get(index), g)
@@ -263,6 +265,14 @@ def unmul(g, x, y):
             ]
         return total, None
 
+    if (
+        type(g) is np.ndarray
+        and type(x) is np.ndarray
+        and type(y) is np.ndarray
+        and g.ndim
+        and g.shape == x.shape == y.shape
+    ):
+        return g * y, g * x  # the common case first: arrays of one shape, nothing to undo
     if g is None:
         return None, None
     return unbroadcast(np.asarray(g * y), x), unbroadcast(np.asarray(g * x), y)

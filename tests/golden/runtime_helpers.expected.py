@@ -131,6 +131,8 @@ def add(a, b):
     Lists add element by element (an array against a list adds along its first
     axis), dicts key by key; anything else adds with `+`, out of place.
     """
+    if type(a) is np.ndarray and type(b) is np.ndarray:
+        return a + b  # the common case first: two arrays
     if a is None:
         return b
     if b is None:
@@ -154,16 +156,16 @@ def add_item(b, x, index, g):
     created on first use and updated in place (each read costs O(1)); for an array
     `x`, a new array (repeated integer indices accumulate).
     """
-    if (
-        type(b) is np.ndarray
-        and type(x) is np.ndarray
-        and (type(index) is int or type(index) is slice)
-        and b.dtype == np.float64
-        and b.shape == x.shape
-    ):  # the common case first: one copy, one indexed add
-        out = b.copy()
-        out[index] += g
-        return out
+    if type(x) is np.ndarray and (type(index) is int or type(index) is slice):
+        # the common cases first: an item or a slice of a float array
+        if b is None and x.dtype.kind == "f":  # the first adjoint: unsubscript's fast path
+            out = np.zeros(x.shape, x.dtype)
+            out[index] = g
+            return out
+        if type(b) is np.ndarray and b.dtype == np.float64 and b.shape == x.shape:
+            out = b.copy()  # one copy, one indexed add
+            out[index] += g
+            return out
     if isinstance(x, dict):
         b = {} if b is None else b
         b[index] = add(b.get(index), g)
@@ -312,7 +314,7 @@ def spread(g, x):
     if type(x) is np.ndarray and x.size <= 1024 and type(g) in (float, np.float64):
         out = np.empty(x.shape)
         out.fill(g)
-        out.flags.writeable = False  # as np.broadcast_to's: never updated in place
+        out.setflags(write=False)  # read-only as np.broadcast_to's (cheaper than .flags)
         return out
     return np.broadcast_to(g, np.shape(x))
 

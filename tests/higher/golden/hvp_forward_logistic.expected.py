@@ -266,7 +266,7 @@ def spread(g, x):
     if type(x) is np.ndarray and x.size <= 1024 and type(g) in (float, np.float64):
         out = np.empty(x.shape)
         out.fill(g)
-        out.flags.writeable = False  # as np.broadcast_to's: never updated in place
+        out.setflags(write=False)  # read-only as np.broadcast_to's (cheaper than .flags)
         return out
     return np.broadcast_to(g, np.shape(x))
 
