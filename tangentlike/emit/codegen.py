@@ -22,6 +22,7 @@ import gast
 
 from ..syntax import nodes
 from . import literals
+from .to_ast import to_ast
 
 COMMENT_COLUMN = 40
 
@@ -46,7 +47,7 @@ def value_source(value: object) -> str:
 
 
 def _to_source(node: gast.AST) -> str:
-    return astor.to_source(literals.spell(gast.gast_to_ast(node)), pretty_string=_one_line)
+    return astor.to_source(literals.spell(to_ast(node)), pretty_string=_one_line)
 
 
 def _one_line(text: str, *args: object, **kwargs: object) -> str:

@@ -93,8 +93,7 @@ def instantiate(
         if rule.slopes:
             stmt = LiteralPowerSlope(bindings).visit(stmt)
         # Template globals first, so the call site's own names are never taken for them.
-        stmt = _ResolveDAndGlobals(own, rule, namer, namespace).visit(stmt)
-        stmt = _SubstituteKeepingD(exprs, renames).visit(stmt)
+        stmt = _FillIn(own, rule, namer, namespace, exprs, renames).visit(stmt)
         stmts.extend(fold_static_ifs([stmt]))
     if rule.unbroadcast:
         stmts = [
@@ -147,20 +146,39 @@ def _literal_or_global(
 _D_RESULT = "__d_result__"  # d[result] until the call site's names are filled in
 
 
-class _ResolveDAndGlobals(gast.NodeTransformer):
-    """In a template body: `d[result]` -> a placeholder, template globals -> module names."""
+class _FillIn(gast.NodeTransformer):
+    """In a template statement, in one pass: template globals -> module names, then
+    parameters -> the call site's expressions, `d[result]` -> the result's adjoint and
+    temporaries -> fresh names, except in the `p` of a `d[p] = ...` target.
 
-    def __init__(self, own: set[str], rule: Rule, namer: Namer, namespace: Namespace):
+    The same tree as resolving the globals over the whole statement first and then
+    substituting (the call site's names are never taken for template globals): a name
+    a global was bound under is substituted like the template's own names; a `d[...]`
+    target other than `d[p] = ...` is substituted only (_SubstituteKeepingD)."""
+
+    def __init__(
+        self,
+        own: set[str],
+        rule: Rule,
+        namer: Namer,
+        namespace: Namespace,
+        exprs: dict[str, gast.expr],
+        renames: dict[str, str],
+    ) -> None:
         self.own = own
         self.rule = rule
         self.namer = namer
         self.namespace = namespace
+        self.exprs = exprs
+        self.renames = renames
 
     def visit_Subscript(self, node: gast.Subscript) -> gast.expr:
         if isinstance(node.value, gast.Name) and node.value.id == "d":
             if isinstance(node.ctx, gast.Load):
-                return nodes.name(_D_RESULT)
-            return node
+                return nodes.deepcopy(self.exprs[_D_RESULT])
+            if _is_d(node) and isinstance(node.ctx, gast.Store):
+                return node
+            return _SubstituteKeepingD(self.exprs, self.renames).visit(node)
         self.generic_visit(node)
         return node
 
@@ -172,13 +190,21 @@ class _ResolveDAndGlobals(gast.NodeTransformer):
         ):
             obj = self.rule.globals[node.id]
             node.id = global_name(node.id, obj, self.namer, self.namespace)
-        return node
+        return self._substituted(node)
 
     def visit_Attribute(self, node: gast.Attribute) -> gast.expr:
         helper = runtime_helper(node, self.rule.globals, self.namer, self.namespace)
         if helper is not None:
-            return helper
+            return self._substituted(helper)
         self.generic_visit(node)
+        return node
+
+    def _substituted(self, node: gast.Name) -> gast.expr:
+        """quote.Substitute's rule for a Name."""
+        if isinstance(node.ctx, gast.Load) and node.id in self.exprs:
+            return nodes.deepcopy(self.exprs[node.id])
+        if node.id in self.renames:
+            node.id = self.renames[node.id]
         return node
 
 
