@@ -27,7 +27,7 @@ from ..syntax.nodes import walk
 from .activity import SHAPE_ATTRIBUTES, user_function
 from .calls import bind_call, hides_arguments
 from .effects import Effects
-from .numeric import float_ufunc, floating
+from .numeric import floating
 
 Root = tuple[str, object]  # ("param", name) | ("global", name) | ("new", statement number)
 Roots = frozenset[Root]
@@ -323,13 +323,8 @@ class Values:
         return floating(value, m.floats, self.makes_array)
 
     def makes_array(self, call: gast.Call) -> bool:
-        """Certainly a float or float array (analyze.numeric.floating): a float ufunc's
-        result, or a float maker's given a shape alone (np.zeros(n), no dtype)."""
         callee = self.scope.resolve(call.func)
-        if float_ufunc(callee):
-            return True
-        shape_alone = len(call.args) <= 1 and not call.keywords
-        return shape_alone and self.registry.makes_float_array(callee)
+        return isinstance(callee, np.ufunc) or self.registry.makes_new_array(callee)
 
     def list_operands(self, value: gast.BinOp, m: Memory) -> list[gast.expr]:
         """The operands of `value` that may be lists, tuples or strings it concatenates or

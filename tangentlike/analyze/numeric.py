@@ -2,17 +2,14 @@
 
 Assumes: A-normal form (or any tree: only simple assignments are read).
 Guarantees: `numeric(value, known)` and `floating(value, known)` are sound given
-`known` (names certainly floating) and `makes_array` (calls that certainly make a
-float or a float array): a numeric value is never a list, tuple, dict or string, and
-a floating one is moreover never a Python int or bool, nor a NumPy integer (so
-`floating * xs` is arithmetic, never a list repeated: `np.array(2) * 1` is an
-np.int64, which repeats a list). Arithmetic with a float makes a new float or
-array: `u0 * 1.0`, `u + k * lap`, `a / b`, `-u`, `a ** 2.0`, an element or slice
-of a float array; `a @ b` only of a floating operand (int vectors make an np.int64).
-`floating_names(fn)` is the greatest fixpoint over the function's bindings (a name
-is floating when every value bound to it is), with parameters unknown unless known to
-be passed arrays (whose dtype the specialised build does not know: an int array's
-element would be an np.int64, which the run-time checks of item updates catch).
+`known` (names certainly floating): a numeric value is never a list, tuple, dict
+or string, and a floating one is moreover never a Python int or bool (so
+`floating * xs` is arithmetic, never a list repeated). Arithmetic with a float
+or an array makes a new float or array: `u0 * 1.0`, `u + k * lap`, `a / b`,
+`-u`, `a ** 2.0`, `a @ b`, a ufunc's or allocating function's result, an element or
+slice of an array. `floating_names(fn)` is the greatest fixpoint over the
+function's bindings (a name is floating when every value bound to it is), with
+parameters unknown unless known to be passed arrays.
 """
 
 from __future__ import annotations
@@ -20,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import gast
-import numpy as np
 
 from ..syntax import nodes
 from ..syntax.nodes import walk
@@ -46,7 +42,7 @@ def floating(
     if isinstance(value, gast.Name):
         return value.id in known
     if isinstance(value, gast.BinOp) and isinstance(value.op, _ARITHMETIC):
-        if isinstance(value.op, gast.Div):  # never an int, nor of a list
+        if isinstance(value.op, (gast.Div, gast.MatMult)):  # never an int, nor of a list
             return True
         return any(floating(o, known, makes_array) for o in (value.left, value.right))
     if isinstance(value, gast.UnaryOp) and isinstance(value.op, (gast.USub, gast.UAdd)):
@@ -56,17 +52,6 @@ def floating(
     if isinstance(value, gast.Call) and makes_array is not None:
         return makes_array(value)
     return False
-
-
-def float_ufunc(func: object) -> bool:
-    """A ufunc of one output that is a float (or complex) whatever its inputs are
-    (np.sin, np.exp, np.divide; not np.add, np.abs or np.multiply: ints in, ints out)."""
-    if not isinstance(func, np.ufunc) or func.nout != 1:
-        return False
-    return not any(t.split("->")[1] in _INTEGER_CODES for t in func.types)
-
-
-_INTEGER_CODES = frozenset("?bBhHiIlLqQnNpP")
 
 
 def numeric(
