@@ -27,7 +27,7 @@ from ..syntax.nodes import walk
 from .activity import SHAPE_ATTRIBUTES, user_function
 from .calls import bind_call, hides_arguments
 from .effects import Effects
-from .numeric import floating
+from .numeric import float_result, floating
 
 Root = tuple[str, object]  # ("param", name) | ("global", name) | ("new", statement number)
 Roots = frozenset[Root]
@@ -318,13 +318,13 @@ class Values:
         return False
 
     def is_float(self, value: gast.expr, m: Memory) -> bool:
-        """Certainly a float, NumPy scalar or array: made by arithmetic with one, by a ufunc
-        or an allocating function (analyze.numeric)."""
-        return floating(value, m.floats, self.makes_array)
+        """Certainly a float or float array, never an integer (analyze.numeric)."""
 
-    def makes_array(self, call: gast.Call) -> bool:
-        callee = self.scope.resolve(call.func)
-        return isinstance(callee, np.ufunc) or self.registry.makes_new_array(callee)
+        def float_call(call: gast.Call) -> bool:
+            callee = self.scope.resolve(call.func)
+            return float_result(callee, call, self.registry, lambda v: self.is_float(v, m))
+
+        return floating(value, m.floats, float_call)
 
     def list_operands(self, value: gast.BinOp, m: Memory) -> list[gast.expr]:
         """The operands of `value` that may be lists, tuples or strings it concatenates or

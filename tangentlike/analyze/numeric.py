@@ -2,22 +2,27 @@
 
 Assumes: A-normal form (or any tree: only simple assignments are read).
 Guarantees: `numeric(value, known)` and `floating(value, known)` are sound given
-`known` (names certainly floating): a numeric value is never a list, tuple, dict
-or string, and a floating one is moreover never a Python int or bool (so
-`floating * xs` is arithmetic, never a list repeated). Arithmetic with a float
-or an array makes a new float or array: `u0 * 1.0`, `u + k * lap`, `a / b`,
-`-u`, `a ** 2.0`, `a @ b`, a ufunc's or allocating function's result, an element or
-slice of an array. `floating_names(fn)` is the greatest fixpoint over the
-function's bindings (a name is floating when every value bound to it is), with
-parameters unknown unless known to be passed arrays.
+`known` (names certainly floating) and `makes_array` (calls certainly returning a
+float or float array, e.g. `float_result`): a numeric value is never a list, tuple,
+dict or string, and a floating one is moreover never a Python int or bool, nor a
+NumPy integer or bool (so `floating * xs` is arithmetic, never a list repeated:
+`np.array(2) * 1` is an np.int64, which repeats a list). Arithmetic with a float
+makes a new float or float array: `u0 * 1.0`, `u + k * lap`, `a / b`, `-u`,
+`a ** 2.0`, an element or slice of a float array; `a @ b` only of a floating operand
+(int vectors give an np.int64). `floating_names(fn)` is the greatest fixpoint over
+the function's bindings (a name is floating when every value bound to it is), with
+parameters unknown unless known to be passed arrays (a build specialised to them).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import gast
+import numpy as np
 
+from .. import runtime
 from ..syntax import nodes
 from ..syntax.nodes import walk
 
@@ -42,7 +47,7 @@ def floating(
     if isinstance(value, gast.Name):
         return value.id in known
     if isinstance(value, gast.BinOp) and isinstance(value.op, _ARITHMETIC):
-        if isinstance(value.op, (gast.Div, gast.MatMult)):  # never an int, nor of a list
+        if isinstance(value.op, gast.Div):  # never an int, nor of a list
             return True
         return any(floating(o, known, makes_array) for o in (value.left, value.right))
     if isinstance(value, gast.UnaryOp) and isinstance(value.op, (gast.USub, gast.UAdd)):
@@ -52,6 +57,53 @@ def floating(
     if isinstance(value, gast.Call) and makes_array is not None:
         return makes_array(value)
     return False
+
+
+def float_result(
+    callee: object, call: gast.Call, registry, is_float: Callable[[gast.expr], bool]
+) -> bool:
+    """Whether `call` (to `callee`) certainly returns a float, a complex or an array of
+    them, never an integer or bool, given `is_float` for its arguments: a float ufunc
+    (np.sin, np.divide), a ufunc of a float argument whose loops for floats all give
+    floats (np.add, np.maximum; not np.isnan), a float maker given a shape alone
+    (np.zeros(n)), a float keeper (np.sum, np.copy) or an argument's own copy of a
+    float first argument. A `dtype=` or `out=` keyword may say otherwise: not then."""
+    if any(k.arg in ("dtype", "out", "signature") for k in call.keywords):
+        return False
+    if isinstance(callee, np.ufunc):
+        if float_ufunc(callee):
+            return True
+        return _float_loops(callee) and any(is_float(a) for a in call.args)
+    if not call.args:
+        return False
+    if len(call.args) == 1 and not call.keywords and registry.makes_float_array(callee):
+        return True
+    keeper = registry.keeps_float(callee) or callee in _OWN_COPIES
+    return keeper and is_float(call.args[0])
+
+
+_OWN_COPIES = (runtime.entry_copy, runtime.kept_apart)
+
+
+def float_ufunc(func: np.ufunc) -> bool:
+    """A ufunc of one output that is a float (or complex) whatever its inputs are
+    (np.sin, np.exp, np.divide; not np.add, np.abs or np.multiply: ints in, ints out)."""
+    return func.nout == 1 and not any(t[-1] in _INTEGER_CODES for t in func.types)
+
+
+@functools.cache
+def _float_loops(func: np.ufunc) -> bool:
+    """Every loop of `func` taking a float or complex gives one (np.add; not np.isnan,
+    np.less): a float argument can only select such a loop (a float never casts to an
+    integer safely), or none (an error)."""
+    if func.nout != 1:
+        return False
+    loops = [t.split("->") for t in func.types]
+    return all(out not in _INTEGER_CODES for ins, out in loops if set(ins) & _FLOAT_CODES)
+
+
+_INTEGER_CODES = frozenset("?bBhHiIlLqQnNpP")
+_FLOAT_CODES = frozenset("efdgFDG")
 
 
 def numeric(

@@ -261,6 +261,15 @@ FLOAT_MAKERS = [np.zeros, np.ones, np.empty, np.eye, np.identity]
 # f(x): an array of x's rank and dtype kind; f([a, b]): an array of rank >= 1.
 KIND_KEEPERS = [np.copy]
 LIST_ARRAYS = [np.array, np.asarray]
+# f(x, ...) of a float or float array x: a float or float array (NumPy's promotion keeps
+# floats floating); with analyze.numeric's float ufuncs, what `floating * xs` relies on.
+FLOAT_KEEPERS = [
+    *(getattr(np, n) for n in ("amax", "amin", "max", "min", "sum", "prod", "mean")),
+    *(getattr(np, n) for n in ("cumsum", "cumprod", "dot", "outer", "inner", "clip")),
+    *(getattr(np, n) for n in ("transpose", "reshape", "ravel", "squeeze", "diag", "trace")),
+    *(getattr(np, n) for n in ("sort", "flip", "roll", "tile", "repeat", "diff")),
+    *(getattr(np, n) for n in ("expand_dims", "average", "std", "var", "tensordot")),
+]
 
 NEW_RESULTS = [
     "amax",
@@ -328,6 +337,7 @@ def register(registry: Registry) -> None:
     registry.array_makers(ARRAY_MAKERS)
     registry.float_makers(FLOAT_MAKERS)
     registry.array_kinds(KIND_KEEPERS, LIST_ARRAYS)
+    registry.float_keepers(FLOAT_KEEPERS)
     registry.array_makers(getattr(np, name) for name in NEW_RESULTS if hasattr(np, name))
     registry.sequence_makers(SEQUENCE_MAKERS)
     registry.sequence_params(SEQUENCE_PARAMS)

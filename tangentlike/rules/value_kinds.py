@@ -22,6 +22,7 @@ class ValueKinds:
         self._array_makers: set[object] = set()
         self._float_makers: set[object] = set()  # f(shape): a float array
         self._kind_keepers: set[object] = set()  # f(x): an array like x (np.copy)
+        self._float_keepers: set[object] = set()  # f(x, ...): a float where x is one
         self._list_arrays: set[object] = set()  # f([a, b]): an array of rank >= 1
         self._sequence_makers: set[object] = set()
         self._sequence_params: dict[object, tuple[str, ...]] = {}
@@ -30,6 +31,7 @@ class ValueKinds:
         self._array_makers = set(other._array_makers)
         self._float_makers = set(other._float_makers)
         self._kind_keepers = set(other._kind_keepers)
+        self._float_keepers = set(other._float_keepers)
         self._list_arrays = set(other._list_arrays)
         self._sequence_makers = set(other._sequence_makers)
         self._sequence_params = dict(other._sequence_params)
@@ -58,6 +60,19 @@ class ValueKinds:
         self._ready()
         self._kind_keepers.update(keepers)
         self._list_arrays.update(from_lists)
+
+    def float_keepers(self, primals: Iterable[object]) -> None:
+        """Functions whose result, given a float or float array as first argument, is a
+        float or float array, never an integer (np.sum, np.dot; not np.argmax)."""
+        self._ready()
+        self._float_keepers.update(primals)
+
+    def keeps_float(self, primal: object) -> bool:
+        self._ready()
+        try:
+            return primal in self._float_keepers or primal in self._kind_keepers
+        except TypeError:
+            return False
 
     def keeps_kind(self, primal: object) -> bool:
         self._ready()

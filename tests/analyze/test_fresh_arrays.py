@@ -15,6 +15,7 @@ import pytest
 from reference import check_against_fd, fd_gradient, load_module
 
 import tangentlike as tl
+from tangentlike.errors import CheckError, UnsupportedSyntaxError
 
 PROGRAMS = """
 import numpy as np
@@ -171,3 +172,82 @@ def test_a_real_view_written_is_the_write_into_its_base(tmp_path):
         np.testing.assert_array_equal(x, changed)  # the caller's array changes as in f
         expected = fd_gradient(lambda a, f=f: f(a.copy()), [V6.copy()], 0)
         np.testing.assert_allclose(g, expected, rtol=1e-6, atol=1e-8)
+
+
+INTEGERS = """
+import numpy as np
+
+
+def repeated_through_an_integer(x):
+    b = np.array(2) * 1
+    c = b * [x, x * 2.0]
+    c[0] += 1.0
+    return np.sum(x * c[3])
+
+
+def item_of_a_repeated_list(x):
+    b = np.add(1, 1)
+    c = b * [x, x * 2.0]
+    d = c[2]
+    d += 1.0
+    return np.sum(x * c[2])
+
+
+def counted_by_argmax(x):
+    b = np.argmax(x * 1.0) + 1
+    c = b * [x, x * 2.0]
+    d = c[-2]
+    d += 1.0
+    return np.sum(x * c[0])
+"""
+
+
+@pytest.mark.parametrize("shape", [(), (3,)])
+@pytest.mark.parametrize(
+    "name", ["repeated_through_an_integer", "item_of_a_repeated_list", "counted_by_argmax"]
+)
+def test_a_numpy_integer_repeats_a_list(tmp_path, name, shape):
+    """`np.array(2) * 1`, `np.add(1, 1)` and `np.argmax(...) + 1` are NumPy integers, not
+    floats: times a list they repeat it, so c[0] and c[2] are the argument x itself and
+    the updates change it. They were taken for arithmetic on arrays, and the value came
+    out 4.5 for 7.5 (x = 1.5, a 0-d array) with a wrong gradient. Now followed or
+    refused with a location, never wrong."""
+    f = getattr(load_module(tmp_path, INTEGERS, "numpy_integers"), name)
+    x = np.full(shape, 1.5)
+    try:
+        value, g = tl.value_and_grad(f)(x.copy())
+    except (CheckError, UnsupportedSyntaxError) as e:
+        assert e.location is not None and e.location.line > 0
+        assert "in place" in str(e)
+        return
+    np.testing.assert_allclose(value, f(x.copy()))
+    expected = fd_gradient(lambda a: f(a.copy()), [x.copy()], 0)
+    np.testing.assert_allclose(g, expected, rtol=1e-6, atol=1e-8)
+
+
+def _float_call(source: str, floats: frozenset[str] = frozenset()) -> bool:
+    import gast
+
+    from tangentlike.analyze.numeric import float_result, floating
+    from tangentlike.rules.registry import default_registry
+
+    call = gast.parse(source).body[0].value
+    callee = eval(gast.unparse(call.func), {"np": np})
+    registry = default_registry()
+    return float_result(callee, call, registry, lambda v: floating(v, floats))
+
+
+def test_floats_only_where_no_integer_can_come_out():
+    """analyze.numeric.float_result: a float ufunc always; a ufunc whose float loops all
+    give floats, a float keeper or an argument's own copy only of a float argument;
+    never a comparison, an argmax, or a call given a dtype."""
+    assert _float_call("np.sin(n)") and _float_call("np.divide(n, 2)")
+    assert not _float_call("np.add(n, 1)") and _float_call("np.add(n, 1.0)")
+    assert _float_call("np.maximum(x, n)", frozenset({"x"}))
+    assert not _float_call("np.isnan(x)", frozenset({"x"}))
+    assert not _float_call("np.less(x, 1.0)", frozenset({"x"}))
+    assert _float_call("np.sum(x)", frozenset({"x"})) and not _float_call("np.sum(n)")
+    assert not _float_call("np.sum(x, dtype=int)", frozenset({"x"}))
+    assert not _float_call("np.argmax(x)", frozenset({"x"}))
+    assert _float_call("np.zeros(3)") and not _float_call("np.zeros(3, int)")
+    assert not _float_call("np.array(2)")

@@ -23,12 +23,14 @@ def through_helper(x, y, A):
 
 def rebound_then_view(x, y, n):
     """y updated in place on one path (its own copy), rebound to a new array on the other;
-    z3 (y) updated in place while y is read afterwards: asked at run time."""
+    z3 (y) updated in place while y is read afterwards: asked at run time. (`* 1.0`
+    makes the product certainly a float array: `np.maximum(y, y) * n` alone may repeat a
+    list n when y is an integer, and is refused at the build as holding n's items.)"""
     if n >= 2:
         y = 0.5 * y + np.tanh(y % (y**2 + 0.5))
     else:
         L1 = [y, y]
-        L1[0] += np.maximum(y, y) * n
+        L1[0] += np.maximum(y, y) * 1.0 * n
     v1 = y
     z2 = v1[0:1]
     z2 += -1 / (z2**2 + 0.5)
