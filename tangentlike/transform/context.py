@@ -101,6 +101,9 @@ class Context:
     shaped_products: dict[int, tuple[str, str]] = field(default_factory=dict)
     # id() of `undiff(g, a, 1, axis)` calls whose `a` is a vector (transform/differences.py)
     vector_differences: set[int] = field(default_factory=set)
+    # the nodes whose id() the two tables above hold, kept alive: a node a later pass
+    # drops would otherwise give its id() to a new node (a Name taken for an undiff call)
+    kept_nodes: list[gast.AST] = field(default_factory=list)
 
     @property
     def active(self) -> frozenset[str]:

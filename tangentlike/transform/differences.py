@@ -42,6 +42,7 @@ def record(ctx: Context, stmt: gast.stmt, stmts: list[gast.stmt]) -> None:
                 and _literal(axis) in (0, -1)
             ):
                 ctx.vector_differences.add(id(node))
+                ctx.kept_nodes.append(node)
 
 
 def _literal(node: gast.expr) -> object:

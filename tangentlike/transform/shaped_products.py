@@ -34,6 +34,7 @@ def record(ctx: Context, stmt: gast.Assign, stmts: list[gast.stmt], bt: str) -> 
             y = _operand(node, bt)
             if y is not None and y != target.id and ctx.shapes.same(stmt, y):
                 ctx.shaped_products[id(node)] = (target.id, y)
+                ctx.kept_nodes.append(node)
 
 
 def _operand(node: gast.AST, bt: str) -> str | None:
