@@ -188,7 +188,11 @@ class Normalizer(Expressions):
             pre, args = self.atoms(iterable.args, "r")
             rng = self.namer.temp("r")
             pre.append(nodes.assign(rng, nodes.call(iterable.func, args)))
-            return [*pre, nodes.for_(target, nodes.name(rng), self.block(stmt.body))]
+            if not _rebinds(stmt):
+                return [*pre, nodes.for_(target, nodes.name(rng), self.block(stmt.body))]
+            index = self.namer.temp(target)  # each pass copies its position to the target
+            first = nodes.located(nodes.assign(target, nodes.name(index)), stmt)
+            return [*pre, nodes.for_(index, nodes.name(rng), [first, *self.block(stmt.body)])]
         # Any other iterable: loop over the positions of its first axis.
         pre, seq = self.atom(iterable, "seq")
         if not isinstance(seq, gast.Name):
@@ -220,7 +224,7 @@ class Normalizer(Expressions):
         plan = self.namer.temp("plan")
         if counted:  # range(stop): the positions are the values, the loop keeps its target
             pre, stop = self.atom(inner.args[0], "n")
-            index = stmt.target.id
+            index = self.namer.temp(stmt.target.id) if _rebinds(stmt) else stmt.target.id
             pre.append(nodes.assign(rng, nodes.call(nodes.name(self._builtin("range")), [stop])))
             length = nodes.call(nodes.name(self._builtin("len")), [nodes.name(rng)])
             pre.append(nodes.assign(steps, length))
@@ -245,6 +249,8 @@ class Normalizer(Expressions):
         if not counted:
             item = nodes.assign(stmt.target.id, nodes.subscript(seq, nodes.name(index)))
             head.append(nodes.located(item, stmt))
+        elif index != stmt.target.id:
+            head.append(nodes.located(nodes.assign(stmt.target.id, nodes.name(index)), stmt))
         loop = nodes.for_(index, nodes.name(rng), [*head, *self.block(stmt.body)])
         self.checkpoints[id(loop)] = checkpoints.CheckpointedLoop(kind, plan)
         return [*pre, loop]
@@ -324,3 +330,11 @@ def run(
     if update_temps is not None:
         update_temps.update(normalizer.update_temps)
     return fn
+
+
+def _rebinds(loop: gast.For) -> bool:
+    """Whether the body of a range loop binds its target (`for i in range(n): i += 1`).
+    The backward sweep runs the loop's positions again in reverse: such a loop gets a
+    target of its own, copied to the user's at the top of each pass, so the user's is
+    an ordinary variable (saved where the body overwrites it), never the position."""
+    return any(loop.target.id in nodes.names_stored(s) for s in loop.body)
