@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import runtime
+from ..syntax import blocks
 from ..syntax.nodes import walk
 from . import codegen, literals
 
@@ -173,7 +174,7 @@ def _names_read(sources: list[str]) -> set[str]:
 
 @functools.cache
 def _helper_text(obj: object) -> str:
-    return textwrap.dedent(inspect.getsource(obj))
+    return textwrap.dedent(blocks.source(obj))
 
 
 @functools.lru_cache(maxsize=1024)
