@@ -227,8 +227,24 @@ def _asked_key(
     given = _plain_wrt(wrt) if type(f) is types.FunctionType else None
     if given is None:
         return None
-    environment = os.environ.get("TANGENTLIKE_CHECKS") if checks is None else None
-    return ("asked", given, mode, checks, environment, *options.values())
+    environment = _checks_text() if checks is None else None
+    return ("asked", given, mode.name, checks, environment, *options.values())
+
+
+_ENVIRON = os.environ
+_ENVIRON_DATA = getattr(os.environ, "_data", None)
+_CHECKS_KEY = getattr(os.environ, "encodekey", lambda key: None)("TANGENTLIKE_CHECKS")
+
+
+def _checks_text() -> object:
+    """TANGENTLIKE_CHECKS's value, as a key of the warm path: read from CPython's
+    os.environ store directly (bytes on POSIX) while os.environ is that mapping, since
+    `os.environ.get` of an unset variable raises and catches a KeyError, about a fifth of
+    a warm tl.grad; else through `os.environ.get`. The two spellings of one value are
+    different keys: a miss, never a wrong hit."""
+    if os.environ is _ENVIRON and _ENVIRON_DATA is not None and _CHECKS_KEY is not None:
+        return _ENVIRON_DATA.get(_CHECKS_KEY)
+    return os.environ.get("TANGENTLIKE_CHECKS")
 
 
 def _remember(f: Callable, asked: tuple | None, entry: _Entry) -> None:

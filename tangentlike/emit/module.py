@@ -23,8 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import runtime
+from ..syntax import blocks
 from ..syntax.nodes import walk
-from . import codegen, literals
+from . import codegen, literals, roundtrip
 
 
 class Generated:
@@ -159,12 +160,22 @@ def _numpy_alias(objects: dict[str, object]) -> str:
 
 
 def _names_read(sources: list[str]) -> set[str]:
+    """The names the generated functions' texts read (each parsed once per build: the
+    emitter's round-trip check parsed it just before). The remembered trees are dropped
+    here: a later build parses its texts afresh."""
     names: set[str] = set()
     for text in sources:
-        for node in walk(ast.parse(text)):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                names.add(node.id)
+        names |= _loaded(roundtrip.parse(text))
+    roundtrip.parse.cache_clear()
     return names
+
+
+def _loaded(tree: ast.AST) -> set[str]:
+    return {
+        node.id
+        for node in walk(tree)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+    }
 
 
 # A runtime helper's text, the names it reads and its renamed texts are the same at every
@@ -173,13 +184,13 @@ def _names_read(sources: list[str]) -> set[str]:
 
 @functools.cache
 def _helper_text(obj: object) -> str:
-    return textwrap.dedent(inspect.getsource(obj))
+    return textwrap.dedent(blocks.source(obj))
 
 
 @functools.lru_cache(maxsize=1024)
 def _text_names(text: str) -> frozenset[str]:
     """The names a helper's text reads (memoized: helper texts recur at every build)."""
-    return frozenset(_names_read([text]))
+    return frozenset(_loaded(ast.parse(text)))
 
 
 def _sorted_imports(lines: list[str]) -> str:

@@ -23,6 +23,7 @@ subtrees. Cheap enough to run on every build (one `ast.parse` per function).
 from __future__ import annotations
 
 import ast
+import functools
 import math
 
 import gast
@@ -42,7 +43,7 @@ def check(tree: gast.AST | ast.AST | list, text: str) -> None:
     match. The pipeline calls it on every function it emits (ModuleBuilder._emit).
     """
     try:
-        parsed = ast.parse(text)
+        parsed = parse(text)
     except SyntaxError as err:
         line = (err.text or "").rstrip("\n")
         raise InternalError(
@@ -51,6 +52,14 @@ def check(tree: gast.AST | ast.AST | list, text: str) -> None:
     mismatch = _compare_lists(_statements(tree), parsed.body, None)
     if mismatch is not None:
         raise InternalError(_describe(mismatch, text.splitlines()))
+
+
+@functools.lru_cache(maxsize=32)
+def parse(text: str) -> ast.Module:
+    """`ast.parse(text)`, remembered for the texts of the build under way: the module
+    renderer (emit/module.py) reads the names of each function text this module has just
+    checked, then forgets them. Callers only read the tree, never change it."""
+    return ast.parse(text)
 
 
 def _statements(tree: gast.AST | ast.AST | list) -> list[object]:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import gast
 
 from ..errors import SourceLocation, SourceNotFoundError, UnsupportedSyntaxError
+from ..syntax import blocks
 from ..syntax.nodes import walk
 from . import freshness, wrappers
 from .resolve import primal_of, user_class
@@ -183,7 +184,7 @@ def parse_function(func: Callable, recorder: Recorder | None = None) -> ParsedFu
     try:
         filename, every_line = file_lines(func)
         start = _definition_line(func.__code__, every_line)
-        lines = inspect.getblock(every_line[start:])
+        lines = blocks.block(every_line[start:])
     except (OSError, TypeError, IndexError) as err:
         raise SourceNotFoundError(
             f"cannot read the source of {func.__qualname__}: {err}",

@@ -50,6 +50,7 @@ from ..syntax import nodes, quote
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
 from ..syntax.nodes import walk
+from . import signatures
 from .instantiate import instantiate
 from .template import Rule
 
@@ -135,8 +136,8 @@ def derived_tangent(rule: Rule) -> TangentRule | None:
 
 def tangent_from_function(rule: Rule | None, template: Callable, *, origin: str) -> TangentRule:
     """A tangent rule from a template function; `rule` is the reverse rule it sits beside."""
-    sig = inspect.signature(template)
-    names = list(sig.parameters)
+    signature = signatures.parameters(template)
+    names = list(signature)
     primal_name = getattr(rule.primal, "__name__", rule.primal) if rule else "?"
     where = f"tangent {template.__qualname__} for {primal_name!r}"
     if rule is None:
@@ -147,7 +148,9 @@ def tangent_from_function(rule: Rule | None, template: Callable, *, origin: str)
             f"result, {', '.join(rule.params)}"
         )
     defaults = {
-        n: p.default for n, p in list(sig.parameters.items())[1:] if p.default is not p.empty
+        n: default
+        for n, (_, default) in list(signature.items())[1:]
+        if default is not inspect.Parameter.empty
     }
     if defaults != rule.defaults:
         raise RuleError(f"{where}: the defaults must be those of its reverse rule")

@@ -26,6 +26,7 @@ import gast
 from ..errors import RuleError
 from ..syntax import nodes, quote
 from ..syntax.nodes import walk
+from . import signatures
 
 
 class _AdjointMarker:
@@ -145,14 +146,14 @@ def rule_from_function(
     The signature is checked now; the body is parsed and validated now for user
     rules (errors at registration) and on first use for built-in ones.
     """
-    sig = inspect.signature(template)
-    names = list(sig.parameters)
+    signature = signatures.parameters(template)
+    names = list(signature)
     where = f"rule {template.__qualname__} for {getattr(primal, '__name__', primal)!r}"
     if not names or names[0] != "result":
         raise RuleError(f"{where}: the first parameter must be `result`, the primal's output")
     params = tuple(names[1:])
-    for p in sig.parameters.values():
-        if p.kind not in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+    for kind, _ in signature.values():
+        if kind not in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY):
             raise RuleError(f"{where}: parameters must be plain names (no *args or **kwargs)")
     _check_primal_signature(primal, params, where)
     if set(constant) - set(params):
@@ -165,7 +166,9 @@ def rule_from_function(
         return _parse_template(template, params, where)
 
     defaults = {
-        n: p.default for n, p in list(sig.parameters.items())[1:] if p.default is not p.empty
+        n: default
+        for n, (_, default) in list(signature.items())[1:]
+        if default is not inspect.Parameter.empty
     }
     return Rule(
         primal=primal,
@@ -262,10 +265,11 @@ def _check_primal_signature(primal: object, params: tuple[str, ...], where: str)
     """A user rule's parameters must be the primal's parameters (when Python can tell)."""
     if not inspect.isfunction(primal):
         return
+    P = inspect.Parameter
     primal_params = [
-        p.name
-        for p in inspect.signature(primal).parameters.values()
-        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.POSITIONAL_ONLY, p.KEYWORD_ONLY)
+        name
+        for name, (kind, _) in signatures.parameters(primal).items()
+        if kind in (P.POSITIONAL_OR_KEYWORD, P.POSITIONAL_ONLY, P.KEYWORD_ONLY)
     ]
     if list(params) != primal_params:
         raise RuleError(

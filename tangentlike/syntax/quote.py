@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import inspect
 import textwrap
 from collections.abc import Callable, Mapping
 
 import gast
 
-from . import nodes
+from . import blocks, nodes
 
 
 def parse_function(func: Callable) -> gast.FunctionDef:
     """The gast FunctionDef of a Python function (decorators removed)."""
-    source = textwrap.dedent(inspect.getsource(func))
+    source = textwrap.dedent(blocks.source(func))
     node = gast.parse(source).body[0]
     if not isinstance(node, gast.FunctionDef):
         raise TypeError(f"{func!r} is not defined by a def statement")
