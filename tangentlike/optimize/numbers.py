@@ -12,14 +12,19 @@ runs this build for no other call); in the gradient of a scalar output the seed
 same function pushed, so a value x held before.
 
 Guarantees: a call `np.f(a)` (f in MATH, a single argument) becomes `math.f(a)` only
-when a is certainly a Python number (a number parameter, the seed, a literal, or a
-name every binding of which makes one: + - * / and unary minus of numbers, a
-restore, another such call), and only if every value these calls make (and every
-value computed from them) is read where a float and a NumPy float64 behave the
-same: arithmetic with other Python numbers, comparisons with them, branch tests,
-pushes, `np.ndim`, `unbroadcast` and `gradient_like`. Otherwise (a value meeting an
-array, a method, a helper, the returned value) the function keeps every NumPy call:
-a float32 array times a Python float stays float32, times a float64 does not.
+when a is certainly a Python number (a number parameter, the seed, a literal, an
+item of a float64 vector parameter (optimize/items.py: a NumPy float64, which is a
+float), or a name every binding of which makes one: + - * / and unary minus of
+numbers, a restore, another such call, `np.zeros_like` of a number (made 0.0), or
+`None`, the generated code's value before a first push, which math and NumPy both
+refuse), and only if every value these calls make (and every value computed from
+them) is read where a float and a NumPy float64 behave the same: arithmetic with
+other Python numbers, comparisons with them, branch tests, pushes, `np.ndim`,
+`unbroadcast`, `gradient_like`, and stores into the items of an adjoint array
+`np.zeros_like(x)` of a float64 vector x (its dtype stays). Otherwise (a value
+meeting an array, a method, a helper, the returned value) the function keeps every
+NumPy call: a float32 array times a Python float stays float32, times a float64
+does not.
 
 `math` raises where NumPy returns inf or nan (math.log(0.0), math.exp(1000.0), and
 then 1.0 / 0.0 in float arithmetic): the wrapper runs the generic build for such a
