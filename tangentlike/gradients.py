@@ -168,14 +168,15 @@ def _specialiser(job: Job, build_job: Callable[[Job], Built]) -> Callable | None
         return None
     sources = _Sources()
 
-    def specialised(known: Signature) -> Callable:
+    def specialised(known: Signature, doubles: tuple[str, ...] = ()) -> Callable:
         scalars = tuple(n for n, p in known if p is None)
         arrays = tuple((n, p) for n, p in known if p is not None)
+        doubles = tuple(n for n, _ in arrays if n in doubles)
         build = functools.partial(
-            build_job, dataclasses.replace(job, scalars=scalars, arrays=arrays)
+            build_job, dataclasses.replace(job, scalars=scalars, arrays=arrays, doubles=doubles)
         )
         live = Live(build(), build)
-        sources.lives[signature_label(known)] = live
+        sources.lives[signature_label(known, doubles)] = live
         return live.caller()
 
     specialised.sources = sources
@@ -184,7 +185,8 @@ def _specialiser(job: Job, build_job: Callable[[Job], Built]) -> Callable | None
 
 class _Sources(Mapping):
     """`df.specialised`: the label of a signature (wrapper.signature_label: `x` for a
-    Python number, `x[N1]` for an array) -> the current source of the build specialised
+    Python number, `x[N1]` for a float64 array, `x[N1,other]` for an array of another
+    dtype) -> the current source of the build specialised
     to it (as last refreshed)."""
 
     def __init__(self) -> None:

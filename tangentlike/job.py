@@ -77,6 +77,8 @@ class Job:
     arrays: (parameter, pattern) for the parameters passed an ndarray at that call, the
         pattern saying which of its dimensions are 1 ("N1": two dimensions, the second
         1; analyze/shapes.py), so that shapes are known to agree;
+    doubles: the parameters of `arrays` passed float64 arrays at that call (their items
+        are NumPy float64 numbers, which `math` takes as floats: optimize/numbers.py);
     jit: the gradient runs the build compiled by numba in nopython mode (jit/); "auto"
         falls back to the Python build with one warning where numba cannot compile it;
     cache: where the disk cache lives (True: the default directory, False: none).
@@ -94,6 +96,7 @@ class Job:
     scalars: tuple[str, ...] = ()
     jit: bool | str = False  # True: compiled by numba (jit/); "auto": that, else Python
     arrays: tuple[tuple[str, str], ...] = ()
+    doubles: tuple[str, ...] = ()
     cache: CacheOption = True
 
     def __post_init__(self) -> None:

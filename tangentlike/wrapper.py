@@ -107,14 +107,15 @@ def wrap(
         if specialised is None:
             return generated
         key = tuple(
-            [(v.dtype.kind, v.shape) if type(v) is np.ndarray else type(v) for v in args[:count]]
+            [(v.dtype, v.shape) if type(v) is np.ndarray else type(v) for v in args[:count]]
         )
         found = builds.get(key)
         if found is None:
             if len(builds) >= _MAX_SIGNATURES:  # calls of ever new shapes: start again
                 builds.clear()
             known = signature(names, args)
-            found = builds[key] = specialised(known) if known else generated
+            doubles = float64_arrays(names, args)
+            found = builds[key] = specialised(known, doubles) if known else generated
         return found
 
     def run(args: tuple, kwargs: dict) -> Any:
@@ -194,9 +195,21 @@ def signature(names: tuple[str, ...], args: tuple) -> Signature:
 _DIMENSION = {1: "1", 0: "0"}  # a dimension's pattern; "N" for 2 elements or more
 
 
-def signature_label(known: Signature) -> tuple[str, ...]:
-    """How `df.specialised` names a signature: `x` for a number, `x[N1]` for an array."""
-    return tuple(n if p is None else f"{n}[{p}]" for n, p in known)
+def float64_arrays(names: tuple[str, ...], args: tuple) -> tuple[str, ...]:
+    """The positional parameters (of `names`) that `args` passes a float64 ndarray
+    (job.Job.doubles): a build for them may take their items for floats."""
+    given = zip(names, args, strict=False)
+    return tuple(n for n, v in given if type(v) is np.ndarray and v.dtype == np.float64)
+
+
+def signature_label(known: Signature, doubles: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """How `df.specialised` names a signature: `x` for a number, `x[N1]` for an array
+    (of float64, or of any dtype when `doubles` is None), `x[N1,other]` for an array of
+    another dtype than float64."""
+    return tuple(
+        n if p is None else f"{n}[{p}]" if doubles is None or n in doubles else f"{n}[{p},other]"
+        for n, p in known
+    )
 
 
 def scalar_signature(names: tuple[str, ...], args: tuple) -> tuple[str, ...]:

@@ -302,7 +302,8 @@ class JitGradient:
         return call
 
     def specialised(self) -> Callable[[tuple], Callable]:
-        def for_signature(known: tuple) -> Callable:
+        def for_signature(known: tuple, doubles: tuple[str, ...] = ()) -> Callable:
+            # a compiled build types its arguments itself (numba): no float64 facts
             return lambda *args, **kwargs: self.run(known, args, kwargs)
 
         return for_signature

@@ -1,4 +1,5 @@
-"""`b = undiff(g, a, 1, axis)` read once, as `b[1:-1]`: `g[:-1] - g[1:]` there instead.
+"""`b = undiff(g, a, 1, axis)` read once, as `b[1:-1]`: `g[:-1] - g[1:]` there instead;
+and a forward `np.diff(a)` of a vector a: `a[1:] - a[:-1]`.
 
 The adjoint of `np.diff(np.concatenate(([0.0], q, [0.0])))` with respect to q (fixed
 walls of a chain): undiff makes an array of zeros and writes g into it twice, then the
@@ -9,6 +10,8 @@ read: optimize/restores.py then drops its save.
 Assumes: `vector` (transform/differences.py) holds the id() of undiff calls whose `a`
 is a vector, n 1 and axis 0 or -1: there undiff(g, a, 1, axis)[k] = g[k - 1] - g[k]
 (g[-1] and g[len(g)] taken as 0), so its [1:-1] is g[:-1] - g[1:], the same numbers.
+The forward `np.diff(a)` recorded in `vector` (transform/differences.py: a certainly
+an array of one dimension) is `np.subtract(a[1:], a[:-1])`, what np.diff computes.
 Guarantees: rewritten only when b is bound once in the function and read once, as
 `b[1:-1]`, in a later simple statement of the same block (not inside a loop or
 branch), g is a name, and no statement between the two mentions g or b (so g holds
@@ -33,6 +36,9 @@ def run(fn: gast.FunctionDef, vector: set[int]) -> gast.FunctionDef:
     for node in walk(fn):
         if isinstance(node, gast.Name):
             (reads if isinstance(node.ctx, gast.Load) else stores)[node.id] += 1
+        for field, value in gast.iter_fields(node):
+            if id(value) in vector and _forward_diff(value):
+                setattr(node, field, _difference(value.args[0].id, forward=True))
     _block(fn.body, vector, reads, stores)
     return fn
 
@@ -106,8 +112,20 @@ def _int(node: gast.expr | None) -> int | None:
     return None
 
 
-def _difference(g: str) -> gast.expr:
-    """`g[:-1] - g[1:]`."""
+def _forward_diff(node: object) -> bool:
+    """Whether node is a recorded forward `np.diff(a)` (one argument, a name)."""
+    return (
+        isinstance(node, gast.Call)
+        and isinstance(node.func, gast.Attribute)
+        and node.func.attr == "diff"
+        and len(node.args) == 1
+        and not node.keywords
+        and isinstance(node.args[0], gast.Name)
+    )
+
+
+def _difference(g: str, forward: bool = False) -> gast.expr:
+    """`g[:-1] - g[1:]`; forward: `g[1:] - g[:-1]`."""
     head = nodes.subscript(nodes.name(g), gast.Slice(lower=None, upper=nodes.const(-1), step=None))
     tail = nodes.subscript(nodes.name(g), gast.Slice(lower=nodes.const(1), upper=None, step=None))
-    return nodes.binop(head, gast.Sub(), tail)
+    return nodes.binop(tail, gast.Sub(), head) if forward else nodes.binop(head, gast.Sub(), tail)

@@ -12,14 +12,19 @@ runs this build for no other call); in the gradient of a scalar output the seed
 same function pushed, so a value x held before.
 
 Guarantees: a call `np.f(a)` (f in MATH, a single argument) becomes `math.f(a)` only
-when a is certainly a Python number (a number parameter, the seed, a literal, or a
-name every binding of which makes one: + - * / and unary minus of numbers, a
-restore, another such call), and only if every value these calls make (and every
-value computed from them) is read where a float and a NumPy float64 behave the
-same: arithmetic with other Python numbers, comparisons with them, branch tests,
-pushes, `np.ndim`, `unbroadcast` and `gradient_like`. Otherwise (a value meeting an
-array, a method, a helper, the returned value) the function keeps every NumPy call:
-a float32 array times a Python float stays float32, times a float64 does not.
+when a is certainly a Python number (a number parameter, the seed, a literal, an
+item of a float64 vector parameter (optimize/items.py: a NumPy float64, which is a
+float), or a name every binding of which makes one: + - * / and unary minus of
+numbers, a restore, another such call, `np.zeros_like` of a number (made 0.0), or
+`None`, the generated code's value before a first push, which math and NumPy both
+refuse), and only if every value these calls make (and every value computed from
+them) is read where a float and a NumPy float64 behave the same: arithmetic with
+other Python numbers, comparisons with them, branch tests, pushes, `np.ndim`,
+`unbroadcast`, `gradient_like`, and stores into the items of an adjoint array
+`np.zeros_like(x)` of a float64 vector x (its dtype stays). Otherwise (a value
+meeting an array, a method, a helper, the returned value) the function keeps every
+NumPy call: a float32 array times a Python float stays float32, times a float64
+does not.
 
 `math` raises where NumPy returns inf or nan (math.log(0.0), math.exp(1000.0), and
 then 1.0 / 0.0 in float arithmetic): the wrapper runs the generic build for such a
@@ -39,7 +44,7 @@ from ..job import Job
 from ..runtime import gradient_like, unbroadcast
 from ..syntax import nodes
 from ..syntax.nodes import walk
-from . import restores, zeros
+from . import items, restores, zeros
 from .accumulate import Resolve
 
 # NumPy's unary float functions and their `math` twins (same function of a float)
@@ -75,7 +80,7 @@ def run(fn: gast.FunctionDef, job: Job, resolve: Resolve, namespace, ctx) -> gas
     """The specialisations to number parameters: zeros (optimize/zeros.py), then
     `math` calls (see the module docstring) in the entry function of `job`."""
     zeros.run(fn, job.scalars, resolve)
-    if not job.scalars or job.jit or job.mode.forward:
+    if not (job.scalars or job.doubles) or job.jit or job.mode.forward:
         return fn
     if not restores.plain_stack(fn, ctx.stack, ctx.push, ctx.pop):
         return fn
@@ -85,12 +90,19 @@ def run(fn: gast.FunctionDef, job: Job, resolve: Resolve, namespace, ctx) -> gas
         for node in walk(fn)
         if isinstance(node, gast.Call) and _math_call(node, resolve, numbers) is not None
     ]
-    if not calls or not _reads_safe(fn, numbers, calls, resolve, ctx.push):
+    zeroed = [  # `b = np.zeros_like(m)` of a number m: a 0-d array, 0.0 here
+        node
+        for node in walk(fn)
+        if isinstance(node, gast.Assign) and _zeros_of_number(node.value, numbers, resolve)
+    ]
+    if not calls or not _reads_safe(fn, numbers, calls, resolve, ctx.push, zeroed):
         return fn
     module = nodes.name(namespace.bind("math", math, ctx.namer))
     for call in calls:
         twin = _math_call(call, resolve, numbers)
         call.func = nodes.located(nodes.attribute(module, twin.__name__), call.func)
+    for assign in zeroed:
+        assign.value = nodes.located(nodes.const(0.0), assign.value)
     return fn
 
 
@@ -121,7 +133,28 @@ def _is_number(node: gast.expr, numbers: set[str], resolve: Resolve) -> bool:
         return isinstance(node.op, _SIGNS) and _is_number(node.operand, numbers, resolve)
     if isinstance(node, gast.Call):
         return _math_call(node, resolve, numbers) is not None
+    if isinstance(node, gast.Subscript):  # an item of a float64 vector (optimize/items.py)
+        return id(node) in getattr(numbers, "items", ())
     return False
+
+
+def _zeros_of_number(node: gast.expr, numbers: set[str], resolve: Resolve) -> bool:
+    """Whether node is `np.zeros_like(a)` of a number a (run makes it 0.0)."""
+    return (
+        isinstance(node, gast.Call)
+        and len(node.args) == 1
+        and not node.keywords
+        and _is_number(node.args[0], numbers, resolve)
+        and resolve(node.func) is np.zeros_like
+    )
+
+
+class _Numbers(set):
+    """The names holding numbers, with the facts of optimize/items.py: `items`, the
+    id() of the subscripts that are float64 items; `arrays`, the float64 arrays."""
+
+    items: set[int]
+    arrays: set[str]
 
 
 def _numbers(fn: gast.FunctionDef, job: Job, resolve: Resolve, push: str, pop: str) -> set[str]:
@@ -152,7 +185,9 @@ def _numbers(fn: gast.FunctionDef, job: Job, resolve: Resolve, push: str, pop: s
         stored = isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del))
         if stored and id(node) not in followed:
             blocked.add(node.id)
-    numbers = (set(bindings) | starting) - blocked
+    numbers = _Numbers((set(bindings) | starting) - blocked)
+    numbers.items = items.items(fn, job, resolve)
+    numbers.arrays = items.float64_arrays(fn, job, resolve)
     changed = True
     while changed:
         changed = False
@@ -170,11 +205,20 @@ def _makes_number(binding, numbers: set[str], resolve: Resolve, pushed: set, pop
     target = binding.targets[0].id
     if restores.popped(binding, pop) == target:
         return target in pushed  # restores a value the name held before
+    if isinstance(binding.value, gast.Constant) and binding.value.value is None:
+        return True  # `x = None` before a first push: None fails in math as in NumPy
+    if _zeros_of_number(binding.value, numbers, resolve):
+        return True  # becomes 0.0 (run)
     return _is_number(binding.value, numbers, resolve)
 
 
 def _reads_safe(
-    fn: gast.FunctionDef, numbers: set[str], calls: list[gast.Call], resolve: Resolve, push: str
+    fn: gast.FunctionDef,
+    numbers: set[str],
+    calls: list[gast.Call],
+    resolve: Resolve,
+    push: str,
+    zeroed: list[gast.Assign],
 ) -> bool:
     """Whether every value the `calls` make, and every value made from one, is read
     only where a float and a NumPy float64 behave the same (module docstring)."""
@@ -183,7 +227,7 @@ def _reads_safe(
     for node in body:
         for child in gast.iter_child_nodes(node):
             parents[id(child)] = node
-    converted = {id(c) for c in calls}  # nodes whose value changes type
+    converted = {id(c) for c in calls} | {id(a.value) for a in zeroed}  # values of a new type
     made: set[str] = set()  # names bound to such values
     changed = True
     while changed:
@@ -195,7 +239,7 @@ def _reads_safe(
                 converted.add(id(node))
                 changed = True
         for node in body:
-            name = _bound_from(node, converted)
+            name = _bound_from(node, converted, getattr(numbers, "arrays", ()))
             if name is not None and name not in made:
                 made.add(name)
                 changed = True
@@ -219,15 +263,30 @@ def _carries(node: gast.AST, converted: set[int], made: set[str], resolve: Resol
     return False
 
 
-def _bound_from(node: gast.AST, converted: set[int]) -> str | None:
-    """The name an assignment binds to a converted value (or updates with one)."""
+def _bound_from(node: gast.AST, converted: set[int], arrays: set[str]) -> str | None:
+    """The name an assignment binds to a converted value (or updates with one); None
+    also for a store into the items of a float64 array of `arrays` (optimize/items.py:
+    its dtype stays, a float stored is the float64 stored)."""
     if isinstance(node, gast.Assign) and id(node.value) in converted:
         target = node.targets[0]
         one_name = len(node.targets) == 1 and isinstance(target, gast.Name)
+        if len(node.targets) == 1 and _item_of(target, arrays):
+            return None
         return target.id if one_name else "<not a name>"
     if isinstance(node, gast.AugAssign) and id(node.value) in converted:
+        if _item_of(node.target, arrays) and isinstance(node.op, (gast.Add, gast.Sub)):
+            return None
         return node.target.id if isinstance(node.target, gast.Name) else "<not a name>"
     return None
+
+
+def _item_of(target: gast.expr, arrays: set[str]) -> bool:
+    """Whether target is `b[...]` of a name b in `arrays`."""
+    return (
+        isinstance(target, gast.Subscript)
+        and isinstance(target.value, gast.Name)
+        and target.value.id in arrays
+    )
 
 
 def _safe_read(node, parent, numbers: set[str], resolve: Resolve, push: str) -> bool:

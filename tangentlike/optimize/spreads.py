@@ -1,7 +1,8 @@
 """`spread(G, t) * y` -> `G * y` where y certainly has t's shape.
 
-Assumes: `products` from transform/shaped_products.py (id(product) -> (t, y): y has the
-shape of the value t holds where its adjoint is `spread(G, t)`); runs before the inline
+Assumes: `products` from transform/shaped_products.py (id(product) -> (t, y): y, a name
+or the id() of an expression, has the shape of the value t holds where its adjoint is
+`spread(G, t)`); runs before the inline
 pass (which copies statements) and dead code elimination (t may be dead after it).
 `spread(G, t)` (runtime/broadcast.py) is np.broadcast_to(G, np.shape(t)), so G
 broadcasts to t's shape, and for y of that shape `spread(G, t) * y` and `G * y` (or
@@ -22,7 +23,7 @@ from ..syntax.nodes import walk
 from .accumulate import Resolve
 
 
-def run(fn: gast.FunctionDef, products: dict[int, tuple[str, str]], resolve: Resolve) -> bool:
+def run(fn: gast.FunctionDef, products: dict[int, tuple[str, str | int]], resolve: Resolve) -> bool:
     """Rewrite `fn` in place (see the module docstring); whether anything changed."""
     if not products:
         return False
@@ -48,8 +49,10 @@ def run(fn: gast.FunctionDef, products: dict[int, tuple[str, str]], resolve: Res
                 getattr(node, side),
                 getattr(node, "right" if side == "left" else "left"),
             )
-            if not (isinstance(other, gast.Name) and other.id == y):
+            if isinstance(y, str) and not (isinstance(other, gast.Name) and other.id == y):
                 continue
+            if isinstance(y, int) and id(other) != y:
+                continue  # y recorded as the id() of an expression of t's shape
             g = _spread_of(operand, t, resolve)
             if g is not None:
                 setattr(node, side, g)

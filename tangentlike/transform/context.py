@@ -97,8 +97,9 @@ class Context:
     # the entry function's differentiated parameters, which the wrapper checks to be float
     # arrays or numbers at each call (wrapper.py), and which it never rebinds
     checked: frozenset[str] = frozenset()
-    # id(bt * y) -> (t, y): y has the shape of t, whose adjoint is bt (shaped_products.py)
-    shaped_products: dict[int, tuple[str, str]] = field(default_factory=dict)
+    # id(bt * y) -> (t, y): y (a name, or an expression's id()) has the shape of t, whose
+    # adjoint is bt (shaped_products.py)
+    shaped_products: dict[int, tuple[str, str | int]] = field(default_factory=dict)
     # id() of `undiff(g, a, 1, axis)` calls whose `a` is a vector (transform/differences.py)
     vector_differences: set[int] = field(default_factory=set)
     # the nodes whose id() the two tables above hold, kept alive: a node a later pass

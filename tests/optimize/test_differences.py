@@ -73,3 +73,32 @@ def test_a_chain_with_fixed_ends_is_right():
     generic = tl.grad(chain, wrt=(0, 1))(args[0], args[1], np.int64(3))
     for i in (0, 1):
         np.testing.assert_allclose(generic[i], g[i], rtol=1e-12)
+
+
+def test_the_forward_difference_of_a_vector_is_two_slices():
+    rng = np.random.default_rng(9)
+    args = (1.0 + rng.random(5), rng.standard_normal(4), 3)
+    df = tl.grad(chain, wrt=(0, 1), checks=False)
+    df(*args)
+    source = _code(df.specialised[("k[N]", "q[N]", "steps")])
+    assert "np.diff(" not in source
+    assert "stretch = _stretch3[1:] - _stretch3[:-1]" in source
+    assert "np.diff(" in _code(df.source)  # the generic build: the shapes are not known
+
+
+def _code(text: str) -> str:
+    """The generated entry function's code, without comments."""
+    return "\n".join(line.split("#")[0].rstrip() for line in text.split("\ndef d")[-1].splitlines())
+
+
+def rows_differenced(a):
+    return np.sum(np.sin(np.diff(a * 2.0)))
+
+
+def test_a_matrix_difference_keeps_np_diff():
+    a = np.random.default_rng(10).standard_normal((3, 4))
+    df = tl.grad(rows_differenced, checks=False)
+    g = df(a)
+    assert "np.diff(" in _code(df.specialised[("a[NN]",)])
+    check_against_fd(rows_differenced, g, (a,), 0)
+    np.testing.assert_allclose(g, autograd_grad(rows_differenced, (a,), 0), rtol=1e-10)

@@ -86,3 +86,25 @@ def test_the_generic_build_agrees():
     grads = tl.grad(weighted, wrt=(0, 1))(*args)
     for g, i in zip(grads, (0, 1), strict=True):
         np.testing.assert_allclose(g, autograd_grad(weighted, args, i), rtol=1e-9, atol=1e-12)
+
+
+def softplus_mean(w, X, y):
+    z = X @ w
+    return np.mean(np.logaddexp(0.0, -y * z))
+
+
+def test_an_expression_of_the_results_shape_needs_no_spread():
+    # the adjoint of logaddexp multiplies by np.exp(x - result): an expression whose
+    # names have the result's shape (or none)
+    rng = np.random.default_rng(11)
+    args = (rng.standard_normal(4), rng.standard_normal((6, 4)), np.sign(rng.standard_normal(6)))
+    _check(softplus_mean, args, (0,), expect_spread=False)
+
+
+def outer_scaled(x, c):
+    return np.sum(np.logaddexp(x, c))
+
+
+def test_an_expression_that_broadcasts_keeps_the_spread():
+    rng = np.random.default_rng(12)
+    _check(outer_scaled, (rng.standard_normal(3), rng.standard_normal((4, 1))), (0, 1), True)
