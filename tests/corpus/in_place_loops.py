@@ -1,0 +1,123 @@
+"""In-place updates inside loops, of names several others alias (issue 13).
+
+- An argument aliased by other names, updated in place in a loop that iterates over
+  one of them (random-program tester, seed 0 program 18): the loop's facts settle
+  (analyze.memory's View compares the statement and the base, not copies of the
+  index), so the aliases stay "same" views, asked at run time, instead of being
+  forgotten after three rounds.
+- A view made in a loop of a name the loop rebinds, that is the argument's own copy
+  (or another array read afterwards) on the first round only (program 74): the name
+  is a "same" view of that array at the loop's head (the first path's base wins
+  where the other path is an alias of something else), and the update goes into it
+  where it is that array.
+
+CASES as in corpus.in_place (function, arguments, wrt, out-of-place equivalent);
+corpus.in_place runs them (gradient against central differences and autograd, value,
+forward mode).
+"""
+
+import numpy as np
+
+
+def _r(seed):
+    return np.random.RandomState(seed)
+
+
+def _vector_and_factor():
+    return (_r(5).randn(3), 0.5 + np.abs(_r(6).randn(3)))
+
+
+def aliases_updated_while_zipped(y, w):
+    z2 = y
+    z3 = z2
+    v2 = y * 1.0
+    for e3, e4 in zip(v2, z3):
+        y *= w
+    return np.sum(y**2) + 2.0 * np.mean(np.sin(z2)) + np.sum(z3 * v2)
+
+
+def aliases_updated_while_zipped_oop(y, w):
+    v = y
+    for _ in range(len(y)):
+        v = v * w
+    return np.sum(v**2) + 2.0 * np.mean(np.sin(v)) + np.sum(v * y)
+
+
+def aliases_updated_while_iterated(y, w):
+    z2 = y
+    s = 0.0
+    for e in z2:
+        y -= w * e
+        s = s + e
+    return np.sum(np.cos(z2)) + s
+
+
+def aliases_updated_while_iterated_oop(y, w):
+    s = 0.0
+    for k in range(len(y)):
+        e = y[k]
+        y = y - w * e
+        s = s + e
+    return np.sum(np.cos(y)) + s
+
+
+def _argument_and_count():
+    return (0.7, _r(7).randn(4), 2)
+
+
+def reshaped_view_of_a_rebound_argument(x, y, n):
+    for _ in range(n):
+        z1 = y.reshape(2, 2)
+        z1 /= 1.5 + x
+        y = y + np.sin(y)
+    return np.mean(np.sin(y)) + x
+
+
+def reshaped_view_of_a_rebound_argument_oop(x, y, n):
+    for _ in range(n):
+        y = y / (1.5 + x)
+        y = y + np.sin(y)
+    return np.mean(np.sin(y)) + x
+
+
+def sliced_view_of_a_rebound_array(x, y, n):
+    own = y * 1.0
+    v = own
+    for _ in range(n):
+        z1 = v[0:2]
+        z1 *= x
+        v = v + v
+    return np.mean(np.sin(v)) + np.sum(own**2)
+
+
+def sliced_view_of_a_rebound_array_oop(x, y, n):
+    own = np.concatenate([y[0:2] * x, y[2:]])
+    v = own
+    for k in range(n):
+        if k:
+            v = np.concatenate([v[0:2] * x, v[2:]])
+        v = v + v
+    return np.mean(np.sin(v)) + np.sum(own**2)
+
+
+CASES = [
+    (aliases_updated_while_zipped, _vector_and_factor, (0, 1), aliases_updated_while_zipped_oop),
+    (
+        aliases_updated_while_iterated,
+        _vector_and_factor,
+        (0, 1),
+        aliases_updated_while_iterated_oop,
+    ),
+    (
+        reshaped_view_of_a_rebound_argument,
+        _argument_and_count,
+        (0, 1),
+        reshaped_view_of_a_rebound_argument_oop,
+    ),
+    (
+        sliced_view_of_a_rebound_array,
+        _argument_and_count,
+        (0, 1),
+        sliced_view_of_a_rebound_array_oop,
+    ),
+]
