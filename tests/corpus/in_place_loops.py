@@ -11,6 +11,10 @@
   where the other path is an alias of something else), and the update goes into it
   where it is that array.
 
+- A name that is an array on one path only (a "same" view) and is not it on this run:
+  the views made again from it after its update may share it (program 53: the rows of
+  an argument iterated over, updated, in a loop that rebinds the argument).
+
 CASES as in corpus.in_place (function, arguments, wrt, out-of-place equivalent);
 corpus.in_place runs them (gradient against central differences and autograd, value,
 forward mode).
@@ -100,6 +104,92 @@ def sliced_view_of_a_rebound_array_oop(x, y, n):
     return np.mean(np.sin(v)) + np.sum(own**2)
 
 
+def _matrix_and_factor():
+    return (0.1, 0.3 * _r(11).randn(3, 2))
+
+
+def _matrix_with_a_large_row():
+    return (0.1, np.array([[0.3, -0.2], [3.0, 3.5], [0.1, 0.4]]))
+
+
+def rows_of_a_rebound_argument(x, Y):
+    for i in range(3):
+        if i > 0:
+            Y = 0.5 * Y + np.tanh(Y)
+        for e in Y:
+            if np.sum(e) > 5.0:
+                break
+            e *= 1.0 - x
+            x = x + 0.1 * np.sum(e * e)
+        else:
+            Y *= -1.0
+    return np.sum(Y**2) + x
+
+
+def rows_of_a_rebound_argument_oop(x, Y):
+    for i in range(3):
+        if i > 0:
+            Y = 0.5 * Y + np.tanh(Y)
+        rows = []
+        broke = False
+        for k in range(len(Y)):
+            if np.sum(Y[k]) > 5.0:
+                broke = True
+                break
+            rows.append(Y[k] * (1.0 - x))
+            x = x + 0.1 * np.sum(rows[-1] * rows[-1])
+        Y = np.stack(rows + [Y[k] for k in range(len(rows), len(Y))])
+        if not broke:
+            Y = Y * -1.0
+    return np.sum(Y**2) + x
+
+
+def items_of_a_rebound_argument(x, y):
+    for i in range(3):
+        if i > 0:
+            y = 0.5 * y + np.tanh(y)
+        for e in y:
+            if e > 5.0:
+                break
+            e -= e * x  # a number: y does not change
+            x = x + np.abs(e)
+        else:
+            y *= -1.0
+    return np.sum(y**2) + x
+
+
+def items_of_a_rebound_argument_oop(x, y):
+    for i in range(3):
+        if i > 0:
+            y = 0.5 * y + np.tanh(y)
+        for k in range(len(y)):
+            x = x + np.abs(y[k] - y[k] * x)
+        y = y * -1.0
+    return np.sum(y**2) + x
+
+
+def view_of_an_alias_on_one_path(x, c):
+    b = x * 1.0
+    if c > 0:
+        z = b
+    else:
+        z = x * 2.0
+    w = z[0:2]
+    z += x
+    return np.sum(w * x[0:2]) + np.sum(b**2)
+
+
+def view_of_an_alias_on_one_path_oop(x, c):
+    b = x * 1.0
+    if c > 0:
+        b = b + x
+        z = b
+    else:
+        z = x * 2.0 + x
+    w = z[0:2]
+    return np.sum(w * x[0:2]) + np.sum(b**2)
+
+
 CASES = [
     (aliases_updated_while_zipped, _vector_and_factor, (0, 1), aliases_updated_while_zipped_oop),
     (
@@ -119,5 +209,30 @@ CASES = [
         _argument_and_count,
         (0, 1),
         sliced_view_of_a_rebound_array_oop,
+    ),
+    (rows_of_a_rebound_argument, _matrix_and_factor, (0, 1), rows_of_a_rebound_argument_oop),
+    (
+        rows_of_a_rebound_argument,
+        _matrix_with_a_large_row,
+        (0, 1),
+        rows_of_a_rebound_argument_oop,
+    ),
+    (
+        items_of_a_rebound_argument,
+        lambda: (0.3, 0.5 * _r(9).randn(4)),
+        (0, 1),
+        items_of_a_rebound_argument_oop,
+    ),
+    (
+        view_of_an_alias_on_one_path,
+        lambda: (_r(10).randn(3), 1.0),
+        (0,),
+        view_of_an_alias_on_one_path_oop,
+    ),
+    (
+        view_of_an_alias_on_one_path,
+        lambda: (_r(10).randn(3), -1.0),
+        (0,),
+        view_of_an_alias_on_one_path_oop,
     ),
 ]
