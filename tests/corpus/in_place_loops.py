@@ -15,6 +15,11 @@
   the views made again from it after its update may share it (program 53: the rows of
   an argument iterated over, updated, in a loop that rebinds the argument).
 
+- Views that may be copies (a reshape, a transpose, `y[..., None]`) of a name updated
+  in place in a loop, read after the update (program 228): the update keeps the fact
+  (analyze.aliases), and whether the view shares the name is asked at run time, where
+  it is made again (a number's reshape is a copy: kept).
+
 CASES as in corpus.in_place (function, arguments, wrt, out-of-place equivalent);
 corpus.in_place runs them (gradient against central differences and autograd, value,
 forward mode).
@@ -190,6 +195,85 @@ def view_of_an_alias_on_one_path_oop(x, c):
     return np.sum(w * x[0:2]) + np.sum(b**2)
 
 
+def reshaped_view_read_across_updates(x, y, w):
+    z1 = y.reshape(2, 2)
+    z1 -= x
+    for _ in range(3):
+        y += y
+        w = w + np.sum(z1 * z1)
+    return np.sum(y**2) + w
+
+
+def reshaped_view_read_across_updates_oop(x, y, w):
+    y = y - x
+    for _ in range(3):
+        y = y + y
+        w = w + np.sum(y * y)
+    return np.sum(y**2) + w
+
+
+def transposed_view_read_across_updates(x, Y):
+    Y = Y * 1.0
+    Z = np.transpose(Y)
+    s = 0.0
+    for _ in range(2):
+        Y *= x
+        s = s + np.sum(Z[0] * Z[1])
+    return s + np.sum(Y)
+
+
+def transposed_view_read_across_updates_oop(x, Y):
+    s = 0.0
+    for _ in range(2):
+        Y = Y * x
+        s = s + np.sum(Y[:, 0] * Y[:, 1])
+    return s + np.sum(Y)
+
+
+def new_axis_view_read_across_updates(x, y):
+    y = y * 1.0
+    w = y[..., None]
+    s = 0.0
+    for _ in range(2):
+        y -= x * y
+        s = s + np.sum(np.sin(w))
+    return s + np.sum(y)
+
+
+def new_axis_view_read_across_updates_oop(x, y):
+    s = 0.0
+    for _ in range(2):
+        y = y - x * y
+        s = s + np.sum(np.sin(y))
+    return s + np.sum(y)
+
+
+def reshaped_number_read_across_updates(x, y):
+    w = np.reshape(y, (1,))  # a copy of a number, a view of an array
+    s = 0.0
+    for _ in range(2):
+        y += x * y
+        s = s + np.sum(w * w)
+    return s + np.sum(y)
+
+
+def reshaped_number_read_across_updates_oop(x, y):
+    w = y
+    s = 0.0
+    for _ in range(2):
+        y = y + x * y
+        s = s + w * w
+    return s + y
+
+
+def reshaped_vector_read_across_updates_oop(x, y):
+    s = 0.0
+    for _ in range(2):
+        y = y + x * y
+        s = s + np.sum(y * y)
+    return s + np.sum(y)
+
+
 CASES = [
     (aliases_updated_while_zipped, _vector_and_factor, (0, 1), aliases_updated_while_zipped_oop),
     (
@@ -234,5 +318,35 @@ CASES = [
         lambda: (_r(10).randn(3), -1.0),
         (0,),
         view_of_an_alias_on_one_path_oop,
+    ),
+    (
+        reshaped_view_read_across_updates,
+        lambda: (0.3, 0.1 * np.arange(4.0) + 0.5, 0.2),
+        (0, 1, 2),
+        reshaped_view_read_across_updates_oop,
+    ),
+    (
+        transposed_view_read_across_updates,
+        lambda: (0.7, 0.5 + 0.1 * _r(12).randn(2, 3)),
+        (0, 1),
+        transposed_view_read_across_updates_oop,
+    ),
+    (
+        new_axis_view_read_across_updates,
+        lambda: (0.7, _r(13).randn(3)),
+        (0, 1),
+        new_axis_view_read_across_updates_oop,
+    ),
+    (
+        reshaped_number_read_across_updates,
+        lambda: (0.7, 0.4),
+        (0, 1),
+        reshaped_number_read_across_updates_oop,
+    ),
+    (
+        reshaped_number_read_across_updates,
+        lambda: (0.7, np.array([0.4])),
+        (0, 1),
+        reshaped_vector_read_across_updates_oop,
     ),
 ]
