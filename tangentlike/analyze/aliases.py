@@ -38,6 +38,9 @@ from .memory import NONE, Memory, Root, Roots, Values, View, bound_arguments
 
 __all__ = ["Aliases", "Memory", "View", "analyze", "bound_arguments"]
 
+# The views of z that `z op= v` leaves views of z (or copies of it, asked at run time).
+_KEPT_BY_UPDATES = ("index", "item", "expand", "reshape", "transpose")
+
 
 @dataclass(frozen=True)
 class Aliases:
@@ -212,12 +215,16 @@ class _Forward:
         keeps the views of name by index (`w = name[1:3]`, "index"; `w = name[0]`,
         "item"): name then is an array of one or more axes, which the update changes in
         place, so w still is name[1:3] (transform.in_place lowers it so, or makes w
-        again from name); an item that is a number, not a view, is asked at run time."""
+        again from name); an item that is a number, not a view, is asked at run time.
+        It keeps the views that may be copies too (`w = np.reshape(name, s)`, its
+        transpose, `name[None]`): where name is an array the update leaves w what it was
+        (a view or a copy), where it is a number w is a copy; transform.view_updates asks
+        at run time which (runtime.same_memory) before it makes w again."""
         views = {
             n: v
             for n, v in m.views.items()
             if (n != name or keep_own)
-            and (v.base != name or (in_place and v.kind in ("index", "item")))
+            and (v.base != name or (in_place and v.kind in _KEPT_BY_UPDATES))
             and name not in v.reads
         }
         return replace(m, views=views) if len(views) != len(m.views) else m

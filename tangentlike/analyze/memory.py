@@ -60,11 +60,11 @@ class View:
     transform.in_place asks at run time (runtime.same_memory)."""
 
     base: str
-    index: gast.expr | None  # of "index", "item" and "expand" views
+    index: gast.expr | None = field(compare=False)  # "index", "item", "expand" (see value)
     stmt: gast.stmt
     reads: frozenset[str]  # the names the value reads besides base
     kind: str = "index"
-    value: gast.expr | None = None  # the value, to make the view again
+    value: gast.expr | None = field(default=None, compare=False)  # stmt + base give both
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ def _perhaps_same(mine: View | None, theirs: View | None) -> View | None:
     number, a view): a "same" view, which transform.view_updates asks at run time
     (runtime.same_array: base itself, or nothing of it)."""
     found = [v for v in (mine, theirs) if v is not None and v.kind in ("alias", "same")]
-    if not found or len({v.base for v in found}) > 1:
+    if not found:  # of two bases, the first path's (a loop's entry): asked at run time
         return None
     return replace(found[0], kind="same", reads=frozenset())
 

@@ -58,6 +58,16 @@ _ASKED_ABOVE = ("same", "reshape", "transpose", "expand")
 _BY_INDEX = ("index", "item", "expand")
 
 
+def _made_from(order: list[tuple[str, View]], names: tuple[str, ...]) -> set[str]:
+    """The names of `order` (bases first) made again from one of `names`, or from such a
+    name: views of them, whose memory is theirs."""
+    found = set(names)
+    for name, w in order:
+        if w.base in found:
+            found.add(name)
+    return found - set(names)
+
+
 class ViewUpdates:
     def __init__(
         self,
@@ -200,8 +210,9 @@ class ViewUpdates:
         out = [*self.untouched(z, written[1:]), *out]
         self.up_tests = {}
         for k, (name, w) in enumerate(self.ups):  # whether a link on one path only is its base
-            if w.kind == "same":  # (not: it is the top, so it shares nothing above nor kept)
-                apart = (*written[k + 3 :], *(n for n, _ in order))
+            if w.kind == "same":  # (not: it is the top, so it shares nothing above nor kept
+                below = _made_from(order, written[: k + 2])  # but what is made again from it)
+                apart = (*written[k + 3 :], *(n for n, _ in order if n not in below))
                 self.up_tests[name] = self.namer.temp("same")
                 out.append(nodes.assign(self.up_tests[name], self.same_test(name, w, apart)))
             elif w.kind in _ASKED_ABOVE:  # a view of its base, or a copy made of it (then the
@@ -230,8 +241,10 @@ class ViewUpdates:
         and (but for z) its value, kept apart should it be a copy the write leaves alone.
         `written`: z and the bases the update may be written into. A "same" view that is
         not its base must share none of them (it is kept as it was), and z none of the
-        bases above its own nor any name kept or made again (z then changes alone)."""
-        others = tuple(n for n, _ in views if n != z)
+        bases above its own nor any name kept or made again but from z (z then changes
+        alone, and its views are made again from it)."""
+        mine = _made_from(views, (z,))
+        others = tuple(n for n, _ in views if n != z and n not in mine)
         tests: dict[str, str] = {}
         kept: dict[str, str] = {}
         out: list[gast.stmt] = []

@@ -15,6 +15,7 @@ from . import (
     in_place_helpers,
     in_place_kept_views,
     in_place_loop_rows,
+    in_place_loops,
     in_place_paths,
     in_place_unseen,
 )
@@ -1341,6 +1342,7 @@ CASES += [  # updates through views of views and aliases of views (the root read
     *in_place_unseen.CASES,
     *in_place_kept_views.CASES,  # views kept across their base's update; np.r_
     *in_place_loop_rows.CASES,  # rows of a loop that can end early, updated
+    *in_place_loops.CASES,  # aliases and views updated in loops
     (
         alias_after_an_update_out_of_place,
         lambda: (1.5, _r(0).randn(4)),
