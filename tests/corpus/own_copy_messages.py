@@ -23,9 +23,10 @@ def through_helper(x, y, A):
 
 def rebound_then_view(x, y, n):
     """y updated in place on one path (its own copy), rebound to a new array on the other;
-    z3 (y) updated in place while y is read afterwards: asked at run time. (`* 1.0`
-    makes the product certainly a float array: `np.maximum(y, y) * n` alone may repeat a
-    list n when y is an integer, and is refused at the build as holding n's items.)"""
+    z3 (y) updated in place while y is read afterwards: asked at run time, and followed
+    since y is either the copy or shares none of it. (`* 1.0` makes the product
+    certainly a float array: `np.maximum(y, y) * n` alone may repeat a list n when y is
+    an integer, and is refused at the build as holding n's items.)"""
     if n >= 2:
         y = 0.5 * y + np.tanh(y % (y**2 + 0.5))
     else:
@@ -46,3 +47,17 @@ def item_updated_in_place(x, xs):
     xs[0] *= 0.5
     xs.append(x * a)
     return np.sum(a * x) + np.sum(xs[0]) + np.sum(xs[-1])
+
+
+def partly_the_argument(x, y, n):
+    """y updated in place on one path (its own copy), a slice of it on the other: with
+    n < 2 the update through z2 writes into part of the argument's copy, which the
+    gradient does not follow there: refused at run time, naming the argument."""
+    if n >= 2:
+        y += 1.0
+    else:
+        y = y[0:2]
+    v1 = y
+    z2 = v1[0:1]
+    z2 += -1 / (z2**2 + 0.5)
+    return np.sum(np.sin(y)) * x + np.sum(v1)

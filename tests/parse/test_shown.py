@@ -41,7 +41,7 @@ def test_compile_time_refusal_names_the_argument():
 
 def test_run_time_refusal_names_the_argument():
     with pytest.raises(CheckError) as err:
-        tl.grad(c.rebound_then_view)(1.5, np.array([1.0, 3.0, 2.0]), 3)
+        tl.grad(c.partly_the_argument)(1.5, np.array([1.0, 3.0, 2.0]), 1)
     message = str(err.value)
     assert "_own" not in message and "_caller" not in message
     assert "'y' is not the array passed as 'y' (whose update the gradient follows)" in message
@@ -53,3 +53,17 @@ def test_item_update_refusal_names_the_list_argument():
     message = str(err.value)
     assert "_own" not in message and "_caller" not in message
     assert "`xs[0] *= 0.5` updates the item of 'xs' in place" in message
+
+
+@pytest.mark.parametrize("n", [3, 1])
+def test_the_copy_or_a_new_array_is_followed(n):
+    """rebound_then_view, once refused at run time: y is the argument's copy (n < 2) or
+    a new array sharing none of it (n >= 2), and the gradient follows the updates."""
+    f = c.rebound_then_view
+    y = np.array([1.0, 3.0, 2.0])
+    gx, gy = tl.grad(f, wrt=(0, 1))(1.5, y.copy(), n)
+    eps = 1e-6
+    fd_x = (f(1.5 + eps, y.copy(), n) - f(1.5 - eps, y.copy(), n)) / (2 * eps)
+    fd_y = [(f(1.5, y + eps * e, n) - f(1.5, y - eps * e, n)) / (2 * eps) for e in np.eye(3)]
+    np.testing.assert_allclose(gx, fd_x, rtol=1e-6)
+    np.testing.assert_allclose(gy, fd_y, rtol=1e-6, atol=1e-9)
