@@ -212,7 +212,11 @@ class _Forward:
         keeps the views of name by index (`w = name[1:3]`, "index"; `w = name[0]`,
         "item"): name then is an array of one or more axes, which the update changes in
         place, so w still is name[1:3] (transform.in_place lowers it so, or makes w
-        again from name); an item that is a number, not a view, is asked at run time."""
+        again from name); an item that is a number, not a view, is asked at run time.
+        An alias of name (`w = name`) is name's object: where name itself is a view
+        (`name = y[1:3]`), w keeps that view when name is rebound (`_pushed1 = z1`
+        before `z1 = y[1:3]` again, higher/form_pairs.py)."""
+        own = m.views.get(name)
         views = {
             n: v
             for n, v in m.views.items()
@@ -220,7 +224,17 @@ class _Forward:
             and (v.base != name or (in_place and v.kind in ("index", "item")))
             and name not in v.reads
         }
-        return replace(m, views=views) if len(views) != len(m.views) else m
+        if own is not None and not in_place:
+            views.update(
+                (n, own)
+                for n, v in m.views.items()
+                if n != name
+                and v.base == name
+                and v.kind == "alias"
+                and n != own.base
+                and n not in own.reads
+            )
+        return replace(m, views=views) if views != m.views else m
 
     # -- values -----------------------------------------------------------------------
     def fresh(self, stmt: gast.stmt) -> Roots:
