@@ -219,7 +219,11 @@ class _Forward:
         It keeps the views that may be copies too (`w = np.reshape(name, s)`, its
         transpose, `name[None]`): where name is an array the update leaves w what it was
         (a view or a copy), where it is a number w is a copy; transform.view_updates asks
-        at run time which (runtime.same_memory) before it makes w again."""
+        at run time which (runtime.same_memory) before it makes w again.
+        An alias of name (`w = name`) is name's object: where name itself is a view
+        (`name = y[1:3]`), w keeps that view when name is rebound (`_pushed1 = z1`
+        before `z1 = y[1:3]` again, higher/form_pairs.py)."""
+        own = m.views.get(name)
         views = {
             n: v
             for n, v in m.views.items()
@@ -227,7 +231,17 @@ class _Forward:
             and (v.base != name or (in_place and v.kind in _KEPT_BY_UPDATES))
             and name not in v.reads
         }
-        return replace(m, views=views) if len(views) != len(m.views) else m
+        if own is not None and not in_place:
+            views.update(
+                (n, own)
+                for n, v in m.views.items()
+                if n != name
+                and v.base == name
+                and v.kind == "alias"
+                and n != own.base
+                and n not in own.reads
+            )
+        return replace(m, views=views) if views != m.views else m
 
     # -- values -----------------------------------------------------------------------
     def fresh(self, stmt: gast.stmt) -> Roots:

@@ -200,12 +200,16 @@ def _columns(
     xj = np.asarray(points[j])
     out: list[list[np.ndarray]] = [[] for _ in points]
     for k in range(xj.size):
+        # f may change its arguments in place (and its gradient with it): every product
+        # but the last is taken on copies, so that all are at the point the caller passed
+        last = j == len(points) - 1 and k == xj.size - 1
+        at, named = (args, kwargs) if last else (_fresh(args), _fresh(kwargs))
         e = np.zeros(xj.size, dtype=_float(xj))
         e[k] = 1.0
         direction = e.reshape(xj.shape)
         if single:
             v: Any = direction if np.ndim(points[j]) else float(direction)
-            parts = (product(*args, v, **kwargs),)
+            parts = (product(*at, v, **named),)
         else:
             v = tuple(
                 (direction if np.ndim(p) else float(direction))
@@ -213,10 +217,21 @@ def _columns(
                 else (np.zeros(np.shape(p), dtype=_float(p)) if np.ndim(p) else 0.0)
                 for i, p in enumerate(points)
             )
-            parts = product(*args, v, **kwargs)
+            parts = product(*at, v, **named)
         for i, part in enumerate(parts):
             out[i].append(np.asarray(part))
     return out
+
+
+def _fresh(value: Any) -> Any:
+    """`value` with every array in it (inside lists, tuples and dicts too) copied."""
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if type(value) in (list, tuple):
+        return type(value)(_fresh(v) for v in value)
+    if type(value) is dict:
+        return {k: _fresh(v) for k, v in value.items()}
+    return value
 
 
 def _block(columns: list[np.ndarray], xi: Any, xj: Any) -> np.ndarray:

@@ -24,14 +24,19 @@ marked `pushed(z1)` (runtime/forms.py: z1 itself): the second pass counts that e
 as sharing no memory (analyze/memory.py), since this function reads it back only
 through `_pushed1` (every pop of z1 in it is rewritten, or none), so an update of
 z1's array in place is not one of the chain, read afterwards. With several
-push sites of X (the two branches of an `if`), the pop tries each site's name in turn.
+push sites of X (the two branches of an `if`), the pop tries each site's name in turn;
+where the pop and some sites are in the same branch of `if c:` tests on one name c
+bound once outside loops (`if _shares1:` in the forward and the backward sweep of an
+update in place), the pop tries those sites only. A saved name is prebound to None where
+a pop tries it among others (an unbound name would end the search); a pop trying one
+name alone finds it bound, or fails (raises) as it would on a value out of order.
 A check that fails raises (never a wrong value): a push site run twice before its pop
 is one, so no push or pop inside a loop is rewritten.
 
 Assumes: the form of a generated function, after the stack rewrite (`_stack = (v,
 _stack)` pushes, `X = _stack[0]; _stack = _stack[1]` pops). Guarantees: a rewritten
 pop binds the same object as before, or raises ValueError; a rewritten push pushes the
-same object, and saves it first under its own name (prebound to None at the start).
+same object, and saves it first under its own name.
 """
 
 from __future__ import annotations
@@ -74,32 +79,73 @@ def pops_paired(fn: ast.FunctionDef, external: dict[str, object]) -> None:
     counter = 0
     saved_names: list[str] = []
     edits: list[tuple[list[ast.stmt], int, list[ast.stmt]]] = []
+    branch_of = _branches(fn)
     for name in sorted(set(pushes) & set(pops) - spoiled):
-        sites = []
+        sites: list[tuple[str, tuple[str, bool] | None]] = []
         for stmts, k in pushes[name]:
             counter += 1
             while f"{PREFIX}{counter}" in used:
                 counter += 1
             saved = f"{PREFIX}{counter}"
-            sites.append(saved)
-            saved_names.append(saved)
+            sites.append((saved, branch_of.get(id(stmts))))
             push = stmts[k]
             push.value.elts[0] = ast.Call(
                 func=_load(HELPER), args=[push.value.elts[0]], keywords=[]
             )
             edits.append((stmts, k, [_assign(saved, _load(name)), push]))
+        prebound = set()
         for stmts, k in pops[name]:
-            edits.append((stmts, k, [_checked_pop(stmts[k], name, sites, chain, fn.name)]))
+            tried = _candidates(sites, branch_of.get(id(stmts)))
+            if len(tried) > 1:
+                prebound |= set(tried)
+            edits.append((stmts, k, [_checked_pop(stmts[k], name, tried, chain, fn.name)]))
+        saved_names += [saved for saved, _ in sites if saved in prebound]
     # replace from the end of each list, so that earlier positions stay valid
     for stmts, k, new in sorted(edits, key=lambda e: (id(e[0]), -e[1])):
         stmts[k : k + 1] = [ast.fix_missing_locations(ast.copy_location(s, stmts[k])) for s in new]
-    if saved_names:
+    if edits:
         external[HELPER] = runtime.pushed
         first = fn.body[0]
         fn.body[0:0] = [
             ast.fix_missing_locations(ast.copy_location(_assign(s, ast.Constant(None)), first))
             for s in saved_names
         ]
+
+
+def _branches(fn: ast.FunctionDef) -> dict[int, tuple[str, bool]]:
+    """id() of the body or orelse of each `if c:` outside loops, c a name bound once in fn
+    outside loops (`_shares1 = same_memory(z1, y)`): (c, which branch). Two such lists of
+    one key run on the same value of c, or one of them does not run."""
+    bindings: dict[str, int] = {}
+    in_loops = _inside_loops(fn)
+    for node in walk(fn):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bindings[node.id] = bindings.get(node.id, 0) + 1 + (id(node) in in_loops)
+        elif isinstance(node, ast.arg):
+            bindings[node.arg] = 2  # a parameter: bound on entry, perhaps again
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            bindings.update((n, 2) for n in node.names)
+    found: dict[int, tuple[str, bool]] = {}
+    for node in walk(fn):
+        if (
+            isinstance(node, ast.If)
+            and id(node) not in in_loops
+            and isinstance(node.test, ast.Name)
+            and bindings.get(node.test.id) == 1
+        ):
+            found[id(node.body)] = (node.test.id, True)
+            found[id(node.orelse)] = (node.test.id, False)
+    return found
+
+
+def _candidates(
+    sites: list[tuple[str, tuple[str, bool] | None]], branch: tuple[str, bool] | None
+) -> list[str]:
+    """The saved names a pop tries: the sites in the branch of the same test (c, True or
+    False) as the pop's, where there are any (the other branch's push did not run), else
+    all. The check at the pop is what makes either exact."""
+    same = [saved for saved, where in sites if branch is not None and where == branch]
+    return same or [saved for saved, _ in sites]
 
 
 def _chain(fn: ast.FunctionDef) -> str | None:
