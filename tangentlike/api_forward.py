@@ -33,6 +33,7 @@ from .parse.source import peel_bound, unwrap
 from .pipeline import ModuleText
 from .pipeline_forward import ForwardBuilder
 from .rules.registry import Registry, default_registry
+from .structure import fresh_arrays
 from .wrapper import _check_differentiable, _reraise_check, reraise_primal_error
 
 Wrt = int | str | Sequence[int | str]
@@ -276,7 +277,8 @@ def jacobian(f: Callable, wrt: Wrt = 0, *, mode: str = "auto") -> Callable:
         chosen = mode
         if mode == "auto":
             size_in = sum(int(np.size(x)) for x in xs)
-            size_out = sum(int(np.size(leaf)) for leaf in _leaves(f(*args, **kwargs)))
+            measured = f(*fresh_arrays(args), **fresh_arrays(kwargs))  # f may change them
+            size_out = sum(int(np.size(leaf)) for leaf in _leaves(measured))
             chosen = "forward" if size_in < size_out else "reverse"
         if chosen == "forward" and inside is None:
             blocks = _forward_blocks(f, wrt, names, xs, args, kwargs)
@@ -316,7 +318,8 @@ def _forward_columns(f, wrt, single, xs, args, kwargs):
     """One jvp per input element (positions inside *args, which vector mode does not
     spread), the columns stacked as the vector jvp would give them."""
     jf = jvp(f, wrt=wrt)
-    columns = []
+    columns: list[Any] = []
+    total = sum(int(np.size(x)) for x in xs)
     for j, x in enumerate(xs):
         for e in np.eye(int(np.size(x))):
             directions = [
@@ -326,7 +329,9 @@ def _forward_columns(f, wrt, single, xs, args, kwargs):
             directions = [  # a float for a float input
                 d if np.ndim(other) else float(d) for d, other in zip(directions, xs, strict=True)
             ]
-            columns.append(jf(*args, directions[0] if single else tuple(directions), **kwargs)[1])
+            last = len(columns) == total - 1  # f may change its arguments: see _reverse_blocks
+            at, named = (args, kwargs) if last else (fresh_arrays(args), fresh_arrays(kwargs))
+            columns.append(jf(*at, directions[0] if single else tuple(directions), **named)[1])
     return _map_leaves(lambda d: _split(d, xs), _stacked(columns))
 
 
@@ -354,8 +359,10 @@ def _split(d: Any, xs: list[Any]) -> _Blocks:
 
 
 def _reverse_blocks(f, wrt, xs, args, kwargs):
-    """One vjp per output element (a loop over the Jacobian's rows)."""
-    out = f(*args, **kwargs)
+    """One vjp per output element (a loop over the Jacobian's rows). f may change its
+    arguments in place: every call but the last runs on copies, so all rows are at the
+    caller's point and the caller's arrays change once, as by f."""
+    out = f(*fresh_arrays(args), **fresh_arrays(kwargs))
     df = vjp(f, wrt=wrt)
     paths = list(_leaf_paths(out))
 
@@ -363,11 +370,14 @@ def _reverse_blocks(f, wrt, xs, args, kwargs):
         return _seed(out, path, index)
 
     result = {}
+    calls = sum(int(np.size(leaf)) for _, leaf in paths)
     for path, leaf in paths:
         shape = np.shape(leaf)
         rows = [np.zeros((*shape, *np.shape(x))) for x in xs]
         for index in np.ndindex(*shape):
-            grads = df(*args, seed_for(path, index), **kwargs)
+            calls -= 1
+            at, named = (args, kwargs) if calls == 0 else (fresh_arrays(args), fresh_arrays(kwargs))
+            grads = df(*at, seed_for(path, index), **named)
             for row, g in zip(rows, grads, strict=True):
                 row[index] = g
         result[path] = _Blocks(rows)

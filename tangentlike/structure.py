@@ -71,3 +71,17 @@ def copy(seed: Any) -> Any:
     if isinstance(seed, (list, tuple)):
         return [copy(v) for v in seed]
     return seed
+
+
+def fresh_arrays(value: Any) -> Any:
+    """`value` with every array in it (inside lists, tuples and dicts too) copied: the
+    arguments of one of several calls of a function that may change them in place
+    (tl.hessian's and tl.jacobian's columns and rows), so that all run at the point
+    the caller passed and the caller's arrays change once, as by one call."""
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if type(value) in (list, tuple):
+        return type(value)(fresh_arrays(v) for v in value)
+    if type(value) is dict:
+        return {k: fresh_arrays(v) for k, v in value.items()}
+    return value

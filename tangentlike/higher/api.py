@@ -36,6 +36,7 @@ from .. import api, api_forward, packed
 from ..errors import TangentlikeError, WrtError
 from ..job import resolve_wrt
 from ..parse.source import unwrap
+from ..structure import fresh_arrays
 
 METHODS = ("auto", "forward", "reverse")
 
@@ -203,7 +204,7 @@ def _columns(
         # f may change its arguments in place (and its gradient with it): every product
         # but the last is taken on copies, so that all are at the point the caller passed
         last = j == len(points) - 1 and k == xj.size - 1
-        at, named = (args, kwargs) if last else (_fresh(args), _fresh(kwargs))
+        at, named = (args, kwargs) if last else (fresh_arrays(args), fresh_arrays(kwargs))
         e = np.zeros(xj.size, dtype=_float(xj))
         e[k] = 1.0
         direction = e.reshape(xj.shape)
@@ -221,17 +222,6 @@ def _columns(
         for i, part in enumerate(parts):
             out[i].append(np.asarray(part))
     return out
-
-
-def _fresh(value: Any) -> Any:
-    """`value` with every array in it (inside lists, tuples and dicts too) copied."""
-    if isinstance(value, np.ndarray):
-        return value.copy()
-    if type(value) in (list, tuple):
-        return type(value)(_fresh(v) for v in value)
-    if type(value) is dict:
-        return {k: _fresh(v) for k, v in value.items()}
-    return value
 
 
 def _block(columns: list[np.ndarray], xi: Any, xj: Any) -> np.ndarray:
