@@ -68,6 +68,15 @@ def fd_gradient(f, args, i, eps=1e-6):
     return g
 
 
+def fd_hvp(f, x, v, eps=1e-6):
+    """Central differences of tangentlike's gradient along v: a Hessian-vector product's
+    reference (the gradient itself checked against autograd elsewhere)."""
+    import tangentlike as tl
+
+    g = tl.grad(f)
+    return (np.asarray(g(x + eps * v)) - np.asarray(g(x - eps * v))) / (2 * eps)
+
+
 def check_against_fd(f, df_value, args, i, rtol=1e-5, atol=1e-7, seed=0):
     """Compare <grad, u> with the directional derivative along a random u."""
     rng = np.random.RandomState(seed)

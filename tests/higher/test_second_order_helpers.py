@@ -9,7 +9,7 @@ from __future__ import annotations
 import autograd
 import numpy as np
 import pytest
-from reference import autograd_version, load_module
+from reference import autograd_version, fd_hvp, load_module
 
 import tangentlike as tl
 
@@ -108,11 +108,6 @@ def m(tmp_path_factory):
     return load_module(tmp_path_factory.mktemp("helpers2"), SOURCE, name="tl_second_helpers")
 
 
-def _fd_hvp(f, x, v, eps=1e-6):
-    g = tl.grad(f)
-    return (np.asarray(g(x + eps * v)) - np.asarray(g(x - eps * v))) / (2 * eps)
-
-
 @pytest.mark.parametrize("method", ["forward", "reverse"])
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_hvp_through_helper(m, case, method):
@@ -121,7 +116,7 @@ def test_hvp_through_helper(m, case, method):
     v = float(v) if np.ndim(x) == 0 else v
     hv = tl.hvp(f, method=method)(x, v)
     assert np.shape(hv) == np.shape(x)
-    assert np.allclose(hv, _fd_hvp(f, x, v), rtol=1e-4, atol=1e-6)
+    assert np.allclose(hv, fd_hvp(f, x, v), rtol=1e-4, atol=1e-6)
     if case not in NO_AUTOGRAD:
         af = autograd_version(f)
         expected = autograd.grad(lambda y: autograd.numpy.sum(autograd.grad(af)(y) * v))(x)

@@ -14,7 +14,7 @@ import ast
 import autograd
 import numpy as np
 import pytest
-from reference import autograd_version, load_module
+from reference import autograd_version, fd_hvp, load_module
 
 import tangentlike as tl
 from tangentlike import runtime
@@ -93,11 +93,6 @@ def m(tmp_path_factory):
     return load_module(tmp_path_factory.mktemp("pairs2"), SOURCE, name="tl_second_pairs")
 
 
-def _fd_hvp(f, x, v, eps=1e-6):
-    g = tl.grad(f)
-    return (np.asarray(g(x + eps * v)) - np.asarray(g(x - eps * v))) / (2 * eps)
-
-
 @pytest.mark.parametrize("point", range(len(POINTS)))
 @pytest.mark.parametrize("method", ["forward", "reverse"])
 @pytest.mark.parametrize("case", NAMES)
@@ -105,7 +100,7 @@ def test_hvp_through_pushed_and_popped_arrays(m, case, method, point):
     f, x = getattr(m, case), POINTS[point]
     v = np.array([0.3, 1.1, -0.7])
     hv = tl.hvp(f, method=method, checks=PLAIN_INNER.get(case))(x, v)
-    assert np.allclose(hv, _fd_hvp(f, x, v), rtol=1e-4, atol=1e-6)
+    assert np.allclose(hv, fd_hvp(f, x, v), rtol=1e-4, atol=1e-6)
     twin = autograd_version(getattr(m, case.replace("f_", "twin_")))
     expected = autograd.grad(lambda y: autograd.numpy.sum(autograd.grad(twin)(y) * v))(x)
     assert np.allclose(hv, expected, rtol=1e-7, atol=1e-9)
