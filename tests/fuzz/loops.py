@@ -1,11 +1,13 @@
 """Random `for` and `while` loops: over ranges with constant and argument trip counts,
-arrays, matrix rows, lists, dicts, enumerate and zip; with break, continue and
+arrays, matrix rows, lists, dicts, enumerate and zip (a range loop's position sometimes
+rebound by its body); with break, continue and
 return under data-dependent conditions, loop `else`, and data-dependent `while`
 exits (always bounded by a counter, so every program terminates).
 """
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
 from .scope import Arr, Dct, Int, Lst, Scope, pick
@@ -43,13 +45,13 @@ def _header(gen: StmtGen, scope: Scope, inner: Scope) -> tuple[str, list[str]]:
         if kind == "range-arg":
             inner.add(i, Int(4))
             form = rng.choice(["range(n)", "range(n)", "range(1, n)", "range(n - 1, -1, -1)"])
-            return f"for {i} in {form}:", []
+            return f"for {i} in {form}:", _rebound(rng, i, 4)
         k = rng.choice([0, 1, 2, 3, 3, 4, 4])
         inner.add(i, Int(max(k, 1)))
         form = rng.choice(
             [f"range({k})", f"range({k})", f"range(1, {k})", f"range({k} - 1, -1, -1)"]
         )
-        return f"for {i} in {form}:", []
+        return f"for {i} in {form}:", _rebound(rng, i, max(k, 1))
     if kind == "array":
         e = names.new("e")
         inner.add(e, Arr(()))
@@ -86,6 +88,17 @@ def _header(gen: StmtGen, scope: Scope, inner: Scope) -> tuple[str, list[str]]:
     if rng.random() < 0.5:
         return f"for {key}, {t} in {d}.items():", []
     return f"for {key} in {d}:", [f"{t} = {d}[{key}]"]
+
+
+def _rebound(rng: random.Random, i: str, bound: int) -> list[str]:
+    """Sometimes a first body line rebinding the loop's position within [0, bound)
+    (`i = 3 - i`): the backward sweep must use the rebound value, not the position.
+    Decided by a generator seeded from rng's state, which it leaves as it was, so the
+    programs of a seed stay what they were without this line."""
+    state = rng.getstate()[1]  # Mersenne Twister words and position (hash(None) varies)
+    if random.Random(sum(state[:8]) ^ state[-1]).random() >= 0.15:
+        return []
+    return [f"{i} = {bound - 1} - {i}"]
 
 
 def _jumps(gen: StmtGen, entry: Scope, ctx: Ctx, body: Lines, after: int = 0) -> tuple[Lines, bool]:
