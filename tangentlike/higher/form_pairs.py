@@ -27,16 +27,18 @@ z1's array in place is not one of the chain, read afterwards. With several
 push sites of X (the two branches of an `if`), the pop tries each site's name in turn;
 where the pop and some sites are in the same branch of `if c:` tests on one name c
 bound once outside loops (`if _shares1:` in the forward and the backward sweep of an
-update in place), the pop tries those sites only. A saved name is prebound to None where
-a pop tries it among others (an unbound name would end the search); a pop trying one
-name alone finds it bound, or fails (raises) as it would on a value out of order.
+update in place), the pop tries those sites only. Every saved name is prebound to None:
+an unbound one would end a pop's search, and the second pass's run-time checks read
+saved names on paths where their push did not run (`same_memory(_pushed3, y)`: an
+UnboundLocalError there, seed 12 program 143). A pop binds only the object on top of
+the chain (identity), so a None prebinding never gives another value.
 A check that fails raises (never a wrong value): a push site run twice before its pop
 is one, so no push or pop inside a loop is rewritten.
 
 Assumes: the form of a generated function, after the stack rewrite (`_stack = (v,
 _stack)` pushes, `X = _stack[0]; _stack = _stack[1]` pops). Guarantees: a rewritten
 pop binds the same object as before, or raises ValueError; a rewritten push pushes the
-same object, and saves it first under its own name.
+same object, and saves it first under its own name (prebound to None at the start).
 """
 
 from __future__ import annotations
@@ -93,13 +95,10 @@ def pops_paired(fn: ast.FunctionDef, external: dict[str, object]) -> None:
                 func=_load(HELPER), args=[push.value.elts[0]], keywords=[]
             )
             edits.append((stmts, k, [_assign(saved, _load(name)), push]))
-        prebound = set()
         for stmts, k in pops[name]:
             tried = _candidates(sites, branch_of.get(id(stmts)))
-            if len(tried) > 1:
-                prebound |= set(tried)
             edits.append((stmts, k, [_checked_pop(stmts[k], name, tried, chain, fn.name)]))
-        saved_names += [saved for saved, _ in sites if saved in prebound]
+        saved_names += [saved for saved, _ in sites]
     # replace from the end of each list, so that earlier positions stay valid
     for stmts, k, new in sorted(edits, key=lambda e: (id(e[0]), -e[1])):
         stmts[k : k + 1] = [ast.fix_missing_locations(ast.copy_location(s, stmts[k])) for s in new]
