@@ -4,10 +4,12 @@ does, an element of a vector is a number) and writes the update into y only wher
 does. In its code `e` is then `y[i]` on one path and the new value on the other, which
 the alias analysis joins into a "same" view of the new value; a write into y after that
 asks at run time that `e` shares none of y's memory (transform/view_updates.py `_asked`,
-runtime.untouched) instead of refusing it. A number never shares memory: H v (forward
-over reverse, reverse over reverse) and H against autograd (on twins written out of
-place) and central differences of the gradient. A matrix's rows do share it: refused
-(at run time), never a wrong value."""
+runtime.untouched) instead of refusing it. Across a loop's rounds `e` (and the sequence
+iterated, y itself or a copy) is a "same" view too: the loop's join keeps such views a
+few more rounds (analyze/aliases.py) before the strict join that settles. A number
+never shares memory: H v (forward over reverse, reverse over reverse) and H against
+autograd (on twins written out of place) and central differences of the gradient. A
+matrix's rows do share it: refused (at run time), never a wrong value."""
 
 from __future__ import annotations
 
@@ -68,6 +70,24 @@ def twin_element_then_vector(y):
     return np.sum(t * y)
 
 
+def f_element_loop_with_break(y):
+    for i, e in enumerate(y):
+        e += e
+        if i >= e + 5.0:
+            break
+        e += np.sin(e)
+    return np.sum(y ** 2) * np.sum(np.cos(y))
+
+
+def twin_element_loop_with_break(y):
+    for i, e in enumerate(y):
+        e = e + e
+        if i >= e + 5.0:
+            break
+        e = e + np.sin(e)
+    return np.sum(y ** 2) * np.sum(np.cos(y))
+
+
 def f_rows_of_matrix(A):
     for row in A:
         if np.sum(row) > 0.0:
@@ -78,7 +98,7 @@ def f_rows_of_matrix(A):
     return np.sum(A ** 2)
 """
 
-NAMES = ["f_element_in_branch", "f_element_then_vector"]
+NAMES = ["f_element_in_branch", "f_element_then_vector", "f_element_loop_with_break"]
 POINTS = [np.array([0.6, -0.4, 0.9]), np.array([-0.7, 0.8, -1.2])]  # both branches
 
 
