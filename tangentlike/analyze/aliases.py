@@ -146,8 +146,9 @@ class _Forward:
                     inside = self.bind(
                         head, stmt.target.id, NONE, stmt, integer=True, array=True, floats=False
                     )
-                rounds += 1  # names first bound in the loop keep their facts while that settles
-                joined = m.join(self.block(stmt.body, inside), unbound=rounds <= 3)
+                rounds += 1  # names first bound in the loop keep their facts while that settles,
+                # and "same" views (`e = y[i]` or a new e, from the round before) a bit longer
+                joined = m.join(self.block(stmt.body, inside), rounds <= 3, rounds <= 8)
                 if joined == head:
                     return head
                 head = joined

@@ -78,18 +78,18 @@ class Memory:
     made: dict[str, frozenset[int]] = field(default_factory=dict)
     read: Roots = NONE
 
-    def join(self, other: Memory, unbound: bool = True) -> Memory:
+    def join(self, other: Memory, unbound: bool = True, same: bool = True) -> Memory:
         """What holds on either path. A name one path never binds keeps the other's facts
         (`unbound`): a read of it after that path would fail (`if c: v = y` ...
-        `v += 1.0`); a name an alias of b on one path only is a "same" view of b (also
-        only with `unbound`, so that a loop's strict join settles)."""
+        `v += 1.0`); a name an alias of b on one path only is a "same" view of b (only
+        with `same`: a loop's join stops making them after a few rounds, so it settles)."""
         names = self.roots.keys() | other.roots.keys()
         made = self.made.keys() | other.made.keys()
         mine = frozenset(self.roots.keys() - other.roots.keys()) if unbound else frozenset()
         theirs = frozenset(other.roots.keys() - self.roots.keys()) if unbound else frozenset()
         views = {n: v for n, v in self.views.items() if other.views.get(n) == v or n in mine}
         views.update((n, v) for n, v in other.views.items() if n in theirs)
-        for n in sorted((self.views.keys() | other.views.keys()) - views.keys() if unbound else ()):
+        for n in sorted((self.views.keys() | other.views.keys()) - views.keys() if same else ()):
             same = _perhaps_same(self.views.get(n), other.views.get(n))
             bound = {n, same.base} if same is not None else set()
             if bound and bound <= self.roots.keys() and bound <= other.roots.keys():

@@ -58,6 +58,15 @@ _ASKED_ABOVE = ("same", "reshape", "transpose", "expand")
 _BY_INDEX = ("index", "item", "expand")
 
 
+def _asked(view: View | None) -> bool:
+    """Whether a name read afterwards that may share the written memory, but is not made
+    again from it, can be asked at run time to share none of it (runtime.untouched): no
+    view, or a "same" view (its base itself on one path, something else on another:
+    `e = y[i]` there, a row or a number, and `e = t` here) whose base is not the written
+    array's; a certain view of something else refuses (it would share for certain)."""
+    return view is None or view.kind == "same"
+
+
 def _made_from(order: list[tuple[str, View]], names: tuple[str, ...]) -> set[str]:
     """The names of `order` (bases first) made again from one of `names`, or from such a
     name: views of them, whose memory is theirs."""
@@ -147,7 +156,7 @@ class ViewUpdates:
         known, order = {z, *bases}, []
         for n in sorted(sharers - known):
             path = self.chain(n, known)
-            if path is None and lenient and a.view(stmt, n) is None:
+            if path is None and lenient and _asked(a.view(stmt, n)):
                 self.unseen.append(n)
                 continue
             if path is None:
