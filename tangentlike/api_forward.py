@@ -33,7 +33,7 @@ from .parse.source import peel_bound, unwrap
 from .pipeline import ModuleText
 from .pipeline_forward import ForwardBuilder
 from .rules.registry import Registry, default_registry
-from .structure import fresh_arrays
+from .structure import call_arguments
 from .wrapper import _check_differentiable, _reraise_check, reraise_primal_error
 
 Wrt = int | str | Sequence[int | str]
@@ -277,8 +277,8 @@ def jacobian(f: Callable, wrt: Wrt = 0, *, mode: str = "auto") -> Callable:
         chosen = mode
         if mode == "auto":
             size_in = sum(int(np.size(x)) for x in xs)
-            measured = f(*fresh_arrays(args), **fresh_arrays(kwargs))  # f may change them
-            size_out = sum(int(np.size(leaf)) for leaf in _leaves(measured))
+            at, named = call_arguments(args, kwargs, last=False)  # f may change them
+            size_out = sum(int(np.size(leaf)) for leaf in _leaves(f(*at, **named)))
             chosen = "forward" if size_in < size_out else "reverse"
         if chosen == "forward" and inside is None:
             blocks = _forward_blocks(f, wrt, names, xs, args, kwargs)
@@ -329,8 +329,7 @@ def _forward_columns(f, wrt, single, xs, args, kwargs):
             directions = [  # a float for a float input
                 d if np.ndim(other) else float(d) for d, other in zip(directions, xs, strict=True)
             ]
-            last = len(columns) == total - 1  # f may change its arguments: see _reverse_blocks
-            at, named = (args, kwargs) if last else (fresh_arrays(args), fresh_arrays(kwargs))
+            at, named = call_arguments(args, kwargs, last=len(columns) == total - 1)
             columns.append(jf(*at, directions[0] if single else tuple(directions), **named)[1])
     return _map_leaves(lambda d: _split(d, xs), _stacked(columns))
 
@@ -362,7 +361,8 @@ def _reverse_blocks(f, wrt, xs, args, kwargs):
     """One vjp per output element (a loop over the Jacobian's rows). f may change its
     arguments in place: every call but the last runs on copies, so all rows are at the
     caller's point and the caller's arrays change once, as by f."""
-    out = f(*fresh_arrays(args), **fresh_arrays(kwargs))
+    at, named = call_arguments(args, kwargs, last=False)
+    out = f(*at, **named)
     df = vjp(f, wrt=wrt)
     paths = list(_leaf_paths(out))
 
@@ -376,7 +376,7 @@ def _reverse_blocks(f, wrt, xs, args, kwargs):
         rows = [np.zeros((*shape, *np.shape(x))) for x in xs]
         for index in np.ndindex(*shape):
             calls -= 1
-            at, named = (args, kwargs) if calls == 0 else (fresh_arrays(args), fresh_arrays(kwargs))
+            at, named = call_arguments(args, kwargs, last=calls == 0)
             grads = df(*at, seed_for(path, index), **named)
             for row, g in zip(rows, grads, strict=True):
                 row[index] = g

@@ -85,3 +85,9 @@ def fresh_arrays(value: Any) -> Any:
     if type(value) is dict:
         return {k: fresh_arrays(v) for k, v in value.items()}
     return value
+
+
+def call_arguments(args: tuple, kwargs: dict, last: bool) -> tuple[tuple, dict]:
+    """The arguments for one of several calls of a function that may change them in
+    place: the caller's own for the last call, fresh copies (fresh_arrays) before it."""
+    return (args, kwargs) if last else (fresh_arrays(args), fresh_arrays(kwargs))

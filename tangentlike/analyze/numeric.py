@@ -78,13 +78,14 @@ def float_result(
         return False
     if len(call.args) == 1 and not call.keywords and registry.makes_float_array(callee):
         return True
-    keeper = registry.keeps_float(callee) or callee in _OWN_COPIES
+    keeper = registry.keeps_float(callee) or any(callee is c for c in _OWN_COPIES)
     return keeper and is_float(call.args[0])
 
 
 _OWN_COPIES = (runtime.entry_copy, runtime.kept_apart)
 
 
+@functools.cache
 def float_ufunc(func: np.ufunc) -> bool:
     """A ufunc of one output that is a float (or complex) whatever its inputs are
     (np.sin, np.exp, np.divide; not np.add, np.abs or np.multiply: ints in, ints out)."""

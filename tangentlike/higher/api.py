@@ -36,7 +36,7 @@ from .. import api, api_forward, packed
 from ..errors import TangentlikeError, WrtError
 from ..job import resolve_wrt
 from ..parse.source import unwrap
-from ..structure import fresh_arrays
+from ..structure import call_arguments
 
 METHODS = ("auto", "forward", "reverse")
 
@@ -204,7 +204,7 @@ def _columns(
         # f may change its arguments in place (and its gradient with it): every product
         # but the last is taken on copies, so that all are at the point the caller passed
         last = j == len(points) - 1 and k == xj.size - 1
-        at, named = (args, kwargs) if last else (fresh_arrays(args), fresh_arrays(kwargs))
+        at, named = call_arguments(args, kwargs, last)
         e = np.zeros(xj.size, dtype=_float(xj))
         e[k] = 1.0
         direction = e.reshape(xj.shape)
