@@ -183,8 +183,7 @@ def copy_arguments(
         what = (
             f"{messages.place(parsed, stmt)}: `{messages.text(parsed, stmt)}` changes the "
             f"argument {p!r} in place, which the gradient follows for an array only (it "
-            f"copies the array and writes the result back): pass an array, or copy it first "
-            f"({p} = {p}.copy())"
+            f"copies the array and writes the result back): {_copy_advice(fn, p, stmt)}"
         )
         copy = nodes.call(
             helper("entry_copy", runtime.entry_copy), [nodes.name(caller), nodes.const(what)]
@@ -376,6 +375,20 @@ def _mutable_data(obj: object) -> bool:
     import numpy as np
 
     return isinstance(obj, (np.ndarray, list, dict))
+
+
+def _copy_advice(fn: gast.FunctionDef, p: str, stmt: gast.stmt) -> str:
+    """What to copy so that `stmt` changes no value of the caller's."""
+    target = stmt.target if isinstance(stmt, gast.AugAssign) else None
+    alias = target.id if isinstance(target, gast.Name) and target.id != p else None
+    if fn.args.vararg is not None and fn.args.vararg.id == p:
+        what = f"`*{p}` is a tuple of the caller's values: copy "
+        if alias is None:
+            return what + f"the item you change first (item = {p}[i].copy())"
+        return what + f"what you change first ({alias} = {alias}.copy())"
+    if alias is not None:  # an item of p (a copy of the list would still hold it)
+        return f"copy what you change first ({alias} = {alias}.copy())"
+    return f"pass an array, or copy it first ({p} = {p}.copy())"
 
 
 def _names(names: list[str]) -> str:
