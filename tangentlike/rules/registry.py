@@ -24,6 +24,7 @@ class Method:
 
     dotted: str  # "numpy.sum"
     pack_varargs: bool = False  # x.reshape(2, 3) -> np.reshape(x, (2, 3))
+    copies: bool = False  # x.flatten() -> np.ravel(np.copy(x)): never a view of x
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,10 @@ class Registry(ValueKinds):
         # of a rule that hold for complex values where the real form does not
         self._complex_roles: dict[object, str] = {}
         self._complex_forms: dict[object, tuple[Rule, TangentRule | None]] = {}
+        # primals with a rule from `tl.adjoint`: a rule file loaded later (SciPy's are
+        # deferred) never replaces it, nor gives it a forward form or a listing
+        self._user: set[object] = set()
+        self._filing: int | None = None  # the thread whose rule files are registering
         self._builtins: Callable[[Registry], None] | None = None
         # Loading rule files is lazy; threads asking at once wait for the one loading them
         # (reentrant: the rule files register through the methods that wait).
@@ -86,6 +91,7 @@ class Registry(ValueKinds):
                 load, self._builtins = self._builtins, None
                 version = self.version
                 self._in_load = True
+                filing, self._filing = self._filing, threading.get_ident()
                 try:
                     load(self)
                 except BaseException as err:
@@ -94,6 +100,7 @@ class Registry(ValueKinds):
                     )
                     raise self._broken from err
                 finally:
+                    self._filing = filing
                     self._in_load = False
                 self.version = version  # built-in rules are part of the compiler, not a change
             if not self._in_load:  # not a rule file registering through this method
@@ -114,15 +121,27 @@ class Registry(ValueKinds):
             for module, register in list(self._deferred.items()):
                 if register is not None and (everything or module in sys.modules):
                     self._deferred[module] = None  # being loaded: a nested query skips it
+                    filing, self._filing = self._filing, threading.get_ident()
                     try:
                         register(self)
                     finally:
+                        self._filing = filing
                         del self._deferred[module]
 
     # -- building -------------------------------------------------------------
+    def _kept(self, primal: object) -> bool:
+        """Whether a rule file is registering something for a primal the user gave a rule."""
+        return self._filing == threading.get_ident() and _key(primal) in self._user
+
     def add(self, rule: Rule) -> Rule:
         self._ready()
-        self._rules[_key(rule.primal)] = rule
+        key = _key(rule.primal)
+        if rule.origin == "user":
+            self._user.add(key)
+            self._complex_forms.pop(key, None)  # the user's rule serves complex values too
+        elif self._kept(key):
+            return self._rules[key]
+        self._rules[key] = rule
         self._tangents.pop(_key(rule.primal), None)  # a new reverse form needs its own tangent
         self._no_tangent.pop(_key(rule.primal), None)
         self._nondiff.pop(_key(rule.primal), None)
@@ -165,8 +184,13 @@ class Registry(ValueKinds):
 
         def register(template: Callable) -> Callable:
             self._ready()
+            if self._kept(primal):
+                return template
             rule = self._rules.get(_key(primal))
-            self._tangents[_key(primal)] = tangent_from_function(rule, template, origin=origin)
+            users = rule is not None and rule.origin == "user"  # the user's own rule's form
+            self._tangents[_key(primal)] = tangent_from_function(
+                rule, template, origin="user" if users else origin
+            )
             self.version += 1
             return template
 
@@ -175,6 +199,8 @@ class Registry(ValueKinds):
     def add_tangent(self, trule: TangentRule) -> TangentRule:
         """Register a forward form built by a rule kind (rules/kinds.py)."""
         self._ready()
+        if self._kept(trule.primal):
+            return trule
         self._tangents[_key(trule.primal)] = trule
         self._no_tangent.pop(_key(trule.primal), None)
         self.version += 1
@@ -185,7 +211,8 @@ class Registry(ValueKinds):
         an error that says so (unknown is never zero)."""
         self._ready()
         for primal, why in reasons.items():
-            self._no_tangent[_key(primal)] = why
+            if not self._kept(primal):
+                self._no_tangent[_key(primal)] = why
 
     def lookup_tangent(self, primal: object) -> TangentRule | None:
         """The forward form of `primal`'s rule: its template, one a rule kind derived, or
@@ -239,7 +266,8 @@ class Registry(ValueKinds):
         (tests/rules/test_nondifferentiable.py checks each one numerically)."""
         self._ready()
         for primal, why in reasons.items():
-            self._nondiff[_key(primal)] = why
+            if not self._kept(primal):
+                self._nondiff[_key(primal)] = why
         self.version += 1
 
     def nondifferentiable_reason(self, primal: object) -> str | None:
@@ -255,7 +283,8 @@ class Registry(ValueKinds):
         """Functions whose result depends on their arguments in a way no gradient follows."""
         self._ready()
         for primal in primals:
-            self._refused[_key(primal)] = Refusal(what, hint)
+            if not self._kept(primal):
+                self._refused[_key(primal)] = Refusal(what, hint)
         self.version += 1
 
     def refusal(self, primal: object) -> Refusal | None:
@@ -287,9 +316,11 @@ class Registry(ValueKinds):
         self._ready()
         return list(self._concatenators)
 
-    def method(self, name: str, dotted: str, *, pack_varargs: bool = False) -> None:
+    def method(
+        self, name: str, dotted: str, *, pack_varargs: bool = False, copies: bool = False
+    ) -> None:
         self._ready()
-        self._methods[name] = Method(dotted, pack_varargs)
+        self._methods[name] = Method(dotted, pack_varargs, copies)
 
     def attribute(self, name: str, dotted: str) -> None:
         """An attribute read `x.name` that is the call `func(x)`, e.g. `.T`."""
@@ -308,7 +339,8 @@ class Registry(ValueKinds):
         """The rule (and forward form) that `primal` takes where a value may be complex,
         when its real form would be wrong there (np.abs: `g * np.sign(x)`)."""
         self._ready()
-        self._complex_forms[_key(primal)] = (rule, tangent)
+        if not self._kept(primal):
+            self._complex_forms[_key(primal)] = (rule, tangent)
 
     # -- queries ----------------------------------------------------------------
     def complex_role(self, primal: object) -> str | None:
@@ -388,6 +420,7 @@ class Registry(ValueKinds):
         other._concatenators = set(self._concatenators)
         other._complex_roles = dict(self._complex_roles)
         other._complex_forms = dict(self._complex_forms)
+        other._user = set(self._user)
         other.version = self.version
         return other
 

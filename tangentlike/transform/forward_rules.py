@@ -90,6 +90,8 @@ def vector_form(rule: TangentRule) -> TangentRule | None:
     from ..rules.registry import default_registry  # only these primals, by identity
 
     template = _VECTOR_FORMS.get(rule.primal)
+    if template is None or rule.origin != "builtin":  # a user's rule keeps its own form
+        return None
     reverse = default_registry().lookup(rule.primal)
     if template is None or reverse is None or reverse.params != rule.params:
         return None
