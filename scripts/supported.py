@@ -134,7 +134,7 @@ def render(registry) -> str:
         why = registry.nondifferentiable_reason(primal)
         nondiff.setdefault(section, {}).setdefault(why, []).extend(names)
 
-    from tangentlike.rules.numpy import ATTRIBUTES, METHODS, PACKED_METHODS
+    from tangentlike.rules.numpy import ATTRIBUTES, COPYING_METHODS, METHODS, PACKED_METHODS
 
     order = ["Python operators", "Python builtins", "np", "np.linalg", "np.random", "np.fft"]
     order += ["scipy.special", "scipy.stats", "scipy.linalg", "scipy.signal", "scipy.integrate"]
@@ -185,9 +185,13 @@ def render(registry) -> str:
     spelled_forms = {f"x.{m}(...)": d for m, d in METHODS.items()}
     spelled_forms.update({f"x.{m}(...)": d for m, d in PACKED_METHODS.items()})
     spelled_forms.update({f"x.{a}": d for a, d in ATTRIBUTES.items()})
+    copying = {f"x.{m}(...)" for m in COPYING_METHODS}
+    spelled_forms.update({f"x.{m}(...)": d for m, d in COPYING_METHODS.items()})
     for form, dotted in sorted(spelled_forms.items()):
         if _exists(dotted):
-            lines.append(f"| `{form}` | `{dotted.replace('numpy.', 'np.', 1)}` |")
+            called = dotted.replace("numpy.", "np.", 1)
+            called = f"{called}(np.copy(x))" if form in copying else called
+            lines.append(f"| `{form}` | `{called}` |")
     concatenators = sorted(
         spellings(obj)[1][0] for obj in registry.concatenator_objects() if spellings(obj)[1]
     )

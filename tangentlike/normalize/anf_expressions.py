@@ -186,7 +186,11 @@ class Expressions:
                 )
             if method.pack_varargs and len(args) > 1:
                 args = [nodes.tuple_(args)]
-            args = [func.value, *args]
+            receiver = func.value
+            if method.copies:
+                copy = self.namespace.ref("numpy.copy", self.namer)
+                receiver = gast.Call(func=copy, args=[receiver], keywords=[])
+            args = [receiver, *args]
             func = self.namespace.ref(method.dotted, self.namer)
         out, args, node = self.out_argument(node, func, args)
         if out is not None:  # `f(..., out=y)`: y[...] = f(...), and its value is y

@@ -192,7 +192,6 @@ METHODS = {
     "transpose": "numpy.transpose",
     "clip": "numpy.clip",
     "ravel": "numpy.ravel",
-    "flatten": "numpy.ravel",
     "squeeze": "numpy.squeeze",
     "argmax": "numpy.argmax",
     "argmin": "numpy.argmin",
@@ -217,6 +216,8 @@ METHODS = {
     "conjugate": "numpy.conjugate",
 }
 PACKED_METHODS = {"reshape": "numpy.reshape"}  # x.reshape(2, 3) == np.reshape(x, (2, 3))
+# x.flatten() == np.ravel(np.copy(x)): a copy always (np.ravel alone may be a view of x)
+COPYING_METHODS = {"flatten": "numpy.ravel"}
 ATTRIBUTES = {"T": "numpy.transpose", "real": "numpy.real", "imag": "numpy.imag"}
 
 
@@ -355,6 +356,8 @@ def register(registry: Registry) -> None:
             registry.method(name, dotted)
     for name, dotted in PACKED_METHODS.items():
         registry.method(name, dotted, pack_varargs=True)
+    for name, dotted in COPYING_METHODS.items():
+        registry.method(name, dotted, copies=True)
     for name, dotted in ATTRIBUTES.items():
         registry.attribute(name, dotted)
     for topic in (numpy_reductions, numpy_products, numpy_shape, numpy_statistics, numpy_values):
