@@ -19,6 +19,7 @@ KERNELS = frozenset(
     {
         "add",
         "add_item",
+        "copies_array",
         "seed_like",
         "dot_vjp_a",
         "dot_vjp_b",
@@ -40,6 +41,7 @@ NUMPY_KERNELS = {"zeros_like": "zeros_like", "ndim": "ndim", "shape": "shape"}
 JOIN_KERNELS = frozenset(
     {
         "concatenate",
+        "copies_array",
         "max_axis_keepdims",
         "seed_like",
         "split_like",

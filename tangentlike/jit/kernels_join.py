@@ -1,6 +1,7 @@
 """numba kernels for joining and splitting tuples whose parts may be lists of numbers
-(np.concatenate and its adjoint), np.sum(x, axis=None, keepdims=True), and the vjp seed
-check: the same contract as kernels.py, which holds the type tests they share.
+(np.concatenate and its adjoint), np.sum(x, axis=None, keepdims=True), the vjp seed
+check and the check that `x.copy()` is np.copy: the same contract as kernels.py, which
+holds the type tests they share.
 """
 
 from __future__ import annotations
@@ -10,6 +11,22 @@ from numba import types
 from numba.extending import overload
 
 from .kernels import _array, _is_number
+
+
+def copies_array(x, what):
+    """The check that `x.copy()` is np.copy: an array or a number passes."""
+    return None
+
+
+@overload(copies_array)
+def _copies_array(x, what):
+    if _is_number(x) or _array(x):
+        return lambda x, what: None
+
+    def refuse(x, what):
+        raise TypeError("tangentlike: .copy() of a value that is not an array (np.copy)")
+
+    return refuse
 
 
 def sum_keepdims(x):

@@ -187,6 +187,8 @@ class Expressions:
             if method.pack_varargs and len(args) > 1:
                 args = [nodes.tuple_(args)]
             receiver = func.value
+            if func.attr == "copy" and not args and not node.keywords:
+                return self.array_copy(node, receiver, hint)
             if method.copies:
                 copy = self.namespace.ref("numpy.copy", self.namer)
                 receiver = gast.Call(func=copy, args=[receiver], keywords=[])
@@ -328,6 +330,19 @@ class Expressions:
             nodes.assign(rest_name, rest),
             nodes.assign(xs, nodes.name(rest_name)),
         ], nodes.name(item)
+
+    def array_copy(self, node: gast.Call, receiver: gast.expr, hint: str) -> tuple[Pre, gast.expr]:
+        """`x.copy()`: np.copy(x) where x is an array or a NumPy scalar, checked at run
+        time (a list's or dict's .copy() is shallow: its items stay shared)."""
+        pre, x = self.atom(receiver, "t")
+        place = self.parsed.location(node)
+        what = f"{place}: `{place.text.strip()}` takes .copy() for np.copy"
+        check = nodes.call(
+            nodes.name(self.namespace.bind("copies_array", runtime.copies_array, self.namer)),
+            [x, nodes.const(what)],
+        )
+        copy = nodes.call(self.namespace.ref("numpy.copy", self.namer), [x])
+        return [*pre, nodes.expr_stmt(check)], copy
 
     def unsupported(self, node: gast.AST, what: str, hint: str) -> UnsupportedSyntaxError:
         return self.parsed.error(node, f"{what} is not supported yet", hint)

@@ -44,7 +44,7 @@ from ..job import Job
 from ..runtime import gradient_like, unbroadcast
 from ..syntax import nodes
 from ..syntax.nodes import walk
-from . import items, restores, zeros
+from . import copies, items, restores, zeros
 from .accumulate import Resolve
 
 # NumPy's unary float functions and their `math` twins (same function of a float)
@@ -77,9 +77,11 @@ _SIGNS = (gast.USub, gast.UAdd)
 
 
 def run(fn: gast.FunctionDef, job: Job, resolve: Resolve, namespace, ctx) -> gast.FunctionDef:
-    """The specialisations to number parameters: zeros (optimize/zeros.py), then
-    `math` calls (see the module docstring) in the entry function of `job`."""
+    """The specialisations to number and array parameters: zeros (optimize/zeros.py),
+    copies of arrays (optimize/copies.py), then `math` calls (see the module docstring)
+    in the entry function of `job`."""
     zeros.run(fn, job.scalars, resolve)
+    copies.run(fn, job, resolve)
     if not (job.scalars or job.doubles) or job.jit or job.mode.forward:
         return fn
     if not restores.plain_stack(fn, ctx.stack, ctx.push, ctx.pop):

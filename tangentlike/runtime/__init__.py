@@ -92,6 +92,7 @@ from .higher_products import (
 )
 from .higher_statistics import gradient_vjp_of, gradient_vjp_vjp, median_vjp_vjp
 from .indexing import (
+    copies_array,
     entry_copy,
     kept_apart,
     numeric_item,
@@ -272,6 +273,7 @@ __all__ = [
     "cholesky_vjp",
     "convolve_vjp",
     "copied",
+    "copies_array",
     "cross_vjp",
     "cumprod_jvp",
     "cumprod_vjp",

@@ -175,6 +175,18 @@ def kept_apart(x, shares):
     return x.copy()
 
 
+def copies_array(x, what):
+    """Raise TypeError unless `x.copy()` means `np.copy(x)`: x an array or a NumPy scalar.
+    A list's or dict's .copy() is a shallow copy sharing the items (list(x), dict(x))."""
+    if not isinstance(x, (np.ndarray, np.generic)):
+        kind = type(x).__name__
+        spelled = {"list": "list(...)", "dict": "dict(...)"}.get(kind, "a copy of its own")
+        raise TypeError(
+            f"tangentlike: {what}: here it is a {kind}, whose .copy() is not np.copy; write "
+            f"{spelled} for a shallow copy (its items shared), or copy the arrays themselves"
+        )
+
+
 def entry_copy(x, what):
     """A copy of an array argument the function changes in place, which the function then
     owns (transform.argument_copies); numbers, strings and None as they are (they do not

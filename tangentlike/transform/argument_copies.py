@@ -388,7 +388,10 @@ def _copy_advice(fn: gast.FunctionDef, p: str, stmt: gast.stmt) -> str:
         return what + f"what you change first ({alias} = {alias}.copy())"
     if alias is not None:  # an item of p (a copy of the list would still hold it)
         return f"copy what you change first ({alias} = {alias}.copy())"
-    return f"pass an array, or copy it first ({p} = {p}.copy())"
+    return (
+        f"pass an array, or build the changed values anew in the function (a new list or "
+        f"dict, not {p!r} itself)"
+    )
 
 
 def _names(names: list[str]) -> str:
