@@ -189,7 +189,6 @@ METHODS = {
     "max": "numpy.max",
     "min": "numpy.min",
     "dot": "numpy.dot",
-    "transpose": "numpy.transpose",
     "clip": "numpy.clip",
     "ravel": "numpy.ravel",
     "squeeze": "numpy.squeeze",
@@ -215,7 +214,8 @@ METHODS = {
     "conj": "numpy.conjugate",
     "conjugate": "numpy.conjugate",
 }
-PACKED_METHODS = {"reshape": "numpy.reshape"}  # x.reshape(2, 3) == np.reshape(x, (2, 3))
+# x.reshape(2, 3) == np.reshape(x, (2, 3)); x.transpose(1, 0) == np.transpose(x, (1, 0))
+PACKED_METHODS = {"reshape": "numpy.reshape", "transpose": "numpy.transpose"}
 # x.flatten() == np.ravel(np.copy(x)): a copy always (np.ravel alone may be a view of x)
 COPYING_METHODS = {"flatten": "numpy.ravel"}
 ATTRIBUTES = {"T": "numpy.transpose", "real": "numpy.real", "imag": "numpy.imag"}
