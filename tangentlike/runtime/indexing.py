@@ -148,6 +148,24 @@ def same_array(x, base, what, apart=()):
     return False
 
 
+def array_base(base, what):
+    """Raise ValueError(what) unless `base`, the name an update in place of one of its
+    views is written into (transform.view_updates), is an array of numbers or a number:
+    a list, tuple or dict (or an array of objects) holding the view's array keeps that
+    very array, which Python changes in place, where the lowered update, finding the
+    view shares no memory with its base, changes the view alone."""
+    if isinstance(base, np.ndarray) and base.dtype.kind != "O":
+        return
+    if isinstance(base, (int, float, complex, np.generic)):
+        return
+    raise ValueError(
+        f"tangentlike: {what}: it holds a {type(base).__name__}, not an array, and the "
+        "update changes an array it holds in place, which the gradient does not follow\n"
+        "What to do: update out of place (z = z + ...) and put the new value where it "
+        "belongs, or stack the items into an array (np.array(...)) and update its rows"
+    )
+
+
 def untouched(value, others, what, bases=()):
     """Raise ValueError when the array `value`, which an update in place changes, may
     share memory with one of `others` (or whatever they hold): names read afterwards that

@@ -4,8 +4,10 @@ Assumes: A-normal form, `Context.structured` set. Guarantees: `check` raises a
 located error for every container mutation whose gradient could not be followed
 exactly (appending to an argument, to a list held in another container, to a
 list another name refers to, inside a loop over that list; writing into a list
-or dict by index or key); `restored` says which `xs.append` / `xs.extend` the
-backward sweep must undo: those of lists it reads under any name.
+or dict by index or key: a write transform/view_updates.py marks `into_array`
+runs only where its base is an array, and is left to transform.plan); `restored`
+says which `xs.append` / `xs.extend` the backward sweep must undo: those of lists it
+reads under any name.
 """
 
 from __future__ import annotations
@@ -93,6 +95,8 @@ def check(ctx: Any) -> None:
                 continue  # reverse.check_item_write: writing into an argument
             if name in ctx.container_writes:
                 continue  # a list or dict the function made (transform/container_writes.py)
+            if getattr(stmt, "into_array", False):
+                continue  # runs only where `name` is an array (transform/view_updates.py)
             held = name in grown or name in literals
             if not held and may_hold_container(ctx, target.value):
                 arrays = certain_arrays(ctx) if arrays is None else arrays

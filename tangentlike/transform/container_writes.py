@@ -169,7 +169,14 @@ def _check_write(ctx: Any, stmt: gast.Assign) -> None:
 # -- other holders of a written container -----------------------------------------------
 
 # calls that read the container and keep no reference
-_KEEPS_NOTHING = (len, isinstance, runtime.numeric_item, runtime.unshared, runtime.untouched)
+_KEEPS_NOTHING = (
+    len,
+    isinstance,
+    runtime.numeric_item,
+    runtime.unshared,
+    runtime.untouched,
+    runtime.array_base,
+)
 _RETURNS_ITS_ARGUMENT = (runtime.iterable, runtime.stop_gradient)
 
 
