@@ -104,11 +104,16 @@ def numeric_item(y, key, what, others=None, rebound=()):
     else:
         held = "any other name holding it changes too"
     raise ValueError(
-        f"tangentlike: {what}: it holds a {type(item).__name__}, which Python's augmented "
+        f"tangentlike: {what}: it holds {_a(type(item).__name__)}, which Python's augmented "
         f"assignment changes in place ({held}), and the gradient does not follow that\n"
         "What to do: write the new value explicitly, y[k] = y[k] + v (a new array), or "
         "copy the item first (.copy())"
     )
+
+
+def _a(noun):
+    """`a list`, `an ndarray`."""
+    return f"{'an' if noun[:1] in 'aeiou' or noun == 'ndarray' else 'a'} {noun}"
 
 
 def _other_slots(other, y, key):
@@ -159,7 +164,7 @@ def array_base(base, what):
     if isinstance(base, (int, float, complex, np.generic)):
         return
     raise ValueError(
-        f"tangentlike: {what}: it holds a {type(base).__name__}, not an array, and the "
+        f"tangentlike: {what}: it holds {_a(type(base).__name__)}, not an array, and the "
         "update changes an array it holds in place, which the gradient does not follow\n"
         "What to do: update out of place (z = z + ...) and put the new value where it "
         "belongs, or stack the items into an array (np.array(...)) and update its rows"
