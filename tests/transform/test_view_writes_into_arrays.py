@@ -271,3 +271,35 @@ def test_an_item_update_in_an_inlined_helper_names_the_dict_as_written(messages)
     assert "`D1[\"a\"] -= b * a` updates the item of 'D1' in place: it holds an ndarray" in (
         message
     ), message
+
+
+def test_a_base_not_known_to_be_an_array_is_asked_at_run_time():
+    """ViewUpdates.checked: a marked write into a base the aliases do not know to be an
+    array at the update gets `array_base(b, ...)` before the lowered statements; a base
+    they know gets nothing."""
+    from types import SimpleNamespace
+
+    import gast
+
+    from tangentlike.runtime import array_base
+    from tangentlike.syntax import nodes
+    from tangentlike.syntax.names import Namer
+    from tangentlike.syntax.namespace import Namespace
+    from tangentlike.transform.view_updates import ViewUpdates, into_array
+
+    def lowered(known):
+        update = gast.parse("z += 1.0").body[0]
+        write = gast.parse("b[...] = _z1").body[0]
+        memory = SimpleNamespace(arrays=frozenset(known))
+        aliases = SimpleNamespace(before={id(update): memory})
+        namespace = Namespace()
+        views = ViewUpdates(namespace, Namer(), aliases, update, what="m.py:3: `z += 1.0`")
+        return views.checked([into_array(write)]), namespace
+
+    stmts, namespace = lowered({"b"})
+    assert len(stmts) == 1
+    stmts, namespace = lowered(set())
+    call = stmts[0].value
+    assert namespace.objects[call.func.id] is array_base
+    assert [nodes.assigned_name(s) for s in stmts[1:]] == ["b"]
+    assert call.args[0].id == "b" and "m.py:3: `z += 1.0` changes 'b'" in call.args[1].value
