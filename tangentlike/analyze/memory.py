@@ -336,7 +336,8 @@ class Values:
         ):
             return []
         left, right = operands
-        if isinstance(left, gast.Name) and isinstance(right, gast.Name) and left.id == right.id:
+        same = isinstance(left, gast.Name) and isinstance(right, gast.Name) and left.id == right.id
+        if same and isinstance(value.op, gast.Mult):  # (xs + xs concatenates)
             return []
         lists = [o for o in operands if self.may_list(o, m)]
         return lists if isinstance(value.op, gast.Mult) or len(lists) == 2 else []

@@ -8,7 +8,7 @@ template) and, beside it, the forward form (a tangent template).
 
 The rule maths of products (`matmul_vjp_a`, `dot_vjp_b`, ...) is bilinear: linear in
 the adjoint and in the other factor. `zeros_of` makes zeros whatever its argument
-(locally constant); `selects`, `unshared` and `write_back` are checks or effects that
+(locally constant); `selects`, `unshared`, `array_base` and `write_back` are checks or effects that
 return nothing; `entry_copy`, `kept_apart`, `popped_array` and `pushed` are the identity
 on values. Every other runtime helper is refused, located, when a generated gradient
 that calls it is differentiated again (never read as user code, never zero).
@@ -198,6 +198,10 @@ def _checks(adjoint: Callable, tangent: Callable) -> None:
 
     @adjoint(runtime.unshared, constant=("value", "others", "what"))
     def unshared(result, value, others, what):
+        pass
+
+    @adjoint(runtime.array_base, constant=("base", "what"))
+    def array_base(result, base, what):
         pass
 
     @adjoint(runtime.untouched, constant=("value", "others", "what", "bases"))

@@ -92,6 +92,7 @@ from .higher_products import (
 )
 from .higher_statistics import gradient_vjp_of, gradient_vjp_vjp, median_vjp_vjp
 from .indexing import (
+    array_base,
     copies_array,
     entry_copy,
     kept_apart,
@@ -264,6 +265,7 @@ __all__ = [
     "along_axis",
     "apart",
     "arange_vjp",
+    "array_base",
     "cast_tangent",
     "cho_factor_jvp",
     "cho_factor_vjp",

@@ -104,11 +104,16 @@ def numeric_item(y, key, what, others=None, rebound=()):
     else:
         held = "any other name holding it changes too"
     raise ValueError(
-        f"tangentlike: {what}: it holds a {type(item).__name__}, which Python's augmented "
+        f"tangentlike: {what}: it holds {_a(type(item).__name__)}, which Python's augmented "
         f"assignment changes in place ({held}), and the gradient does not follow that\n"
         "What to do: write the new value explicitly, y[k] = y[k] + v (a new array), or "
         "copy the item first (.copy())"
     )
+
+
+def _a(noun):
+    """`a list`, `an ndarray`."""
+    return f"{'an' if noun[:1] in 'aeiou' or noun == 'ndarray' else 'a'} {noun}"
 
 
 def _other_slots(other, y, key):
@@ -146,6 +151,24 @@ def same_array(x, base, what, apart=()):
             "out of place (z = z + ...) if a new array was meant"
         )
     return False
+
+
+def array_base(base, what):
+    """Raise ValueError(what) unless `base`, the name an update in place of one of its
+    views is written into (transform.view_updates), is an array of numbers or a number:
+    a list, tuple or dict (or an array of objects) holding the view's array keeps that
+    very array, which Python changes in place, where the lowered update, finding the
+    view shares no memory with its base, changes the view alone."""
+    if isinstance(base, np.ndarray) and base.dtype.kind != "O":
+        return
+    if isinstance(base, (int, float, complex, np.generic)):
+        return
+    raise ValueError(
+        f"tangentlike: {what}: it holds {_a(type(base).__name__)}, not an array, and the "
+        "update changes an array it holds in place, which the gradient does not follow\n"
+        "What to do: update out of place (z = z + ...) and put the new value where it "
+        "belongs, or stack the items into an array (np.array(...)) and update its rows"
+    )
 
 
 def untouched(value, others, what, bases=()):

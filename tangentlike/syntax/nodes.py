@@ -148,9 +148,10 @@ def all_param_names(fn: gast.FunctionDef) -> list[str]:
 
 
 _POSITIONS = ("lineno", "col_offset", "end_lineno", "end_col_offset")
-# kept by deepcopy too: the names a write is asked at run time to leave alone
-# (transform.view_updates marks it, transform.plan reads it)
-_KEPT = (*_POSITIONS, "untouched")
+# kept by deepcopy too: the names a write is asked at run time to leave alone, and
+# whether it runs only where its base is an array (transform.view_updates marks them,
+# transform.plan and transform.container_checks read them)
+_KEPT = (*_POSITIONS, "untouched", "into_array")
 
 
 def unlocate(tree: gast.AST) -> None:

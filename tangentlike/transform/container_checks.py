@@ -4,8 +4,10 @@ Assumes: A-normal form, `Context.structured` set. Guarantees: `check` raises a
 located error for every container mutation whose gradient could not be followed
 exactly (appending to an argument, to a list held in another container, to a
 list another name refers to, inside a loop over that list; writing into a list
-or dict by index or key); `restored` says which `xs.append` / `xs.extend` the
-backward sweep must undo: those of lists it reads under any name.
+or dict by index or key: a write transform/view_updates.py marks `into_array`
+runs only where its base is an array, and is left to transform.plan); `restored`
+says which `xs.append` / `xs.extend` the backward sweep must undo: those of lists it
+reads under any name.
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ import gast
 import numpy as np
 
 from .. import runtime
+from ..analyze import alias_messages
 from ..analyze import aliases as alias_analysis
 from ..analyze import containers as container_analysis
 from ..analyze.containers import mutation
 from ..syntax import nodes
 from ..syntax.nodes import walk
+from . import container_writes
 from .containers import assignments, binds_array, may_hold_container, statements
 
 
@@ -93,21 +97,14 @@ def check(ctx: Any) -> None:
                 continue  # reverse.check_item_write: writing into an argument
             if name in ctx.container_writes:
                 continue  # a list or dict the function made (transform/container_writes.py)
+            if getattr(stmt, "into_array", False):
+                continue  # runs only where `name` is an array (transform/view_updates.py)
             held = name in grown or name in literals
             if not held and may_hold_container(ctx, target.value):
                 arrays = certain_arrays(ctx) if arrays is None else arrays
                 held = not arrays.get(id(stmt), False)
             if held or _item_of(name, literals | set(grown) | ctx.container_writes, ctx):
-                raise ctx.error(
-                    target,
-                    f"writing into the list or dict {name!r} by index or key is supported only "
-                    "when the function made it itself, and only there",
-                    f"make {name!r} in this function ({name} = [0.0] * n, {name} = {{}}, "
-                    f"list(...), dict(...)) and write into it by name; for a list held in "
-                    "another list or dict, build the inner list first and put it in once "
-                    f"complete; if {name!r} is an array, make that visible where it is made "
-                    f"({name} = np.array(...), np.copy(...) or arithmetic with a float)",
-                )
+                _refuse_write(ctx, target, name)
             continue
         if target.id in grown and isinstance(value, gast.Subscript):
             raise ctx.error(
@@ -135,6 +132,39 @@ def check(ctx: Any) -> None:
                 f"{target.id!r} refers to the list {value.id!r}, which is appended to",
                 f"take a copy where it is needed, or append to {value.id!r} only",
             )
+
+
+def _refuse_write(ctx: Any, target: gast.Subscript, name: str) -> None:
+    """Refuse writing into `name`, which may be a list or dict the function did not make;
+    a compiler temporary (the base an update in place is written into, an inlined
+    helper's variable) is named by the line that made it."""
+    if not container_writes.temporary(ctx, name):
+        raise ctx.error(
+            target,
+            f"writing into the list or dict {name!r} by index or key is supported only "
+            "when the function made it itself, and only there",
+            f"make {name!r} in this function ({name} = [0.0] * n, {name} = {{}}, "
+            f"list(...), dict(...)) and write into it by name; for a list held in "
+            "another list or dict, build the inner list first and put it in once "
+            f"complete; if {name!r} is an array, make that visible where it is made "
+            f"({name} = np.array(...), np.copy(...) or arithmetic with a float)",
+        )
+    made = [
+        a
+        for a in assignments(ctx.fn.body)
+        if isinstance(a.targets[0], gast.Name) and a.targets[0].id == name
+    ]
+    where = [f"`{alias_messages.text(ctx.parsed, a)}` at line {a.lineno}" for a in made[:1]]
+    what = f"the value of {where[0]}" if where else "a value"
+    raise ctx.error(
+        target,
+        f"this writes into {what}, which may be a list, tuple or dict here, not an array; "
+        "writing into a list or dict by index or key is supported only when the function "
+        "made it itself, and only there",
+        "make it visible that the value is an array where it is made (np.array(...), "
+        "np.copy(...), or arithmetic with a float: 2.0 * a rather than a + a), or update "
+        "out of place (z = z + ...)",
+    )
 
 
 def certain_arrays(ctx: Any) -> dict[int, bool]:

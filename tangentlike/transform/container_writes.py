@@ -97,7 +97,7 @@ def _kind(ctx: Any, name: str, bindings: dict, seen: frozenset[str]) -> str | No
 
 def _rest(ctx: Any, value: gast.expr) -> bool:
     """`_rest` of a pop (xs = _rest): the same kind of container as before."""
-    if not (isinstance(value, gast.Name) and _temporary(ctx, value.id)):
+    if not (isinstance(value, gast.Name) and temporary(ctx, value.id)):
         return False
     return any(
         isinstance(s, gast.Assign)
@@ -113,7 +113,7 @@ def _value_kind(ctx: Any, value: gast.expr, bindings: dict, seen: frozenset[str]
         return _LIST
     if isinstance(value, gast.Dict):
         return _DICT
-    if isinstance(value, gast.Name) and _temporary(ctx, value.id) and _read_once(ctx, value.id):
+    if isinstance(value, gast.Name) and temporary(ctx, value.id) and _read_once(ctx, value.id):
         return _kind(ctx, value.id, bindings, seen)  # a comprehension's list, handed over
     if isinstance(value, gast.BinOp) and isinstance(value.op, (gast.Add, gast.Mult)):
         kinds = [
@@ -134,7 +134,7 @@ def _value_kind(ctx: Any, value: gast.expr, bindings: dict, seen: frozenset[str]
     return None
 
 
-def _temporary(ctx: Any, name: str) -> bool:
+def temporary(ctx: Any, name: str) -> bool:
     """A name the compiler made (not the user's own variable)."""
     user = set(nodes.all_param_names(ctx.parsed.node))
     for stmt in ctx.parsed.node.body:
@@ -169,7 +169,14 @@ def _check_write(ctx: Any, stmt: gast.Assign) -> None:
 # -- other holders of a written container -----------------------------------------------
 
 # calls that read the container and keep no reference
-_KEEPS_NOTHING = (len, isinstance, runtime.numeric_item, runtime.unshared, runtime.untouched)
+_KEEPS_NOTHING = (
+    len,
+    isinstance,
+    runtime.numeric_item,
+    runtime.unshared,
+    runtime.untouched,
+    runtime.array_base,
+)
 _RETURNS_ITS_ARGUMENT = (runtime.iterable, runtime.stop_gradient)
 
 
@@ -241,7 +248,7 @@ def _escaping(ctx: Any, stmt: gast.stmt) -> set[str]:
 
 def _only_tested(ctx: Any, target: gast.expr) -> bool:
     """A compiler temporary read only as the test of an `if` or `while`."""
-    if not (isinstance(target, gast.Name) and _temporary(ctx, target.id)):
+    if not (isinstance(target, gast.Name) and temporary(ctx, target.id)):
         return False
     name = target.id
     for stmt in statements(ctx.fn.body):

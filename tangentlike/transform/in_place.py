@@ -36,6 +36,7 @@ Invalidates: every analysis.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import gast
@@ -294,9 +295,12 @@ class _Lowering:
         y = target.value.id
         if not getattr(target, "augmented", False) or y in self.before_arrays(stmt):
             return [stmt]
+        line = messages.text(self.parsed, stmt)
+        written = re.match(r"(\w+)\s*\[", line)  # as written (an inlined helper's `D`)
+        name = written.group(1) if written and y.startswith("_") else y
         what = (
-            f"{messages.place(self.parsed, stmt)}: `{messages.text(self.parsed, stmt)}` updates "
-            f"the item of {shown(repr(y), self.parsed.node, self.parsed.source)} in place"
+            f"{messages.place(self.parsed, stmt)}: `{line}` updates "
+            f"the item of {shown(repr(name), self.parsed.node, self.parsed.source)} in place"
         )
         a = self.aliases  # an argument's or a global's array changes for the caller: refused
         live = None

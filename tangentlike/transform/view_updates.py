@@ -58,6 +58,17 @@ _ASKED_ABOVE = ("same", "reshape", "transpose", "expand")
 _BY_INDEX = ("index", "item", "expand")
 
 
+def into_array(write: gast.Assign) -> gast.Assign:
+    """Mark an item write `b[...] = v` into the array b a view was made of: analyze.memory
+    makes views of names it knows are arrays only (`ViewUpdates.checked` asks at run time
+    where b is no longer known to be one), and the write runs in the branch where
+    `same_memory(z, b)` or `same_array(z, b, ...)` holds (true of arrays only), or for a
+    sure view (`z = b[1:3]`). transform.container_checks lets it write into b (an array
+    write) where its own rules could not tell b from a list or dict."""
+    write.into_array = True
+    return write
+
+
 def _asked(view: View | None) -> bool:
     """Whether a name read afterwards that may share the written memory, but is not made
     again from it, can be asked at run time to share none of it (runtime.untouched): no
@@ -193,10 +204,10 @@ class ViewUpdates:
             out.insert(0, nodes.assign(test, nodes.call(helper, [nodes.name(y), nodes.name(y)])))
             everything = nodes.const(Ellipsis)
             into = gast.Subscript(value=nodes.name(y), slice=everything, ctx=gast.Store())
-            written = [nodes.assign(into, nodes.name(new))]
+            written = [into_array(nodes.assign(into, nodes.name(new)))]  # test: y is one
             out += update
             out.append(nodes.if_(nodes.name(test), written, [nodes.assign(y, nodes.name(new))]))
-        return self.marked(out + self.again(order, tests, kept))
+        return self.checked(self.marked(out + self.again(order, tests, kept)))
 
     def chain(self, name: str, known: set[str]) -> list[tuple[str, View]] | None:
         """The views to make again, bases first, to make `name` again from known names
@@ -234,7 +245,7 @@ class ViewUpdates:
             out += self.write_through(z, view, new, tests.get(z))
         else:
             out += self.write(z, view, new, tests.get(z))
-        return self.marked(out + self.again(order, tests, kept))
+        return self.checked(self.marked(out + self.again(order, tests, kept)))
 
     def marked(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
         """The item writes among stmts marked with the names `untouched` asks about
@@ -244,6 +255,31 @@ class ViewUpdates:
                 if nodes.is_item_write(node):
                     node.untouched = frozenset(self.unseen)
         return stmts
+
+    def checked(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
+        """stmts after `array_base(b, "<message>")` for each base b of a write marked
+        `into_array` that may be a list, tuple or dict: the write runs only where b is an
+        array, and the other branch (the view changes alone) is right only where b is an
+        array or a number, not a container holding the view's array (runtime.array_base
+        raises there)."""
+        memory = self.aliases.before.get(id(self.stmt))
+        arrays = memory.arrays if memory is not None else frozenset()
+        bases = []
+        for node in walk(gast.Module(body=stmts, type_ignores=[])):
+            if nodes.is_item_write(node) and getattr(node, "into_array", False):
+                base = nodes.assigned_name(node)
+                if base not in arrays and base not in bases:
+                    bases.append(base)
+        helper = self.helper("array_base", runtime.array_base) if bases else None
+        checks = [
+            nodes.expr_stmt(
+                nodes.call(
+                    helper, [nodes.name(b), nodes.const(f"{self.what} changes {self.labels([b])}")]
+                )
+            )
+            for b in bases
+        ]
+        return [*checks, *stmts]
 
     def asked(self, views: list[tuple[str, View]], z: str, written: tuple[str, ...]):
         """Before anything changes: whether each view that may be a copy shares its base,
@@ -328,26 +364,32 @@ class ViewUpdates:
         that in c, and so on up the chain; the top base written by index, then the chain's
         names made again from it, top down. Only the top is written: the copies have no
         other name, and every name sharing the top is made again afterwards."""
-        body = self.upwards([(z, view), *self.ups], new)
+        body = self.upwards([(z, view), *self.ups], new, test is not None)
         if test is None:
             return body
         return [nodes.if_(nodes.name(test), body, [nodes.assign(z, nodes.name(new))])]
 
-    def upwards(self, links: list[tuple[str, View]], value: str) -> list[gast.stmt]:
+    def upwards(self, links: list[tuple[str, View]], value: str, array: bool) -> list[gast.stmt]:
         """`value`, the new value of links[0]'s name, written up the links into the top
         base, then the links' names made again top down. A "same" link above the first
         (b on one path only) forks on its run-time test: b is its base (go on up), or b
         holds none of it: b is the top, and every other name read afterwards that shares
-        it is made again from it, so b is bound to its new value (`b = value`)."""
+        it is made again from it, so b is bound to its new value (`b = value`). `array`:
+        whether links[0]'s base is certainly an array here (a run-time test on it holds);
+        so is a base above it that is the same object (an "alias" link)."""
         body: list[gast.stmt] = []
         for k, (name, w) in enumerate(links):
-            if k and w.kind in _ASKED_ABOVE:
+            if k and w.kind in _ASKED_ABOVE:  # its test: w.base is an array, if it holds
                 below = self.made_again(links[:k])
                 alone = [nodes.assign(name, nodes.name(value)), *below]
-                above = [*self.upwards(links[k:], value), *below]
+                above = [*self.upwards(links[k:], value, True), *below]
                 return [*body, nodes.if_(nodes.name(self.up_tests[name]), above, alone)]
+            array = array and (k == 0 or w.kind == "alias")
             if k == len(links) - 1:
-                return [*body, *self.write_into(w, value), *self.made_again(links)]
+                top = self.write_into(w, value)
+                if array:
+                    into_array(top[-1])
+                return [*body, *top, *self.made_again(links)]
             value = self.compose(value, w, body)
         return body
 
@@ -400,11 +442,11 @@ class ViewUpdates:
             target = gast.Subscript(
                 value=nodes.name(b), slice=nodes.deepcopy(view.index), ctx=gast.Store()
             )
-            return [nodes.assign(target, nodes.name(new)), again]
+            return [into_array(nodes.assign(target, nodes.name(new))), again]
         body, value = self.shaped(new, view)
         where = nodes.deepcopy(view.index) if view.kind in _BY_INDEX else nodes.const(Ellipsis)
         into = gast.Subscript(value=nodes.name(b), slice=where, ctx=gast.Store())
-        body += [nodes.assign(into, nodes.name(value)), again]
+        body += [into_array(nodes.assign(into, nodes.name(value))), again]  # test: b is one
         return [nodes.if_(nodes.name(test), body, [nodes.assign(z, nodes.name(new))])]
 
     def numpy(self, attr: str) -> gast.expr:
