@@ -70,7 +70,9 @@ def changed_params(
     for stmt in statements(fn.body):
         if id(stmt) not in aliases.before:
             continue
-        if nodes.is_item_write(stmt) and nodes.assigned_name(stmt) in made:
+        if nodes.is_item_write(stmt) and (
+            nodes.assigned_name(stmt) in made or _into_a_display(aliases, stmt)
+        ):
             continue
         changes: list[tuple[str, Mutation]] = []
         own = Mutation(parsed.location(stmt), messages.text(parsed, stmt))
@@ -84,6 +86,22 @@ def changed_params(
             for p in aliases.params_of(stmt, name):
                 found.setdefault(p, (stmt, mutation))
     return found
+
+
+def _into_a_display(aliases: Aliases, stmt: gast.Assign) -> bool:
+    """Whether `y[k] = v` (not `y[k] op= v`, which changes the item itself) writes into
+    a list or dict display the function made (`y = {"a": p["a"]}`, a comprehension):
+    the write changes that container only, not the arrays it holds (nor a parameter)."""
+    target = stmt.targets[0]
+    if getattr(target, "augmented", False) or not isinstance(target.value, gast.Name):
+        return False
+    made = aliases.before[id(stmt)].made.get(target.value.id, ())
+    displays = (gast.Dict, gast.List, gast.DictComp, gast.ListComp)
+    return bool(made) and all(
+        isinstance(aliases.statements.get(i), gast.Assign)
+        and isinstance(aliases.statements[i].value, displays)
+        for i in made
+    )
 
 
 def _changed_arguments(stmt, parsed, scope, registry, effects_of) -> list[tuple[str, Mutation]]:
