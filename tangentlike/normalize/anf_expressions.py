@@ -194,6 +194,8 @@ class Expressions:
                 receiver = gast.Call(func=copy, args=[receiver], keywords=[])
             args = [receiver, *args]
             func = self.namespace.ref(method.dotted, self.namer)
+        if callee is np.array and any(k.arg == "copy" for k in node.keywords):
+            func, node = self.array_without_copy(node)
         out, args, node = self.out_argument(node, func, args)
         if out is not None:  # `f(..., out=y)`: y[...] = f(...), and its value is y
             pre, value = self.call(gast.Call(func=func, args=args, keywords=node.keywords), hint)
@@ -343,6 +345,27 @@ class Expressions:
         )
         copy = nodes.call(self.namespace.ref("numpy.copy", self.namer), [x])
         return [*pre, nodes.expr_stmt(check)], copy
+
+    def array_without_copy(self, node: gast.Call) -> tuple[gast.expr, gast.Call]:
+        """`np.array(x, copy=False)` (or None) is x itself where no copy is needed: the
+        view np.asarray(x) is, never a new array (`copy=True` stays np.array)."""
+        (copy,) = [k for k in node.keywords if k.arg == "copy"]
+        if isinstance(copy.value, gast.Constant) and copy.value.value is True:
+            return node.func, node
+        others = [k for k in node.keywords if k.arg != "copy"]
+        if not (
+            isinstance(copy.value, gast.Constant)
+            and copy.value.value in (False, None)
+            and all(k.arg == "dtype" for k in others)
+            and len(node.args) <= 2
+        ):
+            raise self.unsupported(
+                node,
+                "np.array(..., copy=...) with a copy decided at run time or other options",
+                "write np.array(x) for a copy, np.asarray(x) for x itself where possible",
+            )
+        func = self.namespace.ref("numpy.asarray", self.namer)
+        return func, gast.Call(func=func, args=node.args, keywords=others)
 
     def unsupported(self, node: gast.AST, what: str, hint: str) -> UnsupportedSyntaxError:
         return self.parsed.error(node, f"{what} is not supported yet", hint)
