@@ -14,7 +14,6 @@ from __future__ import annotations
 import importlib.util
 import logging
 import marshal
-import types
 from collections.abc import Callable
 
 from . import __version__
@@ -81,7 +80,7 @@ def cached(
         if loaded is not None:
             return loaded
     name, text, record = transform()
-    code = loader.compiled(text.source, name)
+    code = loader.compiled(text.source, name, text.helpers)
     module = loader.load(text.source, name, text.external, code)
     guards = Guards(record.resolutions, record.watches, record.bindings, vars(module), registry)
     if disk_key is not None and not text.external:
@@ -116,7 +115,7 @@ def _load(
     return Built(generated, text, {}, "disk cache", guards)
 
 
-def _code(disk: DiskCache, key: str, text: str, name: str) -> types.CodeType:
+def _code(disk: DiskCache, key: str, text: str, name: str) -> loader.Code:
     """The code object of the disk-cache entry `text` (stored under `key`), from its own
     entry beside it (`<code key>.code`, marshalled for this Python's bytecode, stored by
     the build that stored the text: compiling the text was most of a disk load), or
@@ -129,7 +128,7 @@ def _code(disk: DiskCache, key: str, text: str, name: str) -> types.CodeType:
             code = marshal.loads(data)
         except (EOFError, ValueError, TypeError):
             code = None
-        if isinstance(code, types.CodeType) and code.co_filename == loader.filename_for(name, text):
+        if loader.is_code_for(code, text, name):
             return code
     code = loader.compiled(text, name)
     disk.store_bytes(code_key, marshal.dumps(code), ".code")

@@ -302,7 +302,7 @@ class ModuleBuilder:
             kinds=given,
             top=self.job is not None and parsed.func is self.job.func,
         )
-        log.debug("A-normal form of %s:\n%s", parsed.node.name, codegen.function_source(fn, None))
+        log.debug("A-normal form of %s:\n%s", parsed.node.name, codegen.LazySource(fn))
         return fn, namer, scope, checkpointed, names, effects
 
     def effects_of(self, func: object) -> Effects | None:

@@ -42,6 +42,7 @@ class Generated:
 class ModuleText:
     source: str
     external: dict[str, object]  # names the loader must bind
+    helpers: tuple[str, ...] = ()  # the runtime helpers' texts, as the source holds them
 
 
 def render(
@@ -99,7 +100,7 @@ def render(
         # isort's spacing: one blank line after the imports unless a definition follows
         after_imports = bool(imports) and before is import_block and not part.startswith("def ")
         text += ("\n\n" if after_imports else "\n\n\n") + part.rstrip("\n")
-    return ModuleText(text + "\n", external)
+    return ModuleText(text + "\n", external, tuple(helpers.values()))
 
 
 def _is_helper(obj: object) -> bool:

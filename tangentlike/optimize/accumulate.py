@@ -44,12 +44,14 @@ def run(fn: gast.FunctionDef, wrt: tuple[str, ...], resolve: Resolve) -> gast.Fu
     fixed = {p for p in wrt if p in params and p not in stored}
     if not fixed:
         return fn
-    parents = {id(c): p for p in walk(fn) for c in gast.iter_child_nodes(p)}
     updates = {}
     for node in walk(fn):
         found = indexed_update(node, resolve)
         if found is not None and found[1] in fixed:
             updates[id(node)] = found
+    if not updates:
+        return fn
+    parents = {id(c): p for p in walk(fn) for c in gast.iter_child_nodes(p)}
     names = {b for b, x, _, _ in updates.values()}
     owned = {b for b in names if b not in params and _owned(fn, b, updates, resolve, parents)}
     for node in list(walk(fn)):

@@ -88,13 +88,12 @@ def instantiate(
     # (Rule.unplaced), the call site's in the one copy made here of each expression
     exprs = {key: nodes.unplaced(nodes.deepcopy(e)) for key, e in exprs.items()}
     own = set(rule.params) | {"result", "d"} | set(locals_)
+    fill = _FillIn(own, rule, namer, namespace, exprs, renames)
     for stmt in rule.unplaced:
-        stmt = nodes.deepcopy(stmt)
         if rule.slopes:
-            stmt = LiteralPowerSlope(bindings).visit(stmt)
+            stmt = LiteralPowerSlope(bindings).visit(nodes.deepcopy(stmt))
         # Template globals first, so the call site's own names are never taken for them.
-        stmt = _FillIn(own, rule, namer, namespace, exprs, renames).visit(stmt)
-        stmts.extend(fold_static_ifs([stmt]))
+        stmts.extend(fold_static_ifs([fill.filled(stmt)]))
     if rule.unbroadcast:
         stmts = [
             _wrap_unbroadcast(s, bindings, namer, namespace, result_adjoint, same_shape, summed)
@@ -146,7 +145,7 @@ def _literal_or_global(
 _D_RESULT = "__d_result__"  # d[result] until the call site's names are filled in
 
 
-class _FillIn(gast.NodeTransformer):
+class _FillIn:
     """In a template statement, in one pass: template globals -> module names, then
     parameters -> the call site's expressions, `d[result]` -> the result's adjoint and
     temporaries -> fresh names, except in the `p` of a `d[p] = ...` target.
@@ -154,7 +153,12 @@ class _FillIn(gast.NodeTransformer):
     The same tree as resolving the globals over the whole statement first and then
     substituting (the call site's names are never taken for template globals): a name
     a global was bound under is substituted like the template's own names; a `d[...]`
-    target other than `d[p] = ...` is substituted only (_SubstituteKeepingD)."""
+    target other than `d[p] = ...` is substituted only (_SubstituteKeepingD).
+
+    `filled(stmt)` is what a NodeTransformer with the `visit_` methods below makes of
+    `nodes.deepcopy(stmt)`, in the same order (names are bound in the module as they
+    are met), copying as it goes: the template is never changed, and a rule's body is
+    copied once per call site, not twice."""
 
     def __init__(
         self,
@@ -172,17 +176,28 @@ class _FillIn(gast.NodeTransformer):
         self.exprs = exprs
         self.renames = renames
 
+    def filled(self, node: gast.AST) -> gast.AST:
+        """A filled-in copy of the template node `node`."""
+        kind = node.__class__.__name__
+        if kind == "Subscript":
+            return self.visit_Subscript(node)
+        if kind == "Name":
+            return self.visit_Name(nodes.deepcopy(node))
+        if kind == "Attribute":
+            return self.visit_Attribute(node)
+        return nodes.copy_mapped(node, self.filled)
+
     def visit_Subscript(self, node: gast.Subscript) -> gast.expr:
         if isinstance(node.value, gast.Name) and node.value.id == "d":
             if isinstance(node.ctx, gast.Load):
                 return nodes.deepcopy(self.exprs[_D_RESULT])
             if _is_d(node) and isinstance(node.ctx, gast.Store):
-                return node
-            return _SubstituteKeepingD(self.exprs, self.renames).visit(node)
-        self.generic_visit(node)
-        return node
+                return nodes.deepcopy(node)
+            return _SubstituteKeepingD(self.exprs, self.renames).visit(nodes.deepcopy(node))
+        return nodes.copy_mapped(node, self.filled)
 
     def visit_Name(self, node: gast.Name) -> gast.expr:
+        """`node`: a copy of the template's Name."""
         if (
             isinstance(node.ctx, gast.Load)
             and node.id not in self.own
@@ -196,8 +211,7 @@ class _FillIn(gast.NodeTransformer):
         helper = runtime_helper(node, self.rule.globals, self.namer, self.namespace)
         if helper is not None:
             return self._substituted(helper)
-        self.generic_visit(node)
-        return node
+        return nodes.copy_mapped(node, self.filled)
 
     def _substituted(self, node: gast.Name) -> gast.expr:
         """quote.Substitute's rule for a Name."""

@@ -71,3 +71,35 @@ def test_a_comment_is_copied_through_its_constructor() -> None:
     copied = nodes.deepcopy(stmt)
     assert type(copied) is nodes.Comment and copied is not stmt
     assert (copied.text, copied.sweep) == ("backward sweep", "backward")
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_copy_mapped_copying_every_child_is_deepcopy(path: pathlib.Path) -> None:
+    """copy_mapped is one level of deepcopy: mapped with a copier, the same deep copy."""
+    tree = gast.parse(path.read_text())
+    for i, n in enumerate(walk(tree)):
+        if i % 5 == 0 and isinstance(n, gast.stmt):
+            n.untouched = frozenset({"y"})
+
+    def copier(node):
+        return nodes.copy_mapped(node, copier)
+
+    copied = copier(tree)
+    assert _state(copied) == _state(nodes.deepcopy(tree))
+    assert not {id(n) for n in ast.walk(copied)} & {id(n) for n in ast.walk(tree)}
+    assert ast.dump(gast.gast_to_ast(copied), include_attributes=True) == ast.dump(
+        gast.gast_to_ast(tree), include_attributes=True
+    )
+
+
+def test_copy_mapped_maps_children_in_field_order() -> None:
+    tree = gast.parse("y = f(a, b) + c").body[0]
+    seen = []
+
+    def note(node):
+        if isinstance(node, gast.Name):
+            seen.append(node.id)
+        return nodes.copy_mapped(node, note)
+
+    nodes.copy_mapped(tree, note)
+    assert seen == ["y", "f", "a", "b", "c"]
