@@ -215,3 +215,18 @@ def inactive_call_refusal(
         f"make {name} return a new array instead of updating {param!r} in place, or pass a "
         f"copy ({arg}.copy())",
     )
+
+
+def unknown_call_refusal(
+    parsed: ParsedFunction, stmt: gast.stmt, callee: object, arg: str
+) -> UnsupportedSyntaxError:
+    name = callee.__qualname__
+    return parsed.error(
+        stmt,
+        f"{name}(...) receives the differentiated value {arg!r}, but its result carries no "
+        f"gradient and tangentlike cannot tell what {name} does with its arguments (its "
+        f"source cannot be differentiated: tl.grad({name}) says why): it may write {arg!r} "
+        "into memory the output reads",
+        f"pass tl.stop_gradient({arg}) if no gradient flows through this call, or rewrite "
+        f"{name} in a form tangentlike differentiates",
+    )

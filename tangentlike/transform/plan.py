@@ -20,6 +20,7 @@ from ..analyze.calls import active_parameters, bind_call
 from ..checkpoint import is_checkpointed
 from ..parse import origins
 from ..syntax import nodes
+from ..syntax.nodes import walk
 from . import (
     argument_copies,
     checkpoints,
@@ -132,7 +133,11 @@ def check_calls_that_write(ctx: Context, aliases: alias_analysis.Aliases) -> Non
             continue
         callee = ctx.scope.resolve(stmt.value.func)
         effects = ctx.effects_of(callee)
-        if effects is None:
+        if effects is None:  # it may write what it gets anywhere: none of it differentiated
+            given = [a.id for a in walk(stmt.value) if isinstance(a, gast.Name)]
+            active = [a for a in given if a in ctx.active]
+            if active:
+                raise alias_messages.unknown_call_refusal(ctx.parsed, stmt, callee, active[0])
             continue
         bound = alias_analysis.bound_arguments(callee, stmt.value)
         read = aliases.before[id(stmt)].read

@@ -1,0 +1,53 @@
+"""A helper whose effect on its arguments tangentlike cannot summarise, called with a
+differentiated value where its result carries no gradient, may write that value into
+memory the output reads: refused with the call's location, never a gradient that
+misses the path (the value changes, the gradient did not follow)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from reference import load_module
+
+import tangentlike as tl
+from tangentlike.errors import UnsupportedSyntaxError
+
+SOURCE = """
+import numpy as np
+import tangentlike as tl
+
+
+def copy_in(a, x):
+    try:  # a construct tangentlike does not differentiate: its effects are unknown
+        a[...] = x
+    except ValueError:
+        pass
+    return np.sum(a)
+
+
+def f(x):
+    y = np.zeros(3)
+    t = copy_in(y, x)
+    s = 2.0 if t > 1.0 else 1.0
+    return np.sum(y * x) * s
+
+
+def stopped(x):
+    y = np.zeros(3)
+    t = copy_in(y, tl.stop_gradient(x))
+    s = 2.0 if t > 1.0 else 1.0
+    return np.sum(y * x) * s
+"""
+
+
+def test_a_helper_with_unknown_effects_given_a_differentiated_value(tmp_path):
+    m = load_module(tmp_path, SOURCE, "unknown_effects")
+    x = np.array([0.7, 0.4, 0.3])
+    with pytest.raises(UnsupportedSyntaxError) as err:
+        tl.grad(m.f)(x)  # was [1.4, 0.8, 0.6]: the path through y lost (2.8, 1.6, 1.2)
+    message = str(err.value)
+    assert "unknown_effects.py:16:" in message, message
+    assert "copy_in(...) receives the differentiated value 'x'" in message, message
+    assert "tl.stop_gradient(x)" in message, message
+    # the escape hatch: y holds x's values, taken as constants
+    np.testing.assert_allclose(tl.grad(m.stopped)(x), 2.0 * x, rtol=1e-12)
