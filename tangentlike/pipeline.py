@@ -192,7 +192,7 @@ class ModuleBuilder:
         operands.check(
             parsed, fn, activity.varied, activity.useful, scope, self.registry, known=given
         )
-        calls.check(parsed, fn, activity, scope, self.registry)
+        calls.check(parsed, fn, activity, scope, self.registry, self.effects_of)
         blocks = frozenset(i for i, loop in checkpointed.items() if loop.kind == "region")
         flow = flow_analysis.analyze(fn, nodes.all_param_names(fn), once=blocks)
         ctx = Context(

@@ -9,7 +9,8 @@ caller, from this summary.
 Guarantees: `Effects.mutated` names every parameter whose memory a call may
 change in place (with where and how, for messages), `Effects.returned` every
 parameter the result may share memory with, `Effects.globals` the global
-memories it may share. `Summaries` computes them once per function, and to a
+memories it may share, `Effects.items` what a returned tuple's items are
+(analyze.tuple_items). `Summaries` computes them once per function, and to a
 fixed point for recursive functions (starting from "changes nothing").
 """
 
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import SourceLocation
+from .tuple_items import Returned
 
 
 @dataclass(frozen=True)
@@ -42,13 +44,14 @@ class Effects:
     mutated: tuple[tuple[str, Mutation], ...] = ()  # (parameter, how), sorted by parameter
     returned: frozenset[str] = frozenset()  # parameters the result may share memory with
     globals: frozenset[tuple[str, str]] = frozenset()  # global memories it may share
+    items: tuple[Returned, ...] = ()  # each item of the tuple every return gives, if so
 
     def mutation(self, param: str) -> Mutation | None:
         return dict(self.mutated).get(param)
 
     def key(self) -> tuple:
         """What callers depend on (messages aside): compared to find the fixed point."""
-        return (frozenset(p for p, _ in self.mutated), self.returned, self.globals)
+        return (frozenset(p for p, _ in self.mutated), self.returned, self.globals, self.items)
 
 
 NOTHING = Effects()

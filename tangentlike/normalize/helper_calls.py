@@ -38,8 +38,8 @@ Helper = Callable[[object], Closure | None]
 # inlined calls and statements per function at most: beyond them, calls stay calls (as
 # differentiated apart), so that many calls do not grow the function beyond what the
 # analyses (analyze.aliases joins its facts at every branch) take in reasonable time
-MAX_INLINED = 8
-MAX_STATEMENTS = 100
+MAX_INLINED = 16
+MAX_STATEMENTS = 400
 
 
 @dataclass

@@ -42,7 +42,7 @@ import gast
 
 from .. import runtime
 from ..analyze import alias_messages as messages
-from ..analyze import containers
+from ..analyze import containers, tuple_items
 from ..analyze.activity import user_function
 from ..analyze.aliases import Aliases, analyze, bound_arguments
 from ..analyze.effects import Effects, Mutation
@@ -374,4 +374,13 @@ class _Lowering:
         name = ret.value.id if isinstance(ret, gast.Return) and id(ret) in a.before else None
         returned = frozenset(a.params_of(ret, name)) if name else frozenset()
         shares = frozenset(a.global_roots(ret, name)) if name else frozenset()
-        return Effects(tuple(sorted(self.mutated.items())), returned, shares)
+        items = ()
+        if name:
+            m = a.before[id(ret)]
+            items = tuple_items.summarize(name, m.items, m.roots, _outside)
+        return Effects(tuple(sorted(self.mutated.items())), returned, shares, items)
+
+
+def _outside(roots: frozenset) -> bool:
+    """Whether memories include a parameter's or a global's (which callers hold)."""
+    return any(r[0] in ("param", "global") for r in roots)
