@@ -218,7 +218,8 @@ class _Forward:
         self, new: Memory, name: str, value: gast.expr, m: Memory, stmt: gast.stmt
     ) -> Memory:
         """`name = value` with the facts of analyze.tuple_items: a tuple of atoms, a name
-        holding one, a user function's returned tuple, or one of their items."""
+        holding one, a user function's returned tuple, or one of their items; a user
+        function's result that its Effects say is an array is one."""
         values = self.values
         held: tuple_items.Items | None = None
         if isinstance(value, gast.Tuple):
@@ -230,7 +231,10 @@ class _Forward:
         elif isinstance(value, gast.Constant) and value.value is None:
             held = ()  # no item can be read from it
         elif isinstance(value, gast.Call):
-            returned = self.returned_items(value)
+            effects = self.user_effects(value)
+            returned = effects.items if effects is not None else ()
+            if effects is not None and effects.array:  # `v = h(x)`: certainly an array
+                new = replace(new, arrays=new.arrays | {name})
             if returned:
                 whole = new.roots[name]
                 held = tuple_items.from_call(returned, whole, self.number[id(stmt)])
@@ -242,14 +246,13 @@ class _Forward:
             return replace(new, roots={**new.roots, name: item.roots}, arrays=arrays)
         return new if held is None else replace(new, items={**new.items, name: held})
 
-    def returned_items(self, call: gast.Call) -> tuple[tuple_items.Returned, ...]:
-        """The callee's Effects.items, for a plain call of a user function."""
+    def user_effects(self, call: gast.Call) -> Effects | None:
+        """The callee's Effects, for a plain call of a user function."""
         values = self.values
         callee = values.scope.resolve(call.func)
         if not user_function(callee, values.registry) or hides_arguments(call):
-            return ()
-        effects = values.effects_of(callee)
-        return effects.items if effects is not None else ()
+            return None
+        return values.effects_of(callee)
 
     @staticmethod
     def killed(m: Memory, name: str, keep_own: bool, in_place: bool = False) -> Memory:

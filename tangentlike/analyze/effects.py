@@ -10,7 +10,8 @@ Guarantees: `Effects.mutated` names every parameter whose memory a call may
 change in place (with where and how, for messages), `Effects.returned` every
 parameter the result may share memory with, `Effects.globals` the global
 memories it may share, `Effects.items` what a returned tuple's items are
-(analyze.tuple_items). `Summaries` computes them once per function, and to a
+(analyze.tuple_items), `Effects.array` whether the result certainly is no list,
+tuple or dict. `Summaries` computes them once per function, and to a
 fixed point for recursive functions (starting from "changes nothing").
 """
 
@@ -45,13 +46,15 @@ class Effects:
     returned: frozenset[str] = frozenset()  # parameters the result may share memory with
     globals: frozenset[tuple[str, str]] = frozenset()  # global memories it may share
     items: tuple[Returned, ...] = ()  # each item of the tuple every return gives, if so
+    array: bool = False  # the result certainly is no list, tuple or dict
 
     def mutation(self, param: str) -> Mutation | None:
         return dict(self.mutated).get(param)
 
     def key(self) -> tuple:
         """What callers depend on (messages aside): compared to find the fixed point."""
-        return (frozenset(p for p, _ in self.mutated), self.returned, self.globals, self.items)
+        mutated = frozenset(p for p, _ in self.mutated)
+        return (mutated, self.returned, self.globals, self.items, self.array)
 
 
 NOTHING = Effects()

@@ -19,6 +19,8 @@ from .. import runtime
 from ..analyze import aliases as alias_analysis
 from ..analyze import containers as container_analysis
 from ..analyze import tuple_items
+from ..analyze.activity import user_function
+from ..analyze.calls import hides_arguments
 from ..analyze.containers import mutation
 from ..syntax import nodes
 from ..syntax.nodes import walk
@@ -164,8 +166,9 @@ def certain_arrays(ctx: Any) -> dict[int, bool]:
 
 
 def _array_binding(ctx: Any, aliases: alias_analysis.Aliases, stmt: gast.Assign, y: str) -> bool:
-    """`y = value` binds an array: by its form, as an item of a tuple a user function
-    returned that its Effects say is an array (`s, y = h(x)`: analyze.tuple_items), or
+    """`y = value` binds an array: by its form, as a user function's result or an item of
+    a tuple it returned that its Effects say is an array (`s, y = h(x)`: analyze.
+    tuple_items), or
     as part of a name certainly no list, tuple or dict there (`y = b[::-1]`: a slice
     of an array is an array; of a number, an error)."""
     if binds_array(ctx, stmt.value, y):
@@ -180,6 +183,10 @@ def _array_binding(ctx: Any, aliases: alias_analysis.Aliases, stmt: gast.Assign,
         and value.value.id in memory.arrays
     ):
         return True
+    if isinstance(value, gast.Call):  # a user function's result, an array by its Effects
+        callee = ctx.scope.resolve(value.func)
+        effects = ctx.effects_of(callee) if user_function(callee, ctx.registry) else None
+        return effects is not None and effects.array and not hides_arguments(value)
     item = tuple_items.index(value, memory.items)
     return item is not None and item.array
 

@@ -374,11 +374,13 @@ class _Lowering:
         name = ret.value.id if isinstance(ret, gast.Return) and id(ret) in a.before else None
         returned = frozenset(a.params_of(ret, name)) if name else frozenset()
         shares = frozenset(a.global_roots(ret, name)) if name else frozenset()
-        items = ()
+        items, array = (), False
         if name:
             m = a.before[id(ret)]
             items = tuple_items.summarize(name, m.items, m.roots, _outside)
-        return Effects(tuple(sorted(self.mutated.items())), returned, shares, items)
+            array = name in m.arrays
+        mutated = tuple(sorted(self.mutated.items()))
+        return Effects(mutated, returned, shares, items, array)
 
 
 def _outside(roots: frozenset) -> bool:

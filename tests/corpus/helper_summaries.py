@@ -4,7 +4,8 @@
   memory (analyze.tuple_items) share nothing with each other nor with the caller's
   arrays, and an item that is an array is known to be one: an update through a view
   of v writes into v (seed 0 programs 71, 200, 231: refused at run time before,
-  since s and v seemed to share memory and v might have been a list).
+  since s and v seemed to share memory and v might have been a list); a helper's
+  result that is an array by its Effects is one for its caller (program 995).
 - A helper whose result is not used and that writes into no argument it is given
   (analyze.plain_calls: no call it makes can write, and its Effects change none of
   them): the call cannot move a differentiated value into another (programs 449,
@@ -139,6 +140,44 @@ def tuple_of_an_early_return_oop(x, y):
     return anp.sum(w**2) + t
 
 
+def negated(a):
+    return -(np.array([a, a, 2.0 * a, a]) / 1.25)
+
+
+def negated_oop(a):
+    return -(anp.array([a, a, 2.0 * a, a]) / 1.25)
+
+
+def nested_pair(a):
+    return negated(a), a / -1.0
+
+
+def item_of_a_nested_result(x, y):
+    v, s = nested_pair(x)
+    z = v[1:3]
+    z *= y[1:3]
+    return np.sum(v**2) + s
+
+
+def item_of_a_nested_result_oop(x, y):
+    v, s = negated_oop(x), x / -1.0
+    v = anp.concatenate([v[:1], v[1:3] * y[1:3], v[3:]])
+    return anp.sum(v**2) + s
+
+
+def view_of_a_helper_result(x, y):
+    v = negated(x)
+    z = v[::2]
+    z += y[1::2]
+    return np.sum(v**2) * x
+
+
+def view_of_a_helper_result_oop(x, y):
+    v = negated_oop(x)
+    v = v + anp.array([y[1], 0.0, y[3], 0.0])
+    return anp.sum(v**2) * x
+
+
 # -- calls whose result is not used ------------------------------------------------------
 def norm_of(a, b):
     return np.sum(a * b)
@@ -264,6 +303,8 @@ CASES = [
     (tuple_items_on_a_branch, _neg_num_vec, (0, 1), tuple_items_on_a_branch_oop),
     (tuple_items_by_keyword, _num_vec, (0, 1), tuple_items_by_keyword_oop),
     (tuple_of_an_early_return, _num_vec, (0, 1), tuple_of_an_early_return_oop),
+    (item_of_a_nested_result, _num_vec, (0, 1), item_of_a_nested_result_oop),
+    (view_of_a_helper_result, _num_vec, (0, 1), view_of_a_helper_result_oop),
     (unused_result, _num_vec, (0, 1), unused_result_oop),
     (unused_results_in_a_loop, _num_vec, (0, 1), unused_results_in_a_loop_oop),
     (damped_many, _num_vec, (0, 1), damped_many_oop),
