@@ -145,7 +145,7 @@ def _check_effects(
         return  # print, shapes, ...; rule-backed NumPy functions do not write their inputs
     if runtime.owns(callee):
         return  # a check the compiler inserted (runtime.unshared)
-    if effects_of is not None and _writes_nothing_given(callee, call, registry, effects_of):
+    if effects_of is not None and _writes_nothing_given(callee, call, scope, registry, effects_of):
         return
     read = [n.id for n in walk(call) if isinstance(n, gast.Name) and n is not call.func]
     varied = [n for n in read if n in activity.varied]
@@ -163,14 +163,16 @@ def _check_effects(
 
 
 def _writes_nothing_given(
-    callee: object, call: gast.Call, registry: Registry, effects_of: EffectsOf
+    callee: object, call: gast.Call, scope: Scope, registry: Registry, effects_of: EffectsOf
 ) -> bool:
     """Whether `callee` is a plain user function that writes only as its Effects say
     (analyze.plain_calls: no `np.copyto`, `a.fill`, ...), whose Effects are known, and
     whose parameters it may change in place (by `+=`, by index, by `out=`, by list
     methods, through the helpers it calls) receive only constants or their defaults at
     this call: then it changes no memory the caller holds."""
-    if not inspect.isfunction(callee) or not plain_calls.summarized(callee, registry):
+    if not inspect.isfunction(callee) or not plain_calls.summarized(
+        callee, registry, scope.recorder
+    ):
         return False  # a bound method may change its object
     if hides_arguments(call):
         return False  # *seq / **mapping may fill any parameter

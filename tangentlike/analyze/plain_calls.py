@@ -9,18 +9,21 @@ user functions it calls) goes to a registered derivative rule or non-differentia
 function (none of them writes its arguments; `out=` is refused here), to a
 builtin that makes a new value, to an array method with a rule (`a.sum()`, never
 `a.sort()`), or to a dict's reading methods; and it has no `del`, `global`,
-`nonlocal`, attribute assignment or nested definition. Anything else, or a source
-that cannot be read: False.
+`nonlocal`, attribute assignment or nested definition. Anything else, a library
+function without a rule, or a source that cannot be read: False. The texts read and
+the names resolved are recorded (parse.record), as a build's other dependencies.
 """
 
 from __future__ import annotations
 
 import builtins
 import inspect
-import textwrap
 
 import gast
 
+from ..errors import TangentlikeError
+from ..parse.resolve import MISSING, Scope
+from ..parse.source import parse_function
 from ..rules.registry import Registry
 from ..syntax.nodes import walk
 from .activity import user_function
@@ -35,31 +38,34 @@ _READ_METHODS = frozenset({"items", "keys", "values", "get", "index", "count"})
 _STATEMENTS = (gast.Delete, gast.Global, gast.Nonlocal, gast.Lambda, gast.ClassDef)
 
 
-def summarized(func: object, registry: Registry, seen: frozenset[int] = frozenset()) -> bool:
+def summarized(
+    func: object, registry: Registry, recorder=None, seen: frozenset[int] = frozenset()
+) -> bool:
     """Whether every write `func` (a plain function) may make is one analyze.effects
-    models (see the module docstring); functions already being checked count as such."""
+    models (see the module docstring); functions already being checked count as such.
+    `recorder` (parse.record) is told the texts and names the answer rests on."""
     if id(func) in seen:
         return True
     if not inspect.isfunction(func) or not user_function(func, registry):
         return False
+    module = getattr(func, "__module__", None) or ""
+    if module.split(".")[0] in ("numpy", "scipy", "tangentlike"):
+        return False  # a library function without a rule (np.put writes its argument)
     try:
-        tree = gast.parse(textwrap.dedent(inspect.getsource(func)))
-        free = inspect.getclosurevars(func)
-    except (OSError, TypeError, SyntaxError, ValueError):
+        fn = parse_function(func, recorder).node
+    except TangentlikeError:
         return False
-    defs = [n for n in walk(tree) if isinstance(n, gast.FunctionDef)]
-    if len(defs) != 1:
-        return False  # a nested function (or none: a lambda)
+    if not isinstance(fn, gast.FunctionDef):
+        return False  # a lambda
     local = {  # parameters and assigned names: values, whatever a global of the name is
         n.id
-        for n in walk(defs[0])
+        for n in walk(fn)
         if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Param, gast.Del))
     }
-    names = {**vars(builtins), **func.__globals__, **free.nonlocals}
-    names = {k: v for k, v in names.items() if k not in local}
+    scope = Scope(func, frozenset(local), {}, recorder)
     inner = seen | {id(func)}
-    for node in walk(defs[0]):
-        if isinstance(node, _STATEMENTS):
+    for node in walk(fn):
+        if isinstance(node, _STATEMENTS) or (isinstance(node, gast.FunctionDef) and node is not fn):
             return False
         if isinstance(node, gast.Attribute) and isinstance(node.ctx, (gast.Store, gast.Del)):
             return False
@@ -69,41 +75,23 @@ def summarized(func: object, registry: Registry, seen: frozenset[int] = frozense
             and not isinstance(node.value, (gast.Name, gast.Subscript))
         ):
             return False  # `a.flat[0] = x`: a write through an attribute
-        if isinstance(node, gast.Call) and not _plain_call(node, names, registry, inner):
+        if isinstance(node, gast.Call) and not _plain_call(node, scope, registry, inner):
             return False
     return True
 
 
-def _plain_call(call: gast.Call, names: dict, registry: Registry, seen: frozenset[int]) -> bool:
+def _plain_call(call: gast.Call, scope: Scope, registry: Registry, seen: frozenset[int]) -> bool:
     if any(k.arg in (None, "out") for k in call.keywords):
         return False  # out= writes; **mapping may hold out
     func = call.func
-    if isinstance(func, gast.Attribute):
-        target = _resolved(func.value, names)
-        if target is None:  # a method of a value: `a.sum()`, `d.items()`
-            return registry.method_for(func.attr) is not None or func.attr in _READ_METHODS
-        callee = getattr(target, func.attr, None)
-    elif isinstance(func, gast.Name) and func.id in names:
-        callee = names[func.id]
-        if callee is getattr(builtins, func.id, None):
-            return func.id in _BUILTINS
-    else:
-        return False
-    if callee is None:
-        return False
+    callee = scope.resolve(func)
+    if callee is MISSING:  # a method of a value (`a.sum()`, `d.items()`), or a local
+        attribute = isinstance(func, gast.Attribute) and scope.resolve(func.value) is MISSING
+        return attribute and (
+            registry.method_for(func.attr) is not None or func.attr in _READ_METHODS
+        )
+    if isinstance(func, gast.Name) and callee is getattr(builtins, func.id, MISSING):
+        return func.id in _BUILTINS
     if registry.lookup(callee) is not None or registry.is_nondifferentiable(callee):
         return True
-    return summarized(callee, registry, seen)
-
-
-def _resolved(node: gast.expr, names: dict) -> object | None:
-    """The module or object a dotted name (`np`, `np.linalg`) refers to: one that is no
-    local value (a module, or a global that is not an array)."""
-    if isinstance(node, gast.Name):
-        found = names.get(node.id)
-        return found if inspect.ismodule(found) else None
-    if isinstance(node, gast.Attribute):
-        outer = _resolved(node.value, names)
-        found = getattr(outer, node.attr, None) if outer is not None else None
-        return found if inspect.ismodule(found) else None
-    return None
+    return summarized(callee, registry, scope.recorder, seen)

@@ -13,7 +13,7 @@ import re
 import numpy as np
 import pytest
 from corpus import helper_summaries as c
-from reference import autograd_grad, fd_gradient
+from reference import autograd_grad, fd_gradient, load_module
 
 import tangentlike as tl
 from tangentlike.errors import CheckError, UnsupportedSyntaxError
@@ -84,3 +84,38 @@ def test_many_calls_are_all_inlined():
     source = tl.grad(c.damped_many, wrt=(0, 1)).source
     code = [line.split("#")[0] for line in source.splitlines()]
     assert not any("damp(" in line for line in code)  # no call left: five bodies inlined
+
+
+STALE = """
+import numpy as np
+
+
+def inner(a, x):
+    return np.sum(a) * 0.0
+
+
+def outer(a, x):
+    return inner(a, x)
+
+
+def writer(a, x):
+    np.copyto(a, x)
+    return 0.0
+
+
+def f(x, y):
+    t = outer(y, x)  # noqa: F841 (the result unused)
+    return np.sum(y**2) * x
+"""
+
+
+def test_a_callee_that_starts_writing_is_seen(tmp_path):
+    """The answer of analyze.plain_calls rests on the callee's callees: rebinding one
+    to a function that writes its argument rebuilds the gradient, which refuses."""
+    module = load_module(tmp_path, STALE)
+    df = tl.grad(module.f, wrt=(0, 1))
+    x, y = 0.7, np.array([0.3, -0.5, 1.2, 0.4])
+    np.testing.assert_allclose(df(x, y.copy())[0], np.sum(y**2))
+    module.inner = module.writer
+    with pytest.raises(UnsupportedSyntaxError, match="outer"):
+        df(x, y.copy())
