@@ -38,8 +38,9 @@ Helper = Callable[[object], Closure | None]
 # inlined calls and statements per function at most: beyond them, calls stay calls (as
 # differentiated apart), so that many calls do not grow the function beyond what the
 # analyses (analyze.aliases joins its facts at every branch) take in reasonable time
+# (400 statements took 10 to 20 s to build on a loaded machine; 200 take 2 to 8)
 MAX_INLINED = 16
-MAX_STATEMENTS = 400
+MAX_STATEMENTS = 200
 
 
 @dataclass
