@@ -287,7 +287,7 @@ class ModuleBuilder:
         inliner = closure_calls.Inliner(parsed, namer, scope, normalize)
         inliner.run(fn, nested)
         helper = functools.partial(self._helper, parsed, namer)
-        helper_calls.Helpers(inliner, scope, helper).run(fn)
+        helper_calls.Helpers(inliner, scope, helper, self.effects_of).run(fn)
         anf.check(fn, parsed)  # inlining keeps the contract the analyses rely on
         effects = in_place.run(
             fn,

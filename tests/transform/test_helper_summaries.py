@@ -80,6 +80,12 @@ def test_items_of_new_arrays_are_updated_through_their_views():
     assert "unshared(" not in source  # no run-time check: v and s share nothing
 
 
+def test_a_call_changing_only_a_temporary_is_not_inlined():
+    source = tl.grad(c.temporary_argument, wrt=(0, 1)).source
+    code = [line.split("#")[0] for line in source.splitlines()]
+    assert any("shift_in_place(" in line for line in code)
+
+
 def test_many_calls_are_all_inlined():
     source = tl.grad(c.damped_many, wrt=(0, 1)).source
     code = [line.split("#")[0] for line in source.splitlines()]
