@@ -8,7 +8,8 @@ says a function makes none: every call in its source (and, the same way, in the
 user functions it calls) goes to a registered derivative rule or non-differentiable
 function (none of them writes its arguments; `out=` is refused here), to a
 builtin that makes a new value, to an array method with a rule (`a.sum()`, never
-`a.sort()`), or to a dict's reading methods; and it has no `del`, `global`,
+`a.sort()`), or to a dict's reading methods, and is passed no function (which it
+might call: `max(xs, key=g)`); and it has no `del`, `global`,
 `nonlocal`, attribute assignment or nested definition. Anything else, a library
 function without a rule, or a source that cannot be read: False. The texts read and
 the names resolved are recorded (parse.record), as a build's other dependencies.
@@ -83,6 +84,12 @@ def summarized(
 def _plain_call(call: gast.Call, scope: Scope, registry: Registry, seen: frozenset[int]) -> bool:
     if any(k.arg in (None, "out") for k in call.keywords):
         return False  # out= writes; **mapping may hold out
+    for arg in [*call.args, *(k.value for k in call.keywords)]:
+        if isinstance(arg, gast.Starred):
+            return False
+        passed = scope.resolve(arg) if isinstance(arg, (gast.Name, gast.Attribute)) else MISSING
+        if callable(passed) and not isinstance(passed, type):
+            return False  # `max(xs, key=g)`, `np.apply_along_axis(g, ...)`: g runs too
     func = call.func
     callee = scope.resolve(func)
     if callee is MISSING:  # a method of a value (`a.sum()`, `d.items()`), or a local

@@ -400,6 +400,20 @@ def unused_copy_through(x, y):
     return np.sum(y**2) * x
 
 
+def first_copied(v):
+    np.copyto(v, v[::-1])
+    return v[0]
+
+
+def largest_by(a, x):
+    return max([a, x * a], key=first_copied)
+
+
+def unused_key_call(x, y):
+    t = largest_by(y, x)  # noqa: F841 (the result unused)
+    return np.sum(y**2) * x
+
+
 # (function, arguments, "build" or "run" as in corpus.in_place.REFUSED, words)
 REFUSED = [
     (shared_items, _num_vec, "run", ["`p *= 3.0`", "'q'"]),
@@ -407,4 +421,5 @@ REFUSED = [
     (unused_copyto, _num_vec, "build", ["copy_into(...) is not used"]),
     (unused_put, _num_vec, "build", ["put_into(...) is not used"]),
     (unused_copy_through, _num_vec, "build", ["copy_through(...) is not used"]),
+    (unused_key_call, _num_vec, "build", ["largest_by(...) is not used"]),
 ]
