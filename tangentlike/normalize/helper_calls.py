@@ -28,7 +28,6 @@ from dataclasses import dataclass
 
 import gast
 
-from ..analyze.effects import Effects
 from ..parse.resolve import MISSING, Scope
 from ..syntax import nodes
 from ..syntax.nodes import walk
@@ -50,7 +49,7 @@ class Helpers:
     inliner: Inliner  # the caller's (its namer, scope and normalize)
     scope: Scope
     helper: Helper
-    effects_of: Callable[[object], Effects | None] | None = None
+    effects_of: Callable[[object], object] | None = None  # analyze.effects (or None)
     inlined_calls: int = 0
     inlined_statements: int = 0
     fn: gast.FunctionDef | None = None
