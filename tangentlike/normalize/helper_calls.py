@@ -18,7 +18,8 @@ Guarantees: no call `t = h(atoms)` / `h(atoms)` of such a helper remains, but
 recursive ones (a helper reached again inside its own inlined body is called as it
 is), those beyond MAX_INLINED calls or MAX_STATEMENTS statements inlined in one
 function, and those whose changed parameters receive only temporaries no one reads
-again (`h(v * 2.0)`: Helpers.changes_only_temporaries); A-normal form. Invalidates: every analysis.
+again that may be lists (`h(v * k)`: Helpers.changes_only_temporaries); A-normal
+form. Invalidates: every analysis.
 """
 
 from __future__ import annotations
@@ -122,10 +123,10 @@ class Helpers:
 
     def changes_only_temporaries(self, func: object, arguments: dict) -> bool:
         """Whether every argument a parameter the helper changes receives is a constant, or
-        a name bound once, to arithmetic (`_t = v * k`: a new value), and read only by this
-        call: called as it is, the helper changes nothing the caller reads again
-        (transform.in_place still checks what may share it), and the budget is left to
-        the calls whose updates the caller must see."""
+        a name bound once, to `+` or `*` of names (`_t = v * k`: perhaps a list repeated)
+        and read only by this call: called as it is, the helper changes nothing the caller
+        reads again (transform.in_place still checks what may share it), where inlined
+        its update would write into what may be a list (refused)."""
         effects = self.effects_of(func) if self.effects_of is not None else None
         if effects is None or self.fn is None:
             return False
@@ -138,7 +139,7 @@ class Helpers:
         return bool(effects.mutated)
 
     def temporary(self, name: str) -> bool:
-        """`name` bound once in the function, to arithmetic, and read once."""
+        """`name` bound once in the function, to `a + b` or `a * b` of names, read once."""
         stores = [
             s
             for s in walk(self.fn)
@@ -149,13 +150,14 @@ class Helpers:
             for n in walk(self.fn)
             if isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Load)
         )
-        fresh = (gast.BinOp, gast.UnaryOp)
+        value = stores[0].value if len(stores) == 1 and isinstance(stores[0], gast.Assign) else None
         return (
             name not in nodes.all_param_names(self.fn)
             and reads == 1
-            and len(stores) == 1
-            and isinstance(stores[0], gast.Assign)
-            and isinstance(stores[0].value, fresh)
+            and isinstance(value, gast.BinOp)
+            and isinstance(value.op, (gast.Add, gast.Mult))
+            and isinstance(value.left, gast.Name)
+            and isinstance(value.right, gast.Name)
         )
 
 

@@ -294,6 +294,27 @@ def temporary_argument_oop(x, y):
     return total
 
 
+def comprehension_update(a):
+    a /= np.cumsum(a) ** 2 + 1.0
+    a += 0.5 ** sum([np.sum(a) for e in a])
+    np.multiply(a, a, out=a)
+    return np.sum(a)
+
+
+def comprehension_update_oop(a):
+    a = a / (anp.cumsum(a) ** 2 + 1.0)
+    a = a + 0.5 ** sum([anp.sum(a) for e in a])
+    return anp.sum(a * a)
+
+
+def modulo_argument(x, y):
+    return x * comprehension_update(y % 1.5)  # inlined: y % 1.5 is no list
+
+
+def modulo_argument_oop(x, y):
+    return x * comprehension_update_oop(y % 1.5)
+
+
 # -- updates just before a loop ends early -----------------------------------------------
 def list_loop_return(x, y):
     v = y * 1.0
@@ -343,6 +364,7 @@ CASES = [
     (unused_results_in_a_loop, _num_vec, (0, 1), unused_results_in_a_loop_oop),
     (damped_many, _num_vec, (0, 1), damped_many_oop),
     (temporary_argument, _num_vec, (0, 1), temporary_argument_oop),
+    (modulo_argument, _num_vec, (0, 1), modulo_argument_oop),
     (list_loop_return, _num_vec, (0, 1), list_loop_return_oop),
     (list_loop_break, _num_vec, (0, 1), list_loop_break_oop),
     (list_loop_break, lambda: (10.0, _r(1).randn(4)), (0, 1), list_loop_break_oop),
