@@ -192,7 +192,7 @@ class ModuleBuilder:
         operands.check(
             parsed, fn, activity.varied, activity.useful, scope, self.registry, known=given
         )
-        calls.check(parsed, fn, activity, scope, self.registry)
+        calls.check(parsed, fn, activity, scope, self.registry, self.effects_of)
         blocks = frozenset(i for i, loop in checkpointed.items() if loop.kind == "region")
         flow = flow_analysis.analyze(fn, nodes.all_param_names(fn), once=blocks)
         ctx = Context(
@@ -287,7 +287,7 @@ class ModuleBuilder:
         inliner = closure_calls.Inliner(parsed, namer, scope, normalize)
         inliner.run(fn, nested)
         helper = functools.partial(self._helper, parsed, namer)
-        helper_calls.Helpers(inliner, scope, helper).run(fn)
+        helper_calls.Helpers(inliner, scope, helper, self.effects_of).run(fn)
         anf.check(fn, parsed)  # inlining keeps the contract the analyses rely on
         effects = in_place.run(
             fn,

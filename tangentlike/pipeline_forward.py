@@ -130,7 +130,7 @@ class ForwardBuilder(ModuleBuilder):
         operands.check(
             parsed, fn, activity.varied, activity.useful, scope, self.registry, known=known
         )
-        calls.check(parsed, fn, activity, scope, self.registry)
+        calls.check(parsed, fn, activity, scope, self.registry, self.effects_of)
         self._refusals(parsed, fn, namer, scope, activity)
         namer.reserve(*given.values())
         tangent = {}

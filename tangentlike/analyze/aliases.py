@@ -32,7 +32,9 @@ from ..parse.resolve import Scope
 from ..rules.registry import Registry
 from ..syntax import nodes
 from ..syntax.nodes import walk
-from . import liveness
+from . import liveness, tuple_items
+from .activity import user_function
+from .calls import hides_arguments
 from .effects import Effects
 from .memory import NONE, Memory, Root, Roots, Values, View, bound_arguments
 
@@ -172,7 +174,7 @@ class _Forward:
             view = values.view(value, m, stmt)
             if view is not None and name not in (view.base, *view.reads):
                 new = replace(new, views={**new.views, name: view})
-            return new
+            return self.tuple_items(new, name, value, m, stmt)
         if nodes.is_item_write(stmt):
             y = nodes.assigned_name(stmt)
             if y in self.structured and y not in m.arrays:  # a list or dict holds the value
@@ -200,6 +202,7 @@ class _Forward:
         return replace(
             m,
             roots={**m.roots, name: roots},
+            items={n: i for n, i in m.items.items() if n != name},
             ints=m.ints | {name} if integer else m.ints - {name},
             ranges=m.ranges | {name} if range_ else m.ranges - {name},
             arrays=m.arrays | {name} if array or floats else m.arrays - {name},
@@ -208,7 +211,48 @@ class _Forward:
         )
 
     def grow(self, m: Memory, name: str, more: Roots) -> Memory:
-        return replace(m, roots={**m.roots, name: m.roots.get(name, NONE) | more})
+        items = {n: i for n, i in m.items.items() if n != name}
+        return replace(m, roots={**m.roots, name: m.roots.get(name, NONE) | more}, items=items)
+
+    def tuple_items(
+        self, new: Memory, name: str, value: gast.expr, m: Memory, stmt: gast.stmt
+    ) -> Memory:
+        """`name = value` with the facts of analyze.tuple_items: a tuple of atoms, a name
+        holding one, a user function's returned tuple, or one of their items; a user
+        function's result that its Effects say is an array is one."""
+        values = self.values
+        held: tuple_items.Items | None = None
+        if isinstance(value, gast.Tuple):
+            held = tuple_items.literal(
+                value, lambda e: values.name_roots(e, m), lambda e: values.is_array(e, m)
+            )
+        elif isinstance(value, gast.Name):
+            held = m.items.get(value.id)
+        elif isinstance(value, gast.Constant) and value.value is None:
+            held = ()  # no item can be read from it
+        elif isinstance(value, gast.Call):
+            effects = self.user_effects(value)
+            returned = effects.items if effects is not None else ()
+            if effects is not None and effects.array:  # `v = h(x)`: certainly an array
+                new = replace(new, arrays=new.arrays | {name})
+            if returned:
+                whole = new.roots[name]
+                held = tuple_items.from_call(returned, whole, self.number[id(stmt)])
+                own = [i.roots for i, r in zip(held, returned, strict=True) if r.own]
+                new = replace(new, roots={**new.roots, name: whole.union(*own)})
+        item = tuple_items.index(value, m.items)
+        if item is not None:  # `s = _t[k]`: item k only
+            arrays = new.arrays | {name} if item.array else new.arrays
+            return replace(new, roots={**new.roots, name: item.roots}, arrays=arrays)
+        return new if held is None else replace(new, items={**new.items, name: held})
+
+    def user_effects(self, call: gast.Call) -> Effects | None:
+        """The callee's Effects, for a plain call of a user function."""
+        values = self.values
+        callee = values.scope.resolve(call.func)
+        if not user_function(callee, values.registry) or hides_arguments(call):
+            return None
+        return values.effects_of(callee)
 
     @staticmethod
     def killed(m: Memory, name: str, keep_own: bool, in_place: bool = False) -> Memory:

@@ -24,8 +24,11 @@ from ..parse.source import ParsedFunction
 from ..rules.registry import Registry
 from ..syntax import nodes
 from ..syntax.nodes import walk
-from . import containers
+from . import containers, plain_calls
 from .activity import Activity, user_function
+from .effects import Effects
+
+EffectsOf = Callable[[object], Effects | None]
 
 
 def hides_arguments(call: gast.Call) -> bool:
@@ -68,13 +71,16 @@ def check(
     activity: Activity,
     scope: Scope,
     registry: Registry,
+    effects_of: EffectsOf | None = None,
 ) -> None:
+    """`effects_of(callee)`: a user function's Effects (None: unknown), which lets a call
+    whose result is unused through when it cannot change any argument it is given."""
     active = activity.active
     read = nodes.names_read(fn)
     for target, call in _calls(fn.body):
         if target is None or target not in active:
             if target is None or target not in read:  # a call made for its effects
-                _check_effects(parsed, call, activity, scope, registry)
+                _check_effects(parsed, call, activity, scope, registry, effects_of)
             continue
         hidden = [a.value for a in call.args if isinstance(a, gast.Starred)]
         hidden += [k.value for k in call.keywords if k.arg is None]
@@ -125,7 +131,12 @@ def check(
 
 
 def _check_effects(
-    parsed: ParsedFunction, call: gast.Call, activity: Activity, scope: Scope, registry: Registry
+    parsed: ParsedFunction,
+    call: gast.Call,
+    activity: Activity,
+    scope: Scope,
+    registry: Registry,
+    effects_of: EffectsOf | None,
 ) -> None:
     """A call whose result carries no gradient must not be able to move a differentiated
     value into an array the output depends on (`helper(out, x)` writing x into out)."""
@@ -134,6 +145,8 @@ def _check_effects(
         return  # print, shapes, ...; rule-backed NumPy functions do not write their inputs
     if runtime.owns(callee):
         return  # a check the compiler inserted (runtime.unshared)
+    if effects_of is not None and _writes_nothing_given(callee, call, scope, registry, effects_of):
+        return
     read = [n.id for n in walk(call) if isinstance(n, gast.Name) and n is not call.func]
     varied = [n for n in read if n in activity.varied]
     useful = [n for n in read if n in activity.useful]
@@ -147,6 +160,42 @@ def _check_effects(
             "use the function's return value (y = f(...)), or pass "
             f"tl.stop_gradient({varied[0]}) if no gradient should flow",
         )
+
+
+def _writes_nothing_given(
+    callee: object, call: gast.Call, scope: Scope, registry: Registry, effects_of: EffectsOf
+) -> bool:
+    """Whether `callee` is a plain user function that writes only as its Effects say
+    (analyze.plain_calls: no `np.copyto`, `a.fill`, ...), whose Effects are known, and
+    whose parameters it may change in place (by `+=`, by index, by `out=`, by list
+    methods, through the helpers it calls) receive only constants or their defaults at
+    this call: then it changes no memory the caller holds."""
+    if not inspect.isfunction(callee) or not plain_calls.summarized(
+        callee, registry, scope.recorder
+    ):
+        return False  # a bound method may change its object
+    if hides_arguments(call):
+        return False  # *seq / **mapping may fill any parameter
+    effects = effects_of(callee)
+    if effects is None:
+        return False
+    try:
+        bound = bind_call(callee, call)
+    except TypeError:
+        return False
+    params = inspect.signature(callee).parameters
+    for param, _ in effects.mutated:
+        value = bound.arguments.get(param)
+        if value is None:  # its default: a number, a string or None changes nothing held
+            default = params[param].default if param in params else None
+            if not isinstance(default, (int, float, complex, str, bytes, type(None))):
+                return False
+            continue
+        atoms = list(value.values()) if isinstance(value, dict) else value
+        atoms = list(atoms) if isinstance(atoms, tuple) else [atoms]
+        if not all(isinstance(a, gast.Constant) for a in atoms):
+            return False
+    return True
 
 
 def _has_varargs(callee: object) -> bool:

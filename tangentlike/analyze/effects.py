@@ -9,7 +9,9 @@ caller, from this summary.
 Guarantees: `Effects.mutated` names every parameter whose memory a call may
 change in place (with where and how, for messages), `Effects.returned` every
 parameter the result may share memory with, `Effects.globals` the global
-memories it may share. `Summaries` computes them once per function, and to a
+memories it may share, `Effects.items` what a returned tuple's items are
+(analyze.tuple_items), `Effects.array` whether the result certainly is no list,
+tuple or dict. `Summaries` computes them once per function, and to a
 fixed point for recursive functions (starting from "changes nothing").
 """
 
@@ -20,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import SourceLocation
+from .tuple_items import Returned
 
 
 @dataclass(frozen=True)
@@ -42,13 +45,16 @@ class Effects:
     mutated: tuple[tuple[str, Mutation], ...] = ()  # (parameter, how), sorted by parameter
     returned: frozenset[str] = frozenset()  # parameters the result may share memory with
     globals: frozenset[tuple[str, str]] = frozenset()  # global memories it may share
+    items: tuple[Returned, ...] = ()  # each item of the tuple every return gives, if so
+    array: bool = False  # the result certainly is no list, tuple or dict
 
     def mutation(self, param: str) -> Mutation | None:
         return dict(self.mutated).get(param)
 
     def key(self) -> tuple:
         """What callers depend on (messages aside): compared to find the fixed point."""
-        return (frozenset(p for p, _ in self.mutated), self.returned, self.globals)
+        mutated = frozenset(p for p, _ in self.mutated)
+        return (mutated, self.returned, self.globals, self.items, self.array)
 
 
 NOTHING = Effects()

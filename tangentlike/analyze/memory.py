@@ -24,6 +24,7 @@ from ..rules.registry import Registry
 from ..runtime import boundary
 from ..syntax import nodes
 from ..syntax.nodes import walk
+from . import tuple_items
 from .activity import SHAPE_ATTRIBUTES, user_function
 from .calls import bind_call, hides_arguments
 from .effects import Effects
@@ -77,6 +78,7 @@ class Memory:
     floats: frozenset[str] = frozenset()  # certainly floats or arrays (analyze.numeric)
     made: dict[str, frozenset[int]] = field(default_factory=dict)
     read: Roots = NONE
+    items: dict[str, tuple_items.Items] = field(default_factory=dict)  # tuples' items
 
     def join(self, other: Memory, unbound: bool = True, same: bool = True) -> Memory:
         """What holds on either path. A name one path never binds keeps the other's facts
@@ -107,6 +109,7 @@ class Memory:
             floats=facts(self.floats, other.floats),
             made={n: self.made.get(n, frozenset()) | other.made.get(n, frozenset()) for n in made},
             read=self.read | other.read,
+            items=tuple_items.join(self.items, other.items, mine, theirs),
         )
 
 

@@ -16,8 +16,10 @@ of another file comes without positions (its lines would name lines of the calle
 file): its statements are located at the call they replace.
 Guarantees: no call `t = h(atoms)` / `h(atoms)` of such a helper remains, but
 recursive ones (a helper reached again inside its own inlined body is called as it
-is) and those beyond MAX_INLINED calls or MAX_STATEMENTS statements inlined in one
-function; A-normal form. Invalidates: every analysis.
+is), those beyond MAX_INLINED calls or MAX_STATEMENTS statements inlined in one
+function, and those whose changed parameters receive only temporaries no one reads
+again that may be lists (`h(v * k)`: Helpers.changes_only_temporaries); A-normal
+form. Invalidates: every analysis.
 """
 
 from __future__ import annotations
@@ -38,8 +40,9 @@ Helper = Callable[[object], Closure | None]
 # inlined calls and statements per function at most: beyond them, calls stay calls (as
 # differentiated apart), so that many calls do not grow the function beyond what the
 # analyses (analyze.aliases joins its facts at every branch) take in reasonable time
-MAX_INLINED = 8
-MAX_STATEMENTS = 100
+# (400 statements took 10 to 20 s to build on a loaded machine; 200 take 2 to 8)
+MAX_INLINED = 16
+MAX_STATEMENTS = 200
 
 
 @dataclass
@@ -47,10 +50,13 @@ class Helpers:
     inliner: Inliner  # the caller's (its namer, scope and normalize)
     scope: Scope
     helper: Helper
+    effects_of: Callable[[object], object] | None = None  # analyze.effects (or None)
     inlined_calls: int = 0
     inlined_statements: int = 0
+    fn: gast.FunctionDef | None = None
 
     def run(self, fn: gast.FunctionDef) -> gast.FunctionDef:
+        self.fn = fn
         fn.body = self.block(fn.body, (), fn)
         return fn
 
@@ -107,11 +113,52 @@ class Helpers:
         if closure is None:
             return None
         try:
-            closure.signature.bind(*call.args, **{k.arg: k.value for k in call.keywords})
+            bound = closure.signature.bind(*call.args, **{k.arg: k.value for k in call.keywords})
         except TypeError:
             return None  # called as it is: the call's own check says what is wrong
+        if self.changes_only_temporaries(func, bound.arguments):
+            return None
         self.inlined_calls += 1
         return call, func, closure
+
+    def changes_only_temporaries(self, func: object, arguments: dict) -> bool:
+        """Whether every argument a parameter the helper changes receives is a constant, or
+        a name bound once, to `+` or `*` of names (`_t = v * k`: perhaps a list repeated)
+        and read only by this call: called as it is, the helper changes nothing the caller
+        reads again (transform.in_place still checks what may share it), where inlined
+        its update would write into what may be a list (refused)."""
+        effects = self.effects_of(func) if self.effects_of is not None else None
+        if effects is None or self.fn is None:
+            return False
+        for param, _ in effects.mutated:
+            value = arguments.get(param)
+            if value is None or isinstance(value, gast.Constant):
+                continue  # its default, or a number
+            if not isinstance(value, gast.Name) or not self.temporary(value.id):
+                return False
+        return bool(effects.mutated)
+
+    def temporary(self, name: str) -> bool:
+        """`name` bound once in the function, to `a + b` or `a * b` of names, read once."""
+        stores = [
+            s
+            for s in walk(self.fn)
+            if isinstance(s, gast.stmt) and name in nodes.names_stored(s) and not hasattr(s, "body")
+        ]
+        reads = sum(
+            1
+            for n in walk(self.fn)
+            if isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Load)
+        )
+        value = stores[0].value if len(stores) == 1 and isinstance(stores[0], gast.Assign) else None
+        return (
+            name not in nodes.all_param_names(self.fn)
+            and reads == 1
+            and isinstance(value, gast.BinOp)
+            and isinstance(value.op, (gast.Add, gast.Mult))
+            and isinstance(value.left, gast.Name)
+            and isinstance(value.right, gast.Name)
+        )
 
 
 class _Recursive(Exception):

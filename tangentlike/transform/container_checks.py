@@ -21,6 +21,9 @@ from .. import runtime
 from ..analyze import alias_messages
 from ..analyze import aliases as alias_analysis
 from ..analyze import containers as container_analysis
+from ..analyze import tuple_items
+from ..analyze.activity import user_function
+from ..analyze.calls import hides_arguments
 from ..analyze.containers import mutation
 from ..syntax import nodes
 from ..syntax.nodes import walk
@@ -187,9 +190,35 @@ def certain_arrays(ctx: Any) -> dict[int, bool]:
             y in m.arrays
             and bool(made)
             and all(r[0] == "new" for r in m.roots.get(y, ()))
-            and all(isinstance(s, gast.Assign) and binds_array(ctx, s.value, y) for s in made)
+            and all(isinstance(s, gast.Assign) and _array_binding(ctx, aliases, s, y) for s in made)
         )
     return found
+
+
+def _array_binding(ctx: Any, aliases: alias_analysis.Aliases, stmt: gast.Assign, y: str) -> bool:
+    """`y = value` binds an array: by its form, as a user function's result or an item of
+    a tuple it returned that its Effects say is an array (`s, y = h(x)`: analyze.
+    tuple_items), or
+    as part of a name certainly no list, tuple or dict there (`y = b[::-1]`: a slice
+    of an array is an array; of a number, an error)."""
+    if binds_array(ctx, stmt.value, y):
+        return True
+    memory = aliases.before.get(id(stmt))
+    if memory is None:
+        return False
+    value = stmt.value
+    if (
+        isinstance(value, gast.Subscript)
+        and isinstance(value.value, gast.Name)
+        and value.value.id in memory.arrays
+    ):
+        return True
+    if isinstance(value, gast.Call):  # a user function's result, an array by its Effects
+        callee = ctx.scope.resolve(value.func)
+        effects = ctx.effects_of(callee) if user_function(callee, ctx.registry) else None
+        return effects is not None and effects.array and not hides_arguments(value)
+    item = tuple_items.index(value, memory.items)
+    return item is not None and item.array
 
 
 def _item_of(name: str, containers: set[str], ctx: Any) -> bool:

@@ -43,7 +43,7 @@ import gast
 
 from .. import runtime
 from ..analyze import alias_messages as messages
-from ..analyze import containers
+from ..analyze import containers, tuple_items
 from ..analyze.activity import user_function
 from ..analyze.aliases import Aliases, analyze, bound_arguments
 from ..analyze.effects import Effects, Mutation
@@ -378,4 +378,15 @@ class _Lowering:
         name = ret.value.id if isinstance(ret, gast.Return) and id(ret) in a.before else None
         returned = frozenset(a.params_of(ret, name)) if name else frozenset()
         shares = frozenset(a.global_roots(ret, name)) if name else frozenset()
-        return Effects(tuple(sorted(self.mutated.items())), returned, shares)
+        items, array = (), False
+        if name:
+            m = a.before[id(ret)]
+            items = tuple_items.summarize(name, m.items, m.roots, _outside)
+            array = name in m.arrays
+        mutated = tuple(sorted(self.mutated.items()))
+        return Effects(mutated, returned, shares, items, array)
+
+
+def _outside(roots: frozenset) -> bool:
+    """Whether memories include a parameter's or a global's (which callers hold)."""
+    return any(r[0] in ("param", "global") for r in roots)

@@ -10,6 +10,7 @@ import numpy as np
 import tangentlike as tl
 
 from . import (
+    helper_summaries,
     in_place_calls,
     in_place_chains,
     in_place_helpers,
@@ -1343,6 +1344,7 @@ CASES += [  # updates through views of views and aliases of views (the root read
     *in_place_kept_views.CASES,  # views kept across their base's update; np.r_
     *in_place_loop_rows.CASES,  # rows of a loop that can end early, updated
     *in_place_loops.CASES,  # aliases and views updated in loops
+    *helper_summaries.CASES,  # tuples returned, unused results, many calls, early ends
     (
         alias_after_an_update_out_of_place,
         lambda: (1.5, _r(0).randn(4)),
