@@ -154,10 +154,11 @@ def part_of(x, base, what):
 def items_at(x, keys):
     """What the run-time checks of an update look at in x, which the function reads only
     at the constant `keys` (analyze.keyed): the items of a list, tuple or dict at those
-    of the keys it has now; anything else whole."""
-    if isinstance(x, dict):
+    of the keys it has now; anything else whole (a subclass too: a defaultdict makes
+    items when read)."""
+    if type(x) is dict:
         return tuple(x[k] for k in keys if k in x)
-    if isinstance(x, (list, tuple)):
+    if type(x) in (list, tuple):
         n = len(x)
         return tuple(x[k] for k in keys if isinstance(k, int) and -n <= k < n)
     return x

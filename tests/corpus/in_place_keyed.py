@@ -62,6 +62,18 @@ def dict_holding_a_view_on_one_branch_oop(y, x):
     return np.sum(y * y) * x
 
 
+def dict_holding_the_argument_written_by_out(x, y):
+    D1 = {"a": y * 2.0, "b": y}  # y: the function's own copy of the argument
+    np.negative(-y * x, out=y)
+    return np.sum(y) * x * np.sum(D1["a"])
+
+
+def dict_holding_the_argument_written_by_out_oop(x, y):
+    a = y * 2.0
+    y = y * x
+    return np.sum(y) * x * np.sum(a)
+
+
 def dict_holding_the_array_at_a_key_read(y, x):
     D = {"a": y / (y**2 + 1.0), "b": y}
     z = y[0:2]
@@ -77,6 +89,12 @@ def dict_read_whole(y, x):
 
 
 CASES = [
+    (
+        dict_holding_the_argument_written_by_out,
+        lambda: (0.7, _r(0).randn(4)),
+        (0, 1),
+        dict_holding_the_argument_written_by_out_oop,
+    ),
     (
         dict_holding_the_array_at_a_key_not_read,
         _vec,

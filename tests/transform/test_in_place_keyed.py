@@ -6,6 +6,8 @@ analysis finds, the generated check, the specialised builds and what stays refus
 
 from __future__ import annotations
 
+import collections
+
 import gast
 import numpy as np
 import pytest
@@ -48,6 +50,8 @@ def test_items_at_takes_the_keys_a_container_has():
     assert items_at({"a": a, "b": b}, ("a", "c")) == (a,)
     assert items_at([a, b], (-1, 5))[0] is b
     assert items_at(a, (0,)) is a  # an array: whole
+    made = collections.defaultdict(lambda: a, {"b": b})
+    assert items_at(made, ("a",)) is made  # a read would make an item: whole
     unshared(a, ({"a": b, "b": a},), "ok", (("a",),))
     with pytest.raises(ValueError, match="shared"):
         unshared(a, ({"a": b, "b": a},), "shared", (("b",),))
