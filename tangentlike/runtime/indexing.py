@@ -151,7 +151,7 @@ def part_of(x, base, what):
     return False
 
 
-def items_at(x, keys):
+def _items_at(x, keys):
     """What the run-time checks of an update look at in x, which the function reads only
     at the constant `keys` (analyze.keyed): the items of a list, tuple or dict at those
     of the keys it has now; anything else whole (a subclass too: a defaultdict makes
@@ -261,7 +261,7 @@ def unshared(value, others, what, keys=()):
         return
     if keys:
         others = tuple(
-            o if k is None else items_at(o, k) for o, k in zip(others, keys, strict=True)
+            o if k is None else _items_at(o, k) for o, k in zip(others, keys, strict=True)
         )
     theirs = held(others, [], set())
     if theirs is None or any(

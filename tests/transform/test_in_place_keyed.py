@@ -17,7 +17,7 @@ from reference import autograd_grad
 import tangentlike as tl
 from tangentlike.analyze.keyed import keyed_reads
 from tangentlike.errors import CheckError
-from tangentlike.runtime.indexing import items_at, unshared
+from tangentlike.runtime.indexing import _items_at, unshared
 
 
 def test_only_names_read_at_constant_keys_are_keyed():
@@ -47,11 +47,11 @@ def test_the_check_looks_at_the_keys_read():
 
 def test_items_at_takes_the_keys_a_container_has():
     a, b = np.ones(2), np.zeros(2)
-    assert items_at({"a": a, "b": b}, ("a", "c")) == (a,)
-    assert items_at([a, b], (-1, 5))[0] is b
-    assert items_at(a, (0,)) is a  # an array: whole
+    assert _items_at({"a": a, "b": b}, ("a", "c")) == (a,)
+    assert _items_at([a, b], (-1, 5))[0] is b
+    assert _items_at(a, (0,)) is a  # an array: whole
     made = collections.defaultdict(lambda: a, {"b": b})
-    assert items_at(made, ("a",)) is made  # a read would make an item: whole
+    assert _items_at(made, ("a",)) is made  # a read would make an item: whole
     unshared(a, ({"a": b, "b": a},), "ok", (("a",),))
     with pytest.raises(ValueError, match="shared"):
         unshared(a, ({"a": b, "b": a},), "shared", (("b",),))
@@ -76,3 +76,59 @@ def test_a_container_read_where_it_holds_the_array_is_refused(f):
     df = tl.grad(f, wrt=(0, 1))
     with pytest.raises(CheckError, match=r"`z /= -1.0 - x` .* and 'D' \(read afterwards\)"):
         df(np.arange(1.0, 5.0), 0.7)
+
+
+WRITTEN = """
+import numpy as np
+
+
+def pair(a):
+    return (np.sum(a), a * 3.0)
+
+
+def f(y):
+    D = {"a": y / 2.0, "b": y}
+    z = y[0:2]
+    z *= 2.0
+    s, v = pair(y)
+    w = v[1:3]
+    w += 1.0
+    return np.sum(y * y) + np.sum(D["a"]) + np.sum(v * v) + s
+"""
+
+
+def test_a_written_module_carries_its_checks_and_needs_no_tangentlike(tmp_path, monkeypatch):
+    """The keyed check (unshared/untouched with keys) and runtime.part_of run in a module
+    written by the command line, without tangentlike."""
+    import subprocess
+    import sys
+    import textwrap
+
+    from reference import load_module
+
+    from tangentlike.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.py").write_text(WRITTEN)
+    assert main(["grad", "m.py:f", "-o", "df.py"]) == 0
+    source = (tmp_path / "df.py").read_text()
+    assert "part_of(" in source and "('a',)" in source, source
+    code = textwrap.dedent(
+        """
+        import sys
+        sys.modules["tangentlike"] = None
+        import importlib.util
+        import numpy as np
+        spec = importlib.util.spec_from_file_location("written_df", "df.py")
+        written = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(written)
+        print(list(written.df(np.arange(4.0))))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    f = load_module(tmp_path, WRITTEN, "written_keyed").f
+    expected = tl.grad(f)(np.arange(4.0))
+    np.testing.assert_allclose(eval(done.stdout.replace("np.float64", "")), expected)
