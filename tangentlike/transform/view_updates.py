@@ -311,11 +311,11 @@ class ViewUpdates:
         the arrays it may be written into (forward mode asks about their tangents)."""
         if not self.unseen:
             return []
-        many = len(self.unseen) > 1
+        shown = self.labels(self.unseen)  # user names first, temporaries only without them
+        many = " and " in shown
         what = (
             f"{self.what} changes {self.labels([z])} in place, and "
-            f"{self.labels(self.unseen)} (read afterwards) {'share' if many else 'shares'} "
-            "its memory"
+            f"{shown} (read afterwards) {'share' if many else 'shares'} its memory"
         )
         helper = self.helper("untouched", runtime.untouched)
         others = nodes.tuple_([nodes.name(n) for n in self.unseen])
