@@ -4,8 +4,8 @@ A view is `name = value` where value is all or part of a local base: `base[index
 base itself, `np.transpose(base)`, `np.reshape(base, shape)`, ... (the kinds are in
 `View`'s docstring). Of a base certainly no list (`Memory.arrays`) the index kinds
 say for certain what the value is. Of a base that may be no array (a tuple's item, a
-dict's value, a helper's result) `base[a:b]`, the view-making calls and base itself
-are "maybe" views: a view where base turns out to be an array sharing its memory, which
+dict's value, a helper's result) `base[a:b]` and the view-making calls are "maybe"
+views: a view where base turns out to be an array sharing its memory, which
 transform.view_updates asks at run time (runtime.part_of: a copy, a list's slice of
 numbers or a number shares nothing; anything else that shares raises).
 Nothing here writes to the tree.
@@ -38,9 +38,8 @@ class View:
     `np.ravel(base)`. The last three are views only when base turns out to be an array
     that the result shares (a number is copied; reshape copies what it cannot view):
     transform.in_place asks at run time (runtime.same_memory). `maybe`: base may be no
-    array ("index" with a slice, "transpose", "reshape", "alias"): asked at run time by
-    runtime.part_of, which raises where the value shares base but is no view of it
-    (an "alias" of a list: the list itself)."""
+    array ("index" with a slice, "transpose", "reshape"): asked at run time by
+    runtime.part_of, which raises where the value shares base but is no view of it."""
 
     base: str
     index: gast.expr | None = field(compare=False)  # "index", "item", "expand" (see value)
@@ -59,10 +58,9 @@ def find(
     resolve: Callable[[gast.expr], object],
 ) -> View | None:
     """The view `value` is (of a local base), if any; `resolve`: a callee's object."""
-    if isinstance(value, gast.Name):  # the same object, whatever it is: "maybe" of no array
-        if value.id in locals_:
-            maybe = value.id not in m.arrays
-            return View(value.id, None, stmt, frozenset(), "alias", value, maybe=maybe)
+    if isinstance(value, gast.Name):
+        if value.id in locals_ and value.id in m.arrays:
+            return View(value.id, None, stmt, frozenset(), "alias", value)
         return None
     if isinstance(value, gast.Call):
         return call_view(value, m, stmt, locals_, resolve)
