@@ -24,11 +24,12 @@ from ..rules.registry import Registry
 from ..runtime import boundary
 from ..syntax import nodes
 from ..syntax.nodes import walk
-from . import tuple_items
+from . import tuple_items, views
 from .activity import SHAPE_ATTRIBUTES, user_function
 from .calls import bind_call, hides_arguments
 from .effects import Effects
 from .numeric import float_result, floating
+from .views import View
 
 Root = tuple[str, object]  # ("param", name) | ("global", name) | ("new", statement number)
 Roots = frozenset[Root]
@@ -46,26 +47,6 @@ _CODE_TYPES = (types.ModuleType, type, types.FunctionType, types.BuiltinFunction
 # subscript makes a new array (`np.r_[a, b]` concatenates copies; `np.mgrid[0:3]`).
 _NEW_ARRAY_SUBSCRIPTS = (np.r_, np.c_, np.mgrid, np.ogrid)
 _INDEX_TRICKS = (*_NEW_ARRAY_SUBSCRIPTS, np.s_, np.index_exp)
-
-
-@dataclass(frozen=True)
-class View:
-    """`name = value`, a view of all or part of base (made at `stmt`). Kinds:
-    "index": `base[index]`, certainly a view; "item": `base[i, j]` with integers only,
-    a view or a number; "expand": `base[..., None]` (None, `...` and integers), a view
-    of an array or a new array of a number; "alias": `base` itself; "same": `base`
-    itself on one path only (after a join), asked at run time (runtime.same_array); "transpose":
-    `np.transpose(base)` (`base.T`); "reshape": `np.reshape(base, shape)` or
-    `np.ravel(base)`. The last three are views only when base turns out to be an array
-    that the result shares (a number is copied; reshape copies what it cannot view):
-    transform.in_place asks at run time (runtime.same_memory)."""
-
-    base: str
-    index: gast.expr | None = field(compare=False)  # "index", "item", "expand" (see value)
-    stmt: gast.stmt
-    reads: frozenset[str]  # the names the value reads besides base
-    kind: str = "index"
-    value: gast.expr | None = field(default=None, compare=False)  # stmt + base give both
 
 
 @dataclass(frozen=True)
@@ -92,10 +73,11 @@ class Memory:
         views = {n: v for n, v in self.views.items() if other.views.get(n) == v or n in mine}
         views.update((n, v) for n, v in other.views.items() if n in theirs)
         for n in sorted((self.views.keys() | other.views.keys()) - views.keys() if same else ()):
-            same = _perhaps_same(self.views.get(n), other.views.get(n))
-            bound = {n, same.base} if same is not None else set()
-            if bound and bound <= self.roots.keys() and bound <= other.roots.keys():
-                views[n] = same  # `if c: z = y` (else z = y * 2.0): z may be y itself
+            for same in _perhaps_same(self.views.get(n), other.views.get(n)):
+                bound = {n, same.base}
+                if bound <= self.roots.keys() and bound <= other.roots.keys():
+                    views[n] = same  # `if c: z = y` (else z = y * 2.0): z may be y itself
+                    break
 
         def facts(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
             return (a & b) | (a & mine) | (b & theirs)
@@ -113,14 +95,16 @@ class Memory:
         )
 
 
-def _perhaps_same(mine: View | None, theirs: View | None) -> View | None:
+def _perhaps_same(mine: View | None, theirs: View | None) -> list[View]:
     """A name an alias of base on one path, something else on the other (a new array, a
     number, a view): a "same" view, which transform.view_updates asks at run time
-    (runtime.same_array: base itself, or nothing of it)."""
-    found = [v for v in (mine, theirs) if v is not None and v.kind in ("alias", "same")]
-    if not found:  # of two bases, the first path's (a loop's entry): asked at run time
-        return None
-    return replace(found[0], kind="same", reads=frozenset())
+    (runtime.same_array: base itself, or nothing of it). Of two bases, the first path's
+    (a loop's entry) first: the join takes the first bound on both paths (`y = _y_own1`
+    before the branch, `y = _y2` on it: y may be _y_own1 itself)."""
+    found = [
+        v for v in (mine, theirs) if v is not None and v.kind in ("alias", "same") and not v.maybe
+    ]
+    return [replace(v, kind="same", reads=frozenset()) for v in found]
 
 
 class Values:
@@ -197,7 +181,9 @@ class Values:
         if _hashable(callee) and callee in _SOME_ARGUMENTS and not call.keywords:
             kept = [a for k, a in enumerate(call.args) if k in _SOME_ARGUMENTS[callee]]
             return self.atoms_roots(kept, m)
-        if callee in (runtime.same_memory, runtime.same_array, runtime.entry_copy):
+        if callee in (runtime.same_memory, runtime.same_array, runtime.part_of):
+            return NONE  # a bool
+        if callee is runtime.entry_copy:
             return NONE  # a bool, a copy
         if callee is runtime.kept_apart:
             return NONE  # a copy (its value, when not a copy, is not read)
@@ -238,43 +224,11 @@ class Values:
             if isinstance(node, gast.Name) and node.id == found.base:
                 node.id = alias.base
         index = again.slice if isinstance(again, gast.Subscript) else None
-        return View(alias.base, index, stmt, found.reads, found.kind, again)
+        maybe = found.maybe or alias.maybe
+        return View(alias.base, index, stmt, found.reads, found.kind, again, maybe)
 
     def _view(self, value: gast.expr, m: Memory, stmt: gast.stmt) -> View | None:
-        if isinstance(value, gast.Name):
-            if value.id in self.locals and value.id in m.arrays:
-                return View(value.id, None, stmt, frozenset(), "alias", value)
-            return None
-        if isinstance(value, gast.Call):
-            return self.call_view(value, m, stmt)
-        if not (isinstance(value, gast.Subscript) and isinstance(value.value, gast.Name)):
-            return None
-        base = value.value.id
-        if base not in m.arrays:
-            return None
-        reads = frozenset(nodes.names_read(value.slice))
-        if _sure_view(value.slice, m.ints):
-            return View(base, value.slice, stmt, reads, "index", value)
-        if _integers(value.slice, m.ints):  # a row (a view) or an element (a number)
-            return View(base, value.slice, stmt, reads, "item", value)
-        if _new_axes(value.slice, m.ints):  # a view of an array, a new array of a number
-            return View(base, value.slice, stmt, reads, "expand", value)
-        return None
-
-    def call_view(self, call: gast.Call, m: Memory, stmt: gast.stmt) -> View | None:
-        """`np.transpose(b)`, `np.reshape(b, shape)`, `np.ravel(b)` (no other arguments),
-        `iterable(b)` (b itself when b is no dict)."""
-        if call.keywords or not call.args or not isinstance(call.args[0], gast.Name):
-            return None
-        base = call.args[0].id
-        if base not in self.locals or base not in m.arrays:
-            return None
-        callee = self.scope.resolve(call.func)
-        kind, counts = _VIEW_CALLS.get(callee, (None, ())) if _hashable(callee) else (None, ())
-        if kind is None or len(call.args) not in counts:
-            return None
-        reads = frozenset().union(*(nodes.names_read(a) for a in call.args[1:]))
-        return View(base, None, stmt, reads, kind, call)
+        return views.find(value, m, stmt, self.locals, self.scope.resolve)
 
     def is_int(self, value: gast.expr, m: Memory) -> bool:
         if isinstance(value, gast.Constant):
@@ -312,7 +266,7 @@ class Values:
         if isinstance(value, gast.Call):
             callee = self.scope.resolve(value.func)
             if _hashable(callee) and (
-                callee in _ARRAY_VIEWS or callee in (runtime.entry_copy, runtime.kept_apart)
+                callee in views.ARRAY_VIEWS or callee in (runtime.entry_copy, runtime.kept_apart)
             ):
                 return True
             if callee is runtime.iterable:  # a dict's keys are a list; anything else itself
@@ -351,46 +305,6 @@ class Values:
         if isinstance(operand, gast.Name) and operand.id in self.locals:
             return operand.id not in m.arrays
         return isinstance(operand, (gast.List, gast.Tuple, gast.Name, gast.Attribute))
-
-
-def _integers(index: gast.expr, ints: frozenset[str]) -> bool:
-    """An index of integers only (`Y[i]`, `Y[0, -1]`): a view or a number."""
-    parts = index.elts if isinstance(index, gast.Tuple) else [index]
-    return all(_integer(p, ints) for p in parts)
-
-
-def _new_axes(index: gast.expr, ints: frozenset[str]) -> bool:
-    """An index of None, `...` and integers, with a None or `...` (`y[..., None]`,
-    `y[None]`, `y[0, ...]`): a view of an array, a new array of a NumPy number."""
-    parts = index.elts if isinstance(index, gast.Tuple) else [index]
-    axes = [p for p in parts if isinstance(p, gast.Constant) and p.value in (None, Ellipsis)]
-    return bool(axes) and all(p in axes or _integer(p, ints) for p in parts)
-
-
-def _integer(p: gast.expr, ints: frozenset[str]) -> bool:
-    if isinstance(p, gast.UnaryOp) and isinstance(p.op, gast.USub):
-        p = p.operand
-    if isinstance(p, gast.Constant):
-        return type(p.value) is int
-    return isinstance(p, gast.Name) and p.id in ints
-
-
-def _sure_view(index: gast.expr, ints: frozenset[str]) -> bool:
-    """An index that makes a view of any array it applies to: a slice, and otherwise
-    integers, None or `...` (an integer alone may give a number: a copy)."""
-    parts = index.elts if isinstance(index, gast.Tuple) else [index]
-    if not any(isinstance(p, gast.Slice) for p in parts):
-        return False
-    for p in parts:
-        if isinstance(p, gast.Slice):
-            continue
-        if isinstance(p, gast.Constant) and (
-            p.value is None or p.value is Ellipsis or type(p.value) is int
-        ):
-            continue
-        if not (isinstance(p, gast.Name) and p.id in ints):
-            return False
-    return True
 
 
 def bound_arguments(callee: object, call: gast.Call) -> dict[str, list[gast.expr]]:
@@ -463,26 +377,6 @@ _FIRST_ARGUMENT_ONLY = frozenset(
 # new memory: add_item(b, x, index, g) returns b (a container adjoint updated in place)
 # or a new array, holding g's items; x and index give shapes and places.
 _SOME_ARGUMENTS = {runtime.add_item: (0, 3)}
-
-# View-making calls -> (the View kind, the numbers of positional arguments they may have).
-# "reshape" views keep their base's elements in C order (only size-1 axes come or go for
-# squeeze, expand_dims, atleast_Nd; none for asarray): written back by np.reshape.
-_VIEW_CALLS: dict[object, tuple[str, tuple[int, ...]]] = {
-    np.transpose: ("transpose", (1,)),
-    np.reshape: ("reshape", (2,)),
-    np.ravel: ("reshape", (1,)),
-    np.squeeze: ("reshape", (1, 2)),
-    np.expand_dims: ("reshape", (2,)),
-    np.atleast_1d: ("reshape", (1,)),
-    np.atleast_2d: ("reshape", (1,)),
-    np.atleast_3d: ("reshape", (1,)),
-    np.asarray: ("reshape", (1,)),
-    np.asanyarray: ("reshape", (1,)),
-    runtime.iterable: ("alias", (1,)),  # `for r in A:` visits A itself
-}
-
-# Views (or copies) of their first argument that are arrays, never lists.
-_ARRAY_VIEWS = frozenset(k for k in _VIEW_CALLS if k is not runtime.iterable)
 
 
 def _hashable(obj: object) -> bool:

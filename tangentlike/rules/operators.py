@@ -113,6 +113,7 @@ def register(registry: Registry) -> None:
     registry.nondifferentiable({runtime.keys_of: "the keys of a dict (dict(d), {**d})"})
     registry.nondifferentiable({runtime.same_memory: "whether an update is through a view"})
     registry.nondifferentiable({runtime.same_array: "whether a name is an array itself"})
+    registry.nondifferentiable({runtime.part_of: "whether an update is through a view"})
 
     _bespoke(registry)
 

@@ -196,16 +196,16 @@ def _checks(adjoint: Callable, tangent: Callable) -> None:
     def selects(result, x, what):
         pass
 
-    @adjoint(runtime.unshared, constant=("value", "others", "what"))
-    def unshared(result, value, others, what):
+    @adjoint(runtime.unshared, constant=("value", "others", "what", "keys"))
+    def unshared(result, value, others, what, keys=()):
         pass
 
     @adjoint(runtime.array_base, constant=("base", "what"))
     def array_base(result, base, what):
         pass
 
-    @adjoint(runtime.untouched, constant=("value", "others", "what", "bases"))
-    def untouched(result, value, others, what, bases=()):
+    @adjoint(runtime.untouched, constant=("value", "others", "what", "bases", "keys"))
+    def untouched(result, value, others, what, bases=(), keys=()):
         pass
 
     @adjoint(runtime.write_back, constant=("caller", "own"))

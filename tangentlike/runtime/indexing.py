@@ -137,6 +137,38 @@ def same_memory(view, base) -> bool:
     )
 
 
+def part_of(x, base, what):
+    """Whether x, made from base by a slice or a view-making call where base may be no
+    array (transform.view_updates), is an array sharing base's memory: True where it is;
+    False where x shares nothing with base (a copy, a number, a list's slice of
+    numbers); raises ValueError(what) where x shares base otherwise (the arrays a list
+    holds, an object's memory), which an update of x would change unseen."""
+    if isinstance(x, np.ndarray) and isinstance(base, np.ndarray):
+        return bool(np.may_share_memory(x, base))
+    try:
+        unshared(x, (base,), what)
+    except ValueError:
+        raise ValueError(
+            f"tangentlike: {what}. tangentlike follows such an update only into an array "
+            "it is a view of: take a copy (.copy()) where the values start sharing memory, "
+            "or update out of place (z = z + ...) if a new array was meant"
+        ) from None
+    return False
+
+
+def _items_at(x, keys):
+    """What the run-time checks of an update look at in x, which the function reads only
+    at the constant `keys` (analyze.keyed): the items of a list, tuple or dict at those
+    of the keys it has now; anything else whole (a subclass too: a defaultdict makes
+    items when read)."""
+    if type(x) is dict:
+        return tuple(x[k] for k in keys if k in x)
+    if type(x) in (list, tuple):
+        n = len(x)
+        return tuple(x[k] for k in keys if isinstance(k, int) and -n <= k < n)
+    return x
+
+
 def same_array(x, base, what, apart=()):
     """Whether x is the array base itself, for a name bound to base on one path only
     (transform.view_updates): True where it is; False where x shares no memory with base
@@ -171,14 +203,15 @@ def array_base(base, what):
     )
 
 
-def untouched(value, others, what, bases=()):
+def untouched(value, others, what, bases=(), keys=()):
     """Raise ValueError when the array `value`, which an update in place changes, may
     share memory with one of `others` (or whatever they hold): names read afterwards that
     the gradient neither follows the update into nor makes again (transform.view_updates),
     which would change too. Numbers never raise. `bases`: the arrays the update is
-    written into (forward mode checks their tangents against the others')."""
+    written into (forward mode checks their tangents against the others'); `keys`: as
+    for unshared."""
     try:
-        unshared(value, others, what)
+        unshared(value, others, what, keys)
     except ValueError:
         raise ValueError(
             f"tangentlike: {what}. tangentlike follows such an update only into the array "
@@ -228,10 +261,12 @@ def write_back(caller, own):
         caller[...] = own
 
 
-def unshared(value, others, what):
+def unshared(value, others, what, keys=()):
     """Raise ValueError when an array `value` holds (itself, or inside a list, tuple, dict
     or object) may share memory with one of `others` (or whatever they hold): an update
-    in place, which `what` describes, would change them too.
+    in place, which `what` describes, would change them too. `keys`, when given, says
+    for each of `others` the only keys the function reads it at (analyze.keyed), or None
+    (read whole): only the items there count.
 
     Numbers never raise: `value += v` makes a new one. Objects that hold neither arrays
     nor plain values (functions, say) count as sharing.
@@ -259,6 +294,10 @@ def unshared(value, others, what):
     mine = held(value, [], set())
     if not mine:
         return
+    if keys:
+        others = tuple(
+            o if k is None else _items_at(o, k) for o, k in zip(others, keys, strict=True)
+        )
     theirs = held(others, [], set())
     if theirs is None or any(
         a is b

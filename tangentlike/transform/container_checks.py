@@ -18,10 +18,9 @@ import gast
 import numpy as np
 
 from .. import runtime
-from ..analyze import alias_messages
+from ..analyze import alias_messages, tuple_items
 from ..analyze import aliases as alias_analysis
 from ..analyze import containers as container_analysis
-from ..analyze import tuple_items
 from ..analyze.activity import user_function
 from ..analyze.calls import hides_arguments
 from ..analyze.containers import mutation

@@ -310,11 +310,14 @@ def _untouched_tangents(ctx: ForwardContext, call: gast.Call) -> list[gast.stmt]
     written into (a tangent may be a view where its value is a copy: np.reshape)."""
     z, others, what, *rest = call.args
     bases = rest[0].elts if rest else [z]
+    keys = rest[1].elts if len(rest) > 1 else [nodes.const(None)] * len(others.elts)
     written = [t for t in (tangent_of(ctx, b) for b in bases) if t is not None]
-    seen = [t for t in (tangent_of(ctx, s) for s in others.elts) if t is not None]
+    pairs = [(tangent_of(ctx, s), k) for s, k in zip(others.elts, keys, strict=True)]
+    seen = [(t, k) for t, k in pairs if t is not None]  # at the keys read (analyze.keyed)
     if not written or not seen:
         return []
-    args = [nodes.tuple_(written), nodes.tuple_(seen), nodes.deepcopy(what)]
+    args = [nodes.tuple_(written), nodes.tuple_([t for t, _ in seen]), nodes.deepcopy(what)]
+    args += [nodes.tuple_([]), nodes.tuple_([nodes.deepcopy(k) for _, k in seen])]
     return [nodes.expr_stmt(nodes.call(ctx.helper(runtime.untouched), args))]
 
 

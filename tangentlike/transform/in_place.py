@@ -43,7 +43,7 @@ import gast
 
 from .. import runtime
 from ..analyze import alias_messages as messages
-from ..analyze import containers, tuple_items
+from ..analyze import containers, keyed, tuple_items
 from ..analyze.activity import user_function
 from ..analyze.aliases import Aliases, analyze, bound_arguments
 from ..analyze.effects import Effects, Mutation
@@ -57,7 +57,7 @@ from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
 from ..syntax.nodes import walk
 from . import argument_containers, argument_copies, item_updates
-from .view_updates import ViewUpdates
+from .view_updates import ViewUpdates, keys_of
 
 EffectsOf = Callable[[object], Effects | None]
 
@@ -109,6 +109,7 @@ def run(
         structured = structure(**copies)
         aliases = analyze(fn, scope, registry, effects_of, structured)
     lowering = _Lowering(parsed, scope, registry, namespace, namer, effects_of, aliases)
+    lowering.keyed = keyed.keyed_reads(fn)
     lowering.temps = temps or {}
     lowering.mutated.update(copied)
     lowering.mutated.update(written)
@@ -158,6 +159,7 @@ class _Lowering:
         self.mutated: dict[str, Mutation] = {}
         self.temps: dict[int, str] = {}
         self.loops: dict[int, frozenset[int]] = {}
+        self.keyed: dict[str, tuple] = {}  # names read only at constant keys
 
     def block(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
         out: list[gast.stmt] = []
@@ -221,9 +223,10 @@ class _Lowering:
                 tmp = self.temp(stmt)
                 update = nodes.assign(tmp, nodes.binop(nodes.name(z), stmt.op, stmt.value))
                 return updates.lowered(z, view, [update], tmp, order)
-            if view.kind == "index" and updates.made_outside(view):
+            certain = view.kind == "index" and not view.maybe
+            if certain and updates.made_outside(view):
                 raise messages.checkpointed_view_refusal(self.parsed, stmt, view)
-            if view.kind == "index":
+            if certain:
                 others = self.shared(stmt, view.base, skip=(view.base, z))
                 raise messages.view_refusal(self.parsed, a, stmt, view, others or shared)
         updates = self.updates(stmt)
@@ -243,6 +246,8 @@ class _Lowering:
         a = self.aliases
         y = nodes.assigned_name(stmt)
         view = a.view(stmt, y)
+        if view is not None and view.maybe:  # y perhaps a list: `np.copy(y)` is no list
+            view = None
         if not self.shared(stmt, y, skip=(y,)) or a.global_roots(stmt, y):
             return None
         updates = self.updates(stmt)
@@ -272,7 +277,15 @@ class _Lowering:
             return own_param(name, self.parsed.node, self.parsed.source)
 
         return ViewUpdates(
-            self.namespace, self.namer, self.aliases, stmt, self.loops, what, labels, own
+            self.namespace,
+            self.namer,
+            self.aliases,
+            stmt,
+            self.loops,
+            what,
+            labels,
+            own,
+            self.keyed,
         )
 
     def temp(self, stmt: gast.AugAssign) -> str:
@@ -367,7 +380,11 @@ class _Lowering:
     def guard(self, name: str, shared: list[tuple[str, gast.expr]], text: str) -> gast.stmt:
         helper = nodes.name(self.namespace.bind("unshared", runtime.unshared, self.namer))
         others = nodes.tuple_([expr for _, expr in shared])
-        return nodes.expr_stmt(nodes.call(helper, [nodes.name(name), others, nodes.const(text)]))
+        args = [nodes.name(name), others, nodes.const(text)]
+        names = [n for n, e in shared if isinstance(e, gast.Name) and e.id == n]
+        if len(names) == len(shared) and any(n in self.keyed for n in names):
+            args.append(keys_of(names, self.keyed))  # the keys each is read at
+        return nodes.expr_stmt(nodes.call(helper, args))
 
     def mutation(self, stmt: gast.stmt) -> Mutation:
         return Mutation(self.parsed.location(stmt), messages.text(self.parsed, stmt))

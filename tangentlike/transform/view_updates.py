@@ -59,23 +59,29 @@ _BY_INDEX = ("index", "item", "expand")
 
 
 def into_array(write: gast.Assign) -> gast.Assign:
-    """Mark an item write `b[...] = v` into the array b a view was made of: analyze.memory
-    makes views of names it knows are arrays only (`ViewUpdates.checked` asks at run time
-    where b is no longer known to be one), and the write runs in the branch where
-    `same_memory(z, b)` or `same_array(z, b, ...)` holds (true of arrays only), or for a
-    sure view (`z = b[1:3]`). transform.container_checks lets it write into b (an array
-    write) where its own rules could not tell b from a list or dict."""
+    """Mark `b[...] = v` into the array b a view was made of (analyze.memory makes views
+    of arrays only; the write runs where `same_memory`/`same_array` hold, true of arrays
+    only, or for a sure view): transform.container_checks lets it write into b."""
     write.into_array = True
     return write
 
 
-def _asked(view: View | None) -> bool:
+def _asked(view: View | None, maybe: bool = False) -> bool:
     """Whether a name read afterwards that may share the written memory, but is not made
     again from it, can be asked at run time to share none of it (runtime.untouched): no
     view, or a "same" view (its base itself on one path, something else on another:
     `e = y[i]` there, a row or a number, and `e = t` here) whose base is not the written
-    array's; a certain view of something else refuses (it would share for certain)."""
-    return view is None or view.kind == "same"
+    array's; a certain view of something else refuses (it would share for certain), but
+    where the update is of a "maybe" view (`maybe`: its base may be no array, whose
+    sharing with anything is known only at run time)."""
+    return view is None or view.kind == "same" or maybe
+
+
+def keys_of(names: list[str], keyed: dict[str, tuple]) -> gast.Tuple:
+    """For runtime.untouched and runtime.unshared: the keys each name is read at (None:
+    read whole)."""
+    keys = [nodes.tuple_([nodes.const(k) for k in keyed[n]]) if n in keyed else None for n in names]
+    return nodes.tuple_([nodes.const(None) if k is None else k for k in keys])
 
 
 def _made_from(order: list[tuple[str, View]], names: tuple[str, ...]) -> set[str]:
@@ -99,16 +105,19 @@ class ViewUpdates:
         what: str = "",
         labels: Callable[[list[str]], str] | None = None,
         own_param: Callable[[str], str | None] | None = None,
+        keyed: dict[str, tuple] | None = None,
     ) -> None:
         """`loops`: id(statement) -> the checkpointed loops around it; `what`: the update's
         place and text, for run-time refusals (`m.py:7: `z += 1.0``); `labels`: the words
         for names in those refusals (`'s' and the value of ...`); `own_param`: the parameter
-        whose own copy a name is (`_y_own1` -> 'y'), else None."""
+        whose own copy a name is (`_y_own1` -> 'y'), else None; `keyed`: the names read
+        only at constant keys (analyze.keyed), which the run-time checks look at there."""
         self.namespace, self.namer, self.aliases, self.stmt = namespace, namer, aliases, stmt
         self.loops = loops or {}
         self.what = what
         self.labels = labels or (lambda names: ", ".join(map(repr, names)))
         self.own_param = own_param or (lambda name: None)
+        self.keyed = keyed or {}
         self.unseen: list[str] = []  # names read afterwards asked at run time to share nothing
 
     def made_outside(self, view: View) -> bool:
@@ -125,6 +134,7 @@ class ViewUpdates:
         up that chain as far as needed (`self.ups`: (b, c's view b), ... in order)."""
         a, stmt = self.aliases, self.stmt
         self.ups: list[tuple[str, View]] = []
+        self.maybe = view.maybe  # z may be no view of base: asked (runtime.part_of)
         if self.made_outside(view):
             return None
         top = view.base
@@ -136,6 +146,8 @@ class ViewUpdates:
             w = a.view(stmt, top)
             if (
                 w is None
+                or w.maybe
+                or view.maybe  # written into its own base only (a copy of it, transform.write)
                 or top in w.reads
                 or self.made_outside(w)
                 or len(self.ups) > 8
@@ -156,7 +168,7 @@ class ViewUpdates:
         alone), instead of making the update impossible."""
         a, stmt = self.aliases, self.stmt
         self.unseen = []
-        if lenient and bases[-1] not in a.before[id(stmt)].arrays:
+        if lenient and bases[-1] not in a.before[id(stmt)].arrays and not self.maybe:
             return None  # perhaps a list: written by item, it would be refused as one
         roots = a.roots(stmt, bases[-1])
         if not roots or any(r[0] != "new" for r in roots):
@@ -167,7 +179,7 @@ class ViewUpdates:
         known, order = {z, *bases}, []
         for n in sorted(sharers - known):
             path = self.chain(n, known)
-            if path is None and lenient and _asked(a.view(stmt, n)):
+            if path is None and lenient and _asked(a.view(stmt, n), self.maybe):
                 self.unseen.append(n)
                 continue
             if path is None:
@@ -181,8 +193,11 @@ class ViewUpdates:
         """For a write into y itself (`y[index] = v`, `y op= v` when `update`): the views
         of y read afterwards, to make again after it; None when a name read afterwards
         shares y's memory otherwise (and is a view of something: the others are asked at
-        run time, `self.unseen`), or the memory is not the function's own."""
-        self.ups = []
+        run time, `self.unseen`), or the memory is not the function's own, or y may be no
+        array and `update` (its `y[...] = ...` would be refused as a list's item write)."""
+        self.ups, self.maybe = [], False
+        if update and y not in self.aliases.before[id(self.stmt)].arrays:
+            return None
         order = self._remade_from(y, [y])
         if order is None:
             order = self._remade_from(y, [y], lenient=True)
@@ -227,7 +242,10 @@ class ViewUpdates:
         """The statements above; `update` binds `new`, the new value of z."""
         written = (z, view.base, *(w.base for _, w in self.ups))  # z, b, c, ... up the chain
         out, tests, kept = self.asked([(z, view), *order], z, written)
-        out = [*self.untouched(z, written[1:]), *out]
+        # a "maybe" view's base is written as a copy, which the base is then: the names
+        # asked must share none of the base (not only z's part), or they would go on
+        # sharing the old memory, which later updates no longer change
+        out = [*self.untouched(view.base if view.maybe else z, written[1:]), *out]
         self.up_tests = {}
         for k, (name, w) in enumerate(self.ups):  # whether a link on one path only is its base
             if w.kind == "same":  # (not: it is the top, so it shares nothing above nor kept
@@ -294,10 +312,12 @@ class ViewUpdates:
         kept: dict[str, str] = {}
         out: list[gast.stmt] = []
         for name, w in views:
-            if w.kind == "index":
+            if w.kind == "index" and not w.maybe:
                 continue
             tests[name] = self.namer.temp("shares")
-            if w.kind == "same":  # base itself, or nothing of it nor of what changes
+            if w.maybe:  # a view of base, or sharing nothing of it
+                call = self.part_test(name, w, z)
+            elif w.kind == "same":  # base itself, or nothing of it nor of what changes
                 if name == z:
                     apart = (*(n for n in written if n not in (z, w.base)), *others)
                 else:
@@ -320,17 +340,31 @@ class ViewUpdates:
         the arrays it may be written into (forward mode asks about their tangents)."""
         if not self.unseen:
             return []
-        many = len(self.unseen) > 1
+        shown = self.labels(self.unseen)  # user names first, temporaries only without them
+        many = " and " in shown
         what = (
             f"{self.what} changes {self.labels([z])} in place, and "
-            f"{self.labels(self.unseen)} (read afterwards) {'share' if many else 'shares'} "
-            "its memory"
+            f"{shown} (read afterwards) {'share' if many else 'shares'} its memory"
         )
         helper = self.helper("untouched", runtime.untouched)
         others = nodes.tuple_([nodes.name(n) for n in self.unseen])
         written = nodes.tuple_([nodes.name(b) for b in bases])
         args = [nodes.name(z), others, nodes.const(what), written]
+        if any(n in self.keyed for n in self.unseen):
+            args.append(keys_of(self.unseen, self.keyed))
         return [nodes.expr_stmt(nodes.call(helper, args))]
+
+    def part_test(self, name: str, w: View, z: str) -> gast.expr:
+        """`part_of(name, base, "<message>")`: name is a view of base, or shares none of it
+        (base perhaps no array: a tuple's item, a dict's value, a helper's result)."""
+        base, read = self.labels([w.base]), "" if name == z else " (read afterwards)"
+        what = (
+            f"{self.what} changes {self.labels([z])} in place: {self.labels([name])}{read}, "
+            f"made from {base}, shares memory with {base} without being a view of it (it "
+            "holds the arrays a list or an object holds)"
+        )
+        helper = self.helper("part_of", runtime.part_of)
+        return nodes.call(helper, [nodes.name(name), nodes.name(w.base), nodes.const(what)])
 
     def same_test(self, name: str, w: View, apart: tuple[str, ...] = ()) -> gast.expr:
         """`same_array(name, base, "<message>", (z, ...))`: name is base, or holds none of
@@ -438,15 +472,22 @@ class ViewUpdates:
     def write(self, z: str, view: View, new: str, test: str | None) -> list[gast.stmt]:
         b = view.base
         again = nodes.assign(z, nodes.deepcopy(view.value))
-        if view.kind == "index":
+        if view.kind == "index" and not view.maybe:
             target = gast.Subscript(
                 value=nodes.name(b), slice=nodes.deepcopy(view.index), ctx=gast.Store()
             )
             return [into_array(nodes.assign(target, nodes.name(new))), again]
         body, value = self.shaped(new, view)
         where = nodes.deepcopy(view.index) if view.kind in _BY_INDEX else nodes.const(Ellipsis)
-        into = gast.Subscript(value=nodes.name(b), slice=where, ctx=gast.Store())
-        body += [into_array(nodes.assign(into, nodes.name(value))), again]  # test: b is one
+        written = b
+        if view.maybe:  # b perhaps no array where it is made (a list's checks would refuse
+            written = self.namer.temp(b)  # the write): a copy written, which b then is
+            body.append(nodes.assign(written, nodes.call(self.numpy("copy"), [nodes.name(b)])))
+        into = gast.Subscript(value=nodes.name(written), slice=where, ctx=gast.Store())
+        body.append(into_array(nodes.assign(into, nodes.name(value))))  # test: b is one
+        if view.maybe:
+            body.append(nodes.assign(b, nodes.name(written)))
+        body.append(again)
         return [nodes.if_(nodes.name(test), body, [nodes.assign(z, nodes.name(new))])]
 
     def numpy(self, attr: str) -> gast.expr:

@@ -73,6 +73,8 @@ def _view(view) -> str:
     """`y[1:3]` for a sure view, the value (`np.transpose(y)`, `y`) for one that may be."""
     import ast
 
+    if view.maybe:  # of a base that may be no array: asked at run time (runtime.part_of)
+        return f"maybe({ast.unparse(gast.gast_to_ast(view.value))})"
     if view.kind == "index":
         return f"{view.base}[{codegen_index(view.index)}]"
     if view.kind == "same":  # the base itself on one path only
@@ -116,9 +118,10 @@ def test_sure_views_need_a_slice_and_integers(tmp_path, monkeypatch):
         "    L = [x, x]\n    e = L[0:1]\n    a += 1.0\n    return np.sum(Y)\n"
     )
     # b: an integer alone may give a number (a view asked at run time); d: x may be an
-    # index array; e: a list's slice
+    # index array; e: a list's slice (a new list), which is a view only if L turns out an
+    # array: asked at run time
     assert _dump(tmp_path, monkeypatch, body).splitlines()[0] == (
-        "a += 1.0: shares Y,b,c,d; live Y; views a=Y[:, 0], b=Y[0], c=Y[k:, 1]"
+        "a += 1.0: shares Y,b,c,d; live Y; views a=Y[:, 0], b=Y[0], c=Y[k:, 1], e=maybe(L[0:1])"
     )
 
 

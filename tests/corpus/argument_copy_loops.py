@@ -88,7 +88,7 @@ CASES = [
 
 
 def held_by_a_dict(x, y):
-    """Refused: D1 holds y (its own copy) and is read after the write into y."""
+    """Refused: D1 holds y (its own copy) and is read there after the write into y."""
     D1 = {"a": y * 2.0, "b": y}
     np.negative(-y, out=y)
-    return np.sum(y) * x * np.sum(D1["a"])
+    return np.sum(y) * x * np.sum(D1["a"]) + np.sum(D1["b"])

@@ -15,8 +15,11 @@ from . import (
     in_place_chains,
     in_place_helpers,
     in_place_kept_views,
+    in_place_keyed,
     in_place_loop_rows,
     in_place_loops,
+    in_place_maybe_arrays,
+    in_place_one_path,
     in_place_paths,
     in_place_unseen,
 )
@@ -1345,6 +1348,9 @@ CASES += [  # updates through views of views and aliases of views (the root read
     *in_place_loop_rows.CASES,  # rows of a loop that can end early, updated
     *in_place_loops.CASES,  # aliases and views updated in loops
     *helper_summaries.CASES,  # tuples returned, unused results, many calls, early ends
+    *in_place_maybe_arrays.CASES,  # slices and reshapes of what may be no array
+    *in_place_one_path.CASES,  # an argument's own copy rebound on one path
+    *in_place_keyed.CASES,  # held by a list or dict at a key never read
     (
         alias_after_an_update_out_of_place,
         lambda: (1.5, _r(0).randn(4)),

@@ -150,6 +150,11 @@ def _calls() -> dict[object, list[Call]]:
             Call(runtime.same_array, (A, A, "shared"), ()),
             Call(runtime.same_array, (1.5, A, "shared"), ()),
         ],
+        # whether a slice or reshape of what may be no array is a view (transform.view_updates)
+        runtime.part_of: [
+            Call(runtime.part_of, (A[1:], A, "shared"), ()),
+            Call(runtime.part_of, ([1.5], [1.5, 2.5], "shared"), ()),
+        ],
         # the keys a dict copy iterates (dict(d), {**d}; normalize/builtin_calls.py)
         runtime.keys_of: [Call(runtime.keys_of, ({"a": 1.5, "b": 2.5}, "not a dict"), ())],
         # math
