@@ -13,7 +13,7 @@ import builtins
 import inspect
 import types
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import gast
 import numpy as np
@@ -27,6 +27,7 @@ from ..syntax.nodes import walk
 from .activity import SHAPE_ATTRIBUTES, user_function
 from .calls import bind_call, hides_arguments
 from .effects import Effects
+from .joins import joined_view
 from .numeric import float_result, floating
 
 Root = tuple[str, object]  # ("param", name) | ("global", name) | ("new", statement number)
@@ -81,8 +82,10 @@ class Memory:
     def join(self, other: Memory, unbound: bool = True, same: bool = True) -> Memory:
         """What holds on either path. A name one path never binds keeps the other's facts
         (`unbound`): a read of it after that path would fail (`if c: v = y` ...
-        `v += 1.0`); a name an alias of b on one path only is a "same" view of b (only
-        with `same`: a loop's join stops making them after a few rounds, so it settles)."""
+        `v += 1.0`); a name an alias of b on one path only is a "same" view of b, and a
+        reshape of b on one path stays one where the other path shares none of b
+        (analyze/joins.py; only with `same`: a loop's join stops making them after a few
+        rounds, so it settles)."""
         names = self.roots.keys() | other.roots.keys()
         made = self.made.keys() | other.made.keys()
         mine = frozenset(self.roots.keys() - other.roots.keys()) if unbound else frozenset()
@@ -90,7 +93,7 @@ class Memory:
         views = {n: v for n, v in self.views.items() if other.views.get(n) == v or n in mine}
         views.update((n, v) for n, v in other.views.items() if n in theirs)
         for n in sorted((self.views.keys() | other.views.keys()) - views.keys() if same else ()):
-            same = _perhaps_same(self.views.get(n), other.views.get(n))
+            same = joined_view(n, self.views.get(n), other.views.get(n), self.roots, other.roots)
             bound = {n, same.base} if same is not None else set()
             if bound and bound <= self.roots.keys() and bound <= other.roots.keys():
                 views[n] = same  # `if c: z = y` (else z = y * 2.0): z may be y itself
@@ -108,16 +111,6 @@ class Memory:
             made={n: self.made.get(n, frozenset()) | other.made.get(n, frozenset()) for n in made},
             read=self.read | other.read,
         )
-
-
-def _perhaps_same(mine: View | None, theirs: View | None) -> View | None:
-    """A name an alias of base on one path, something else on the other (a new array, a
-    number, a view): a "same" view, which transform.view_updates asks at run time
-    (runtime.same_array: base itself, or nothing of it)."""
-    found = [v for v in (mine, theirs) if v is not None and v.kind in ("alias", "same")]
-    if not found:  # of two bases, the first path's (a loop's entry): asked at run time
-        return None
-    return replace(found[0], kind="same", reads=frozenset())
 
 
 class Values:
