@@ -12,10 +12,11 @@ does share base:
   other a value that is no view and whose memory is none of base's (a copy kept apart,
   a new array, None): the same view, still asked with runtime.same_memory, which says
   False on the second path (separate memory never overlaps), where the name is then
-  kept as it is. The second differentiation of a gradient meets this after an update
-  of a reshaped argument (`z = y.reshape(2, 2); z *= x`): the form's pop binds the
-  pushed view on the path where the update went into y, and None (its prebinding) on
-  the other.
+  kept as it is. A view by index (`base[1:3]`, a row `base[i]`) is certain where it is
+  made; across such a join it becomes an "expand" view of the same index, asked so.
+  The second differentiation of a gradient meets this after an update of a reshaped
+  argument (`z = y.reshape(2, 2); z *= x`): the form's pop binds the pushed view on the
+  path where the update went into y, and None (its prebinding) on the other.
 
 Assumes: `roots` of each path for the names (analyze.memory roots: what a name may refer
 to). Guarantees: a view returned is one of the two paths' views, and where it is an
@@ -33,6 +34,10 @@ if TYPE_CHECKING:
 # Views that may be copies, asked at run time with same_memory wherever they are used
 # (transform.view_updates: `asked`, and `_ASKED_ABOVE` up a chain).
 MAYBE_COPIES = ("reshape", "transpose", "expand")
+# Views by index that are certain where they are made (a slice `base[1:3]`, a row or an
+# element `base[i]`): across the join they are "expand" views, asked like one (a view of
+# base, written back by the same index, or no part of it), never certain above.
+BY_INDEX = ("index", "item")
 
 
 def joined_view(
@@ -47,9 +52,9 @@ def joined_view(
     if found:  # of two bases, the first path's (a loop's entry): asked at run time
         return replace(found[0], kind="same", reads=frozenset())
     for view, other, roots in ((mine, theirs, their_roots), (theirs, mine, my_roots)):
-        if view is None or view.kind not in MAYBE_COPIES or other is not None:
+        if view is None or view.kind not in (*MAYBE_COPIES, *BY_INDEX) or other is not None:
             continue
         base_roots = my_roots.get(view.base, frozenset()) | their_roots.get(view.base, frozenset())
         if name in roots and not (roots[name] & base_roots):
-            return view
+            return replace(view, kind="expand") if view.kind in BY_INDEX else view
     return None

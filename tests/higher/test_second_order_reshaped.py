@@ -1,5 +1,6 @@
-"""Second order through updates in place of a reshape or transpose of an array
-(`z = y.reshape(2, 2); z *= ...`; issue 12, hvp fuzz seed 12 programs 35, 89, 110, ...).
+"""Second order through updates in place of a reshape, transpose or row of an array
+(`z = y.reshape(2, 2); z *= ...`, `z = A[1]; z /= ...`; issue 12, hvp fuzz seed 12
+programs 35, 89, 110, ...).
 
 The gradient lowers the update in two ways (`if _shares1:` the reshape is a view: y is
 written and z made again; else z alone changes) and pushes z in each branch. The
@@ -10,10 +11,12 @@ restore of y in the backward sweep (`y[...] = _stack[0]`) then found z, read aft
 sharing y's memory: refused at run time. analyze/joins.py keeps a view that may be a copy
 (reshape, transpose, new axes) across a join when the other path's value shares none of
 its base's memory, so the second pass asks `same_memory` and makes z again after the
-restore. Hessian-vector products (both methods, points on both branches where there is
-one), Hessians (both methods) and grad of grad against autograd on twins written out of
-place, and against central differences of the gradient; a first-order case where the
-joined view is a new array on one path (the update must leave it alone there)."""
+restore; a row or slice becomes such a view (asked, written back by its index).
+Hessian-vector products (both methods, points on both branches where there is one),
+Hessians (both methods) and grad of grad against autograd on twins written out of place,
+and against central differences of the gradient; a first-order case where the joined
+view is a new array on one path (the update must leave it alone there), and an element
+of a vector (a number: the update leaves the vector alone)."""
 
 from __future__ import annotations
 
@@ -84,6 +87,31 @@ def twin_reshaped_on_one_path(x):
     else:
         z = np.ones((2, 2)) * x[1]
     return np.sum(z * np.cos(y.reshape(2, 2))) + np.sum(z ** 2)
+
+
+def f_row_updated(x):
+    A = np.outer(x, x) + 1.0
+    z = A[1]
+    z /= np.cos(x) + 2.0
+    return np.sum(np.sin(A)) + np.sum(z * x)
+
+
+def twin_row_updated(x):
+    A = np.outer(x, x) + 1.0
+    z = A[1] / (np.cos(x) + 2.0)
+    A = np.concatenate([A[:1], z[None], A[2:]])
+    return np.sum(np.sin(A)) + np.sum(z * x)
+
+
+def f_element_of_argument(x):
+    z = x[1]
+    z /= np.cos(x[0]) + 2.0
+    return np.sum(np.sin(x) * x) + z * x[2]
+
+
+def twin_element_of_argument(x):
+    z = x[1] / (np.cos(x[0]) + 2.0)
+    return np.sum(np.sin(x) * x) + z * x[2]
 """
 
 NAMES = [line[4:].split("(")[0] for line in SOURCE.splitlines() if line.startswith("def f_")]
