@@ -13,7 +13,7 @@ import builtins
 import inspect
 import types
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import gast
 import numpy as np
@@ -28,6 +28,7 @@ from . import tuple_items, views
 from .activity import SHAPE_ATTRIBUTES, user_function
 from .calls import bind_call, hides_arguments
 from .effects import Effects
+from .joins import joined_views
 from .numeric import float_result, floating
 from .views import View
 
@@ -64,8 +65,10 @@ class Memory:
     def join(self, other: Memory, unbound: bool = True, same: bool = True) -> Memory:
         """What holds on either path. A name one path never binds keeps the other's facts
         (`unbound`): a read of it after that path would fail (`if c: v = y` ...
-        `v += 1.0`); a name an alias of b on one path only is a "same" view of b (only
-        with `same`: a loop's join stops making them after a few rounds, so it settles)."""
+        `v += 1.0`); a name an alias of b on one path only is a "same" view of b, and a
+        reshape of b on one path stays one where the other path shares none of b
+        (analyze/joins.py; only with `same`: a loop's join stops making them after a few
+        rounds, so it settles)."""
         names = self.roots.keys() | other.roots.keys()
         made = self.made.keys() | other.made.keys()
         mine = frozenset(self.roots.keys() - other.roots.keys()) if unbound else frozenset()
@@ -73,10 +76,11 @@ class Memory:
         views = {n: v for n, v in self.views.items() if other.views.get(n) == v or n in mine}
         views.update((n, v) for n, v in other.views.items() if n in theirs)
         for n in sorted((self.views.keys() | other.views.keys()) - views.keys() if same else ()):
-            for same in _perhaps_same(self.views.get(n), other.views.get(n)):
-                bound = {n, same.base}
+            mine_, theirs_ = self.views.get(n), other.views.get(n)
+            for kept in joined_views(n, mine_, theirs_, self.roots, other.roots):
+                bound = {n, kept.base}
                 if bound <= self.roots.keys() and bound <= other.roots.keys():
-                    views[n] = same  # `if c: z = y` (else z = y * 2.0): z may be y itself
+                    views[n] = kept  # `if c: z = y` (else z = y * 2.0): z may be y itself
                     break
 
         def facts(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
@@ -93,18 +97,6 @@ class Memory:
             read=self.read | other.read,
             items=tuple_items.join(self.items, other.items, mine, theirs),
         )
-
-
-def _perhaps_same(mine: View | None, theirs: View | None) -> list[View]:
-    """A name an alias of base on one path, something else on the other (a new array, a
-    number, a view): a "same" view, which transform.view_updates asks at run time
-    (runtime.same_array: base itself, or nothing of it). Of two bases, the first path's
-    (a loop's entry) first: the join takes the first bound on both paths (`y = _y_own1`
-    before the branch, `y = _y2` on it: y may be _y_own1 itself)."""
-    found = [
-        v for v in (mine, theirs) if v is not None and v.kind in ("alias", "same") and not v.maybe
-    ]
-    return [replace(v, kind="same", reads=frozenset()) for v in found]
 
 
 class Values:

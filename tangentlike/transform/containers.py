@@ -199,7 +199,10 @@ def _ndarray(ctx: Context, operand: gast.expr, seen: frozenset[str]) -> bool:
     list, nor a 0-d int array whose product is an np.int64: np.int64(2) * xs repeats a
     list): every binding is `np.zeros(n)`-like or `np.array([...])`, or elementwise
     arithmetic with such a value, a copy or a slice of it; names around a cycle count if
-    the rest do (the greatest fixpoint: a cycle's first value comes from outside it)."""
+    the rest do (the greatest fixpoint: a cycle's first value comes from outside it).
+    A binding to None counts too, for what this decides (no list, and nothing that makes
+    one: None + xs, None * xs and None[k] fail): a differentiable form prebinds saved
+    names to None (higher/form_pairs.py)."""
     if not _local(ctx, operand) or operand.id in nodes.param_names(ctx.fn):
         return False
     if operand.id in seen:
@@ -212,6 +215,8 @@ def _ndarray(ctx: Context, operand: gast.expr, seen: frozenset[str]) -> bool:
     inner = seen | {operand.id}
 
     def makes(value: gast.expr) -> bool:
+        if isinstance(value, gast.Constant) and value.value is None:
+            return True  # no container either (a form's prebinding): None[k] = v fails
         if isinstance(value, gast.Call):
             callee, args = ctx.scope.resolve(value.func), value.args
             if args and isinstance(args[0], gast.List):  # np.array([a, b]): rank >= 1

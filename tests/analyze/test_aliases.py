@@ -241,3 +241,37 @@ def test_a_base_bound_on_one_path_makes_no_same_view(tmp_path, monkeypatch):
     )
     # b is unbound on the other path: a run-time test could not read it
     assert _dump(tmp_path, monkeypatch, body).splitlines()[0].endswith("views -")
+
+
+def test_a_reshape_on_one_path_stays_a_view_where_the_other_shares_nothing(tmp_path, monkeypatch):
+    body = (
+        "    y = x * 1.0\n    if x[0] > 0:\n        z = y.reshape(2, 2)\n    else:\n"
+        "        z = np.ones((2, 2))\n    y += 1.0\n    return np.sum(z)\n"
+    )
+    # analyze/joins.py: a view that may be a copy, asked at run time (same_memory), which
+    # is False on the path where z is the new array
+    assert _dump(tmp_path, monkeypatch, body).splitlines()[0] == (
+        "y += 1.0: shares z; live z; views z=np.reshape(y, (2, 2))"
+    )
+
+
+def test_a_reshape_on_one_path_is_no_view_where_the_other_may_share_its_base(tmp_path, monkeypatch):
+    body = (
+        "    y = x * 1.0\n    if x[0] > 0:\n        z = y.reshape(2, 2)\n    else:\n"
+        "        z = y[np.array([0, 1])]\n    y += 1.0\n    return np.sum(z)\n"
+    )
+    assert _dump(tmp_path, monkeypatch, body).splitlines()[0] == (
+        "y += 1.0: shares z; live z; views -"
+    )
+
+
+def test_a_slice_on_one_path_is_asked_where_the_other_shares_nothing(tmp_path, monkeypatch):
+    body = (
+        "    y = x * 1.0\n    z = None\n    if x[0] > 0:\n        z = y[0:2]\n"
+        "    y += 1.0\n    return np.sum(z)\n"
+    )
+    fn, scope, builder = _normal_form(tmp_path, monkeypatch, body)
+    found = aliases.analyze(fn, scope, builder.registry, builder.effects_of)
+    update = next(s for s in _in_order(fn.body) if isinstance(s, gast.AugAssign))
+    view = found.before[id(update)].views["z"]
+    assert (view.base, view.kind, codegen_index(view.index)) == ("y", "expand", "0:2")
