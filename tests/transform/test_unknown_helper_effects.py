@@ -32,6 +32,30 @@ def f(x):
     return np.sum(y * x) * s
 
 
+def copy_with_numpy(a, x):
+    np.copyto(a, x)
+    return np.sum(a)
+
+
+def add_at(a, x):
+    np.add.at(a, [0, 1], x[:2])
+    return np.sum(a)
+
+
+def through_numpy(x):
+    y = np.zeros(3)
+    t = copy_with_numpy(y, x)
+    s = 2.0 if t > 1.0 else 1.0
+    return np.sum(y * x) * s
+
+
+def through_add_at(x):
+    y = np.zeros(3)
+    t = add_at(y, x)
+    s = 2.0 if t > 1.0 else 1.0
+    return np.sum(y * x) * s
+
+
 def stopped(x):
     y = np.zeros(3)
     t = copy_in(y, tl.stop_gradient(x))
@@ -51,3 +75,13 @@ def test_a_helper_with_unknown_effects_given_a_differentiated_value(tmp_path):
     assert "tl.stop_gradient(x)" in message, message
     # the escape hatch: y holds x's values, taken as constants
     np.testing.assert_allclose(tl.grad(m.stopped)(x), 2.0 * x, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name, line", [("through_numpy", 22), ("through_add_at", 27)])
+def test_a_helper_writing_through_numpy_changes_its_parameter(tmp_path, name, line):
+    # np.copyto and a ufunc's .at write into their first argument: the helper's summary
+    # says it changes that parameter (it said nothing: gradients missed the path)
+    m = load_module(tmp_path, SOURCE, f"numpy_writes_{name}")
+    with pytest.raises(UnsupportedSyntaxError) as err:
+        tl.grad(getattr(m, name))(np.array([0.7, 0.4, 0.3]))
+    assert f"numpy_writes_{name}.py:{line}:" in str(err.value), str(err.value)
