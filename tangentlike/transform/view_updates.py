@@ -484,7 +484,8 @@ class ViewUpdates:
             written = self.namer.temp(b)  # the write): a copy written, which b then is
             body.append(nodes.assign(written, nodes.call(self.numpy("copy"), [nodes.name(b)])))
         into = gast.Subscript(value=nodes.name(written), slice=where, ctx=gast.Store())
-        body.append(into_array(nodes.assign(into, nodes.name(value))))  # test: b is one
+        write = nodes.assign(into, nodes.name(value))  # into b (tested: an array) or a copy
+        body.append(write if view.maybe else into_array(write))
         if view.maybe:
             body.append(nodes.assign(b, nodes.name(written)))
         body.append(again)

@@ -82,18 +82,15 @@ WRITTEN = """
 import numpy as np
 
 
-def pair(a):
-    return (np.sum(a), a * 3.0)
-
-
 def f(y):
     D = {"a": y / 2.0, "b": y}
     z = y[0:2]
     z *= 2.0
-    s, v = pair(y)
+    E = {"c": y * 3.0}
+    v = E["c"]  # what a dict holds may be no array: its slice is asked at run time
     w = v[1:3]
     w += 1.0
-    return np.sum(y * y) + np.sum(D["a"]) + np.sum(v * v) + s
+    return np.sum(y * y) + np.sum(D["a"]) + np.sum(v * v)
 """
 
 
