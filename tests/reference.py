@@ -77,6 +77,21 @@ def fd_hvp(f, x, v, eps=1e-6):
     return (np.asarray(g(x + eps * v)) - np.asarray(g(x - eps * v))) / (2 * eps)
 
 
+def fresh_copies(args):
+    """The arguments with every array copied (for functions changing them in place)."""
+    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
+def fd_on_copies(f, args, i, eps=1e-6):
+    """Central differences of f in argument i (a float or an array), each call on fresh
+    copies of the arrays: f may change its arguments in place."""
+    if isinstance(args[i], float):
+        up, down = list(args), list(args)
+        up[i], down[i] = args[i] + eps, args[i] - eps
+        return (f(*fresh_copies(up)) - f(*fresh_copies(down))) / (2 * eps)
+    return fd_gradient(lambda *a: f(*fresh_copies(a)), fresh_copies(args), i, eps)
+
+
 def check_against_fd(f, df_value, args, i, rtol=1e-5, atol=1e-7, seed=0):
     """Compare <grad, u> with the directional derivative along a random u."""
     rng = np.random.RandomState(seed)

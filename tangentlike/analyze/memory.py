@@ -30,7 +30,7 @@ from .calls import bind_call, hides_arguments
 from .effects import Effects
 from .joins import joined_views
 from .numeric import float_result, floating
-from .views import View
+from .views import View, _hashable
 
 Root = tuple[str, object]  # ("param", name) | ("global", name) | ("new", statement number)
 Roots = frozenset[Root]
@@ -369,14 +369,6 @@ _FIRST_ARGUMENT_ONLY = frozenset(
 # new memory: add_item(b, x, index, g) returns b (a container adjoint updated in place)
 # or a new array, holding g's items; x and index give shapes and places.
 _SOME_ARGUMENTS = {runtime.add_item: (0, 3)}
-
-
-def _hashable(obj: object) -> bool:
-    try:
-        hash(obj)
-    except TypeError:
-        return False
-    return True
 
 
 def _dotted(node: gast.expr) -> str:

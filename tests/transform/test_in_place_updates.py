@@ -13,7 +13,7 @@ import re
 import numpy as np
 import pytest
 from corpus import in_place as c
-from reference import autograd_grad, fd_gradient, load_module
+from reference import autograd_grad, fd_on_copies, fresh_copies, load_module
 
 import tangentlike as tl
 from tangentlike.errors import CheckError, UnsupportedSyntaxError
@@ -23,40 +23,27 @@ def _id(case):
     return f"{case[0].__name__}-{c.CASES.index(case)}"
 
 
-def _copies(args):
-    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-
-
-def _fd(f, args, i):
-    if isinstance(args[i], float):
-        eps = 1e-6
-        up, down = list(args), list(args)
-        up[i], down[i] = args[i] + eps, args[i] - eps
-        return (f(*_copies(up)) - f(*_copies(down))) / (2 * eps)
-    return fd_gradient(lambda *a: f(*_copies(a)), list(args), i)
-
-
 @pytest.mark.parametrize("case", c.CASES, ids=_id)
 def test_gradient_matches_finite_differences(case):
     f, make, wrt, _ = case
     args = make()
-    before, changed = _copies(args), _copies(args)
+    before, changed = fresh_copies(args), fresh_copies(args)
     f(*changed)
     grads = tl.grad(f, wrt=wrt)(*args)
     for a, b in zip(args, changed, strict=True):  # the gradient changes what f changes
         np.testing.assert_array_equal(a, b)
     for i, g in zip(wrt, grads, strict=True):  # with respect to the values on entry
         assert np.shape(g) == np.shape(before[i])
-        np.testing.assert_allclose(g, _fd(f, before, i), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(g, fd_on_copies(f, before, i), rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("case", [k for k in c.CASES if k[3] is not None], ids=_id)
 def test_gradient_matches_autograd_on_the_out_of_place_program(case):
     f, make, wrt, equivalent = case
     args = make()
-    grads = tl.grad(f, wrt=wrt)(*_copies(args))
+    grads = tl.grad(f, wrt=wrt)(*fresh_copies(args))
     for i, g in zip(wrt, grads, strict=True):
-        expected = autograd_grad(equivalent, _copies(args), i)
+        expected = autograd_grad(equivalent, fresh_copies(args), i)
         np.testing.assert_allclose(g, expected, rtol=1e-7, atol=1e-9)
 
 
@@ -64,8 +51,8 @@ def test_gradient_matches_autograd_on_the_out_of_place_program(case):
 def test_value_is_what_the_function_returns(case):
     f, make, wrt, _ = case
     args = make()
-    value, _ = tl.value_and_grad(f, wrt=wrt)(*_copies(args))
-    np.testing.assert_allclose(value, f(*_copies(args)), rtol=1e-12)
+    value, _ = tl.value_and_grad(f, wrt=wrt)(*fresh_copies(args))
+    np.testing.assert_allclose(value, f(*fresh_copies(args)), rtol=1e-12)
 
 
 @pytest.mark.parametrize("case", c.REFUSED, ids=lambda k: k[0].__name__)
@@ -178,13 +165,14 @@ def test_each_operator_is_its_out_of_place_or_item_write_form(tmp_path, op, kind
         pytest.skip("no @ for numbers")
     module = load_module(tmp_path, _program(op, kind))
     args = _arguments(op, kind)
-    got = tl.grad(module.f, wrt=(0, 1))(*_copies(args))
-    expected = tl.grad(module.g, wrt=(0, 1))(*_copies(args))
+    got = tl.grad(module.f, wrt=(0, 1))(*fresh_copies(args))
+    expected = tl.grad(module.g, wrt=(0, 1))(*fresh_copies(args))
     for a, b in zip(got, expected, strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
     if op in KNOWN_RULE:
         for i in (0, 1):
-            np.testing.assert_allclose(got[i], _fd(module.f, args, i), rtol=1e-5, atol=1e-6)
+            fd = fd_on_copies(module.f, args, i)
+            np.testing.assert_allclose(got[i], fd, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("op", OPS)

@@ -21,7 +21,7 @@ import re
 
 import numpy as np
 import pytest
-from reference import autograd_grad, fd_gradient, load_module
+from reference import autograd_grad, fd_on_copies, fresh_copies, load_module
 
 import tangentlike as tl
 from tangentlike.errors import CheckError, TangentlikeError
@@ -149,32 +149,19 @@ def programs(tmp_path_factory):
     return load_module(tmp_path_factory.mktemp("view_writes"), PROGRAMS, "view_writes")
 
 
-def _copies(args):
-    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
-
-
-def _fd(f, args, i):
-    if isinstance(args[i], float):
-        eps = 1e-6
-        up, down = list(args), list(args)
-        up[i], down[i] = args[i] + eps, args[i] - eps
-        return (f(*_copies(up)) - f(*_copies(down))) / (2 * eps)
-    return fd_gradient(lambda *a: f(*_copies(a)), _copies(args), i)
-
-
 @pytest.mark.parametrize("checks", [False, True], ids=["specialised", "generic"])
 @pytest.mark.parametrize("name, make", CASES, ids=[f"{n}-{k}" for k, (n, _) in enumerate(CASES)])
 def test_gradient_matches_differences_and_autograd(programs, name, make, checks):
     f, twin = getattr(programs, name), getattr(programs, name + "_oop")
     args = make()
-    np.testing.assert_allclose(f(*_copies(args)), twin(*_copies(args)), rtol=1e-12)
+    np.testing.assert_allclose(f(*fresh_copies(args)), twin(*fresh_copies(args)), rtol=1e-12)
     df = tl.value_and_grad(f, wrt=WRT, checks=checks)
     for _ in range(2):  # built on the first call, reused on the second
-        value, grads = df(*_copies(args))
-        np.testing.assert_allclose(value, f(*_copies(args)), rtol=1e-12)
+        value, grads = df(*fresh_copies(args))
+        np.testing.assert_allclose(value, f(*fresh_copies(args)), rtol=1e-12)
         for i, g in zip(WRT, grads, strict=True):
-            np.testing.assert_allclose(g, _fd(f, args, i), rtol=1e-5, atol=1e-6)
-            expected = autograd_grad(twin, _copies(args), i)
+            np.testing.assert_allclose(g, fd_on_copies(f, args, i), rtol=1e-5, atol=1e-6)
+            expected = autograd_grad(twin, fresh_copies(args), i)
             np.testing.assert_allclose(g, expected, rtol=1e-7, atol=1e-9)
 
 
@@ -184,12 +171,12 @@ def test_forward_mode(programs, name, make):
     args = make()
     t = (0.5, _r(9).randn(*np.shape(args[1])))
     eps = 1e-6
-    up, down = _copies(args), _copies(args)
+    up, down = fresh_copies(args), fresh_copies(args)
     up[0], down[0] = args[0] + eps * t[0], args[0] - eps * t[0]
     up[1], down[1] = args[1] + eps * t[1], args[1] - eps * t[1]
     expected = (f(*up) - f(*down)) / (2 * eps)
-    value, tangent = tl.jvp(f, wrt=WRT)(*_copies(args), t)
-    np.testing.assert_allclose(value, f(*_copies(args)), rtol=1e-12)
+    value, tangent = tl.jvp(f, wrt=WRT)(*fresh_copies(args), t)
+    np.testing.assert_allclose(value, f(*fresh_copies(args)), rtol=1e-12)
     np.testing.assert_allclose(tangent, expected, rtol=1e-5, atol=1e-6)
 
 
@@ -208,7 +195,7 @@ def test_a_container_holding_the_base_before_the_update_is_refused(programs, nam
     f = getattr(programs, name)
     args = (0.7, _r(6).randn(3, 2)) if name.startswith("dict") else (0.3, _r(7).randn(3))
     with pytest.raises(TangentlikeError, match=r"view_writes\.py:\d+:\d+: .* in place"):
-        tl.grad(f, wrt=WRT)(*_copies(args))
+        tl.grad(f, wrt=WRT)(*fresh_copies(args))
 
 
 def test_array_base_lets_arrays_and_numbers_through():
