@@ -40,6 +40,7 @@ import numpy as np
 
 from .. import runtime
 from ..analyze import alias_messages as messages
+from ..analyze import own_containers
 from ..analyze.activity import user_function
 from ..analyze.aliases import Aliases, bound_arguments
 from ..analyze.effects import Effects, Mutation
@@ -67,11 +68,12 @@ def changed_params(
     `made`: lists and dicts the function made (transform.argument_containers), whose
     items it may write without changing the memory of those items."""
     found: dict[str, tuple[gast.stmt, Mutation]] = {}
+    rebound = own_containers.rebound(fn, scope)  # `p = dict(p)` first: p is f's own
     for stmt in statements(fn.body):
         if id(stmt) not in aliases.before:
             continue
         if nodes.is_item_write(stmt) and (
-            nodes.assigned_name(stmt) in made or _into_a_display(aliases, stmt)
+            nodes.assigned_name(stmt) in made or _into_a_display(aliases, stmt, rebound)
         ):
             continue
         changes: list[tuple[str, Mutation]] = []
@@ -88,13 +90,16 @@ def changed_params(
     return found
 
 
-def _into_a_display(aliases: Aliases, stmt: gast.Assign) -> bool:
+def _into_a_display(aliases: Aliases, stmt: gast.Assign, own: dict) -> bool:
     """Whether `y[k] = v` (not `y[k] op= v`, which changes the item itself) writes into
-    a list or dict display the function made (`y = {"a": p["a"]}`, a comprehension):
-    the write changes that container only, not the arrays it holds (nor a parameter)."""
+    a list or dict display the function made (`y = {"a": p["a"]}`, a comprehension), or
+    into a parameter's own copy (`p = dict(p)` first: analyze/own_containers.py): the
+    write changes that container only, not the arrays it holds (nor a parameter)."""
     target = stmt.targets[0]
     if getattr(target, "augmented", False) or not isinstance(target.value, gast.Name):
         return False
+    if id(stmt) in own.get(target.value.id, ()):
+        return True
     made = aliases.before[id(stmt)].made.get(target.value.id, ())
     displays = (gast.Dict, gast.List, gast.DictComp, gast.ListComp)
     return bool(made) and all(

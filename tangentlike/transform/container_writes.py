@@ -23,6 +23,7 @@ from typing import Any
 import gast
 
 from .. import runtime
+from ..analyze import own_containers
 from ..analyze.containers import mutation
 from ..syntax import nodes
 from ..syntax.nodes import walk
@@ -35,20 +36,23 @@ def find(ctx: Any) -> frozenset[str]:
     """The names written by index or key that hold a list or dict this function made;
     refuses the writes into them, and the pops from any list or dict, that could not be
     followed exactly."""
+    bindings = _bindings(ctx.fn)
     params = set(nodes.all_param_names(ctx.fn))
+    own = own_containers.rebound(ctx.fn, ctx.scope)  # `p = dict(p)`: p is its own
     changes: dict[str, list[gast.Assign]] = {}
     pops: dict[str, gast.Assign] = {}
     for stmt in statements(ctx.fn.body):
-        if nodes.is_item_write(stmt) and nodes.assigned_name(stmt) not in params:
-            changes.setdefault(nodes.assigned_name(stmt), []).append(stmt)
+        y = nodes.assigned_name(stmt) if nodes.is_item_write(stmt) else None
+        if y is not None and not _argument(y, stmt, params, own):
+            changes.setdefault(y, []).append(stmt)
         elif _popped(ctx, stmt) is not None:
             changes.setdefault(_popped(ctx, stmt), []).append(stmt)
             pops.setdefault(_popped(ctx, stmt), stmt)
-    bindings = _bindings(ctx.fn)
     found = set()
     for y, stmts in changes.items():
         fresh = y in ctx.structured and _kind(ctx, y, bindings, frozenset()) is not None
-        if y in pops and (y in params or not fresh):
+        argument = any(_argument(y, s, params, own) for s in stmts)
+        if y in pops and (argument or not fresh):
             raise ctx.error(
                 pops[y],
                 f"{y}.pop(...) is supported on a list or dict the function made itself "
@@ -63,6 +67,11 @@ def find(ctx: Any) -> frozenset[str]:
     if found:
         _check_escapes(ctx, found, changes)
     return frozenset(found)
+
+
+def _argument(name: str, stmt: gast.stmt, params: set[str], own: dict) -> bool:
+    """Whether `name` at stmt may be a parameter's value as the caller passed it."""
+    return name in params and id(stmt) not in own.get(name, ())
 
 
 def _popped(ctx: Any, stmt: gast.stmt) -> str | None:
