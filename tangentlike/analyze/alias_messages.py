@@ -14,6 +14,7 @@ import re
 import gast
 
 from ..errors import UnsupportedSyntaxError
+from ..parse import form_words
 from ..parse.source import ParsedFunction
 from .aliases import Aliases, View
 from .effects import Mutation
@@ -154,7 +155,23 @@ def item_write_refusal(
     parsed: ParsedFunction, aliases: Aliases, stmt: gast.Assign, y: str, shared: Shared
 ) -> UnsupportedSyntaxError:
     """`y[index] = v` where y may share memory with an argument, a global, or a name read
-    after the write."""
+    after the write (in the user's words where the code is a gradient's differentiable
+    form: parse/form_words.py)."""
+    return _told(parsed, _item_write_refusal(parsed, aliases, stmt, y, shared))
+
+
+def _told(parsed: ParsedFunction, error: UnsupportedSyntaxError) -> UnsupportedSyntaxError:
+    """`error` with its words told as the user's (parse/form_words.py) in a form."""
+    if form_words.in_form(parsed):
+        error.message = form_words.told(parsed, error.message)
+        error.hint = form_words.HINT
+        error.args = (error._render(),)
+    return error
+
+
+def _item_write_refusal(
+    parsed: ParsedFunction, aliases: Aliases, stmt: gast.Assign, y: str, shared: Shared
+) -> UnsupportedSyntaxError:
     where = stmt.targets[0]
     params = aliases.params_of(stmt, y)
     if y in aliases.params and (params or not shared):  # not rebound to its own copy

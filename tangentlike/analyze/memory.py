@@ -179,6 +179,8 @@ class Values:
             return NONE  # a bool, a copy
         if callee is runtime.kept_apart:
             return NONE  # a copy (its value, when not a copy, is not read)
+        if callee is runtime.zeros_of:
+            return NONE  # new zeros, or None (a container's zero adjoint)
         if callee is runtime.pushed:
             return NONE  # a stack entry read back only through a name (higher/form_pairs)
         if callee is MISSING or runtime.owns(callee):
@@ -354,6 +356,7 @@ _FIRST_ARGUMENT_ONLY = frozenset(
         runtime.unadd,
         runtime.unmul,
         runtime.unstack,
+        runtime.unarray,
         runtime.unconcatenate_index,
         runtime.unsubscript,
         runtime.unsetitem,

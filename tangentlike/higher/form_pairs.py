@@ -33,7 +33,13 @@ saved names on paths where their push did not run (`same_memory(_pushed3, y)`: a
 UnboundLocalError there, seed 12 program 143). A pop binds only the object on top of
 the chain (identity), so a None prebinding never gives another value.
 A check that fails raises (never a wrong value): a push site run twice before its pop
-is one, so no push or pop inside a loop is rewritten.
+is one, so no push or pop inside a loop is rewritten. A name pushed and popped both
+outside and inside loops is paired outside them only: the generated code pushes in a
+loop what the backward sweep's loop pops (transform/sweep.py pairs a site's push and
+restore by the variable, loop with loop), so a pop outside loops takes what a push
+outside them saved (checked), and a pop in a loop, left reading the chain, never takes
+an entry marked `pushed` (the entry of an argument's array before its entry copy,
+say, which would otherwise count as what every pop of the name in a loop may return).
 
 Assumes: the form of a generated function, after the stack rewrite (`_stack = (v,
 _stack)` pushes, `X = _stack[0]; _stack = _stack[1]` pops). Guarantees: a rewritten
@@ -66,15 +72,13 @@ def pops_paired(fn: ast.FunctionDef, external: dict[str, object]) -> None:
         for k, stmt in enumerate(stmts):
             pushed = _pushed_name(stmt, chain)
             if pushed is not None:
-                pushes.setdefault(pushed, []).append((stmts, k))
-                if id(stmt) in in_loops:
-                    spoiled.add(pushed)
+                if id(stmt) not in in_loops:  # a loop's pushes pair with its adjoint's pops
+                    pushes.setdefault(pushed, []).append((stmts, k))
                 continue
             popped = _popped_name(stmts, k, chain)
             if popped is not None:
-                pops.setdefault(popped, []).append((stmts, k))
-                if id(stmt) in in_loops:
-                    spoiled.add(popped)
+                if id(stmt) not in in_loops:
+                    pops.setdefault(popped, []).append((stmts, k))
                 continue
             spoiled |= _other_chain_bindings(stmt, chain)
     used = {n.id for n in walk(fn) if isinstance(n, ast.Name)}
