@@ -226,8 +226,9 @@ class ModuleBuilder:
         fence.check(parsed)
         self.parsed.append(parsed)
         fn = nodes.deepcopy(parsed.node)
-        closures.partials_as_lambdas(fn, lambda f: self._is_partial(parsed, f))
+        # one scope for every call asked about (its locals walk the whole function)
         outside = Scope(parsed.func, closures.function_locals(parsed.node), {}, self.recorder)
+        closures.partials_as_lambdas(fn, lambda f: outside.resolve(f) is functools.partial)
         nested_grads.run(parsed, fn, outside.resolve, self.namespace.bind)
         closures.check(parsed, fn)
         user_locals = closures.function_locals(fn)
@@ -354,11 +355,6 @@ class ModuleBuilder:
         self._bind_free_names(node, helper, scope, namer, inside)
         closure, pre = closures.closure_of(helper, node.name, node, node, namer)
         return helper_calls.defaults_inlined(closure, pre)
-
-    def _is_partial(self, parsed: ParsedFunction, func: gast.expr) -> bool:
-        """Whether `func` names functools.partial where `parsed` is defined."""
-        scope = Scope(parsed.func, closures.function_locals(parsed.node), {}, self.recorder)
-        return scope.resolve(func) is functools.partial
 
     def watch(self, obj: object, kind: str) -> None:
         """Rebuild if `record.FINGERPRINTS[kind](obj)` changes (a global object's

@@ -69,8 +69,6 @@ class Memory:
         reshape of b on one path stays one where the other path shares none of b
         (analyze/joins.py; only with `same`: a loop's join stops making them after a few
         rounds, so it settles)."""
-        names = self.roots.keys() | other.roots.keys()
-        made = self.made.keys() | other.made.keys()
         mine = frozenset(self.roots.keys() - other.roots.keys()) if unbound else frozenset()
         theirs = frozenset(other.roots.keys() - self.roots.keys()) if unbound else frozenset()
         views = {n: v for n, v in self.views.items() if other.views.get(n) == v or n in mine}
@@ -87,16 +85,28 @@ class Memory:
             return (a & b) | (a & mine) | (b & theirs)
 
         return Memory(
-            roots={n: self.roots.get(n, NONE) | other.roots.get(n, NONE) for n in names},
+            roots=_united(self.roots, other.roots),
             views=views,
             ints=facts(self.ints, other.ints),
             ranges=facts(self.ranges, other.ranges),
             arrays=facts(self.arrays, other.arrays),
             floats=facts(self.floats, other.floats),
-            made={n: self.made.get(n, frozenset()) | other.made.get(n, frozenset()) for n in made},
+            made=_united(self.made, other.made),
             read=self.read | other.read,
             items=tuple_items.join(self.items, other.items, mine, theirs),
         )
+
+
+def _united(a: dict[str, frozenset], b: dict[str, frozenset]) -> dict[str, frozenset]:
+    """Name by name, the union of a's and b's sets (a name one has not: the other's).
+    The two sides of a join mostly hold the same sets; only the names whose sets differ
+    are united (found by C-level set differences of the items: a join of a large
+    function's memories stays cheap)."""
+    out = dict(a)
+    for n, v in b.items() - a.items():
+        old = out.get(n)
+        out[n] = v if old is None else old | v
+    return out
 
 
 class Values:

@@ -55,8 +55,8 @@ def join(
     """Items on either path: item by item where both paths have a tuple of one length;
     a name one path never binds, or binds to None or `()` (no item can be read from
     them: `_t[k]` raises), keeps the other's (as Memory.join's other facts)."""
-    out = {}
-    for name in mine.keys() | theirs.keys():
+    out = dict(mine.items() & theirs.items())  # the same items on both paths: kept
+    for name in (mine.keys() | theirs.keys()) - out.keys():
         a, b = mine.get(name), theirs.get(name)
         if a == () and b is not None:
             out[name] = b

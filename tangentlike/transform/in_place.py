@@ -57,7 +57,7 @@ from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
 from ..syntax.nodes import walk
-from . import argument_containers, argument_copies, item_updates
+from . import argument_containers, argument_copies, check_bindings, item_updates
 from .view_updates import ViewUpdates, keys_of
 
 EffectsOf = Callable[[object], Effects | None]
@@ -118,6 +118,7 @@ def run(
         lowering.aliases = analyze(fn, scope, registry, effects_of, structure(**copies))
     lowering.loops = _loops_around(fn.body, checkpointed, frozenset())
     fn.body = lowering.block(fn.body)
+    check_bindings.prebind(fn, namespace)
     check(fn)
     return lowering.effects(fn)
 
