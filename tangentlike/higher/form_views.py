@@ -123,10 +123,9 @@ def _written(stmt: ast.stmt) -> str | None:
 
 
 def _left_alone(fn: ast.FunctionDef, made) -> set[str]:
-    """Names the second derivative makes again itself, or that are never views: those
-    bound only by one view expression of one name (`_v11 = v1[3:4]`), the caller's
-    arrays of arguments (`_y_caller1`, written back into, never read as a view), and
-    names bound to other values too, none restored from a stack chain."""
+    """Names left as they are: the caller's arrays of arguments (`_y_caller1`, written
+    back into, never read as a view), and names bound to other values too, none restored
+    from a stack chain."""
     stores: dict[str, int] = {}
     for node in walk(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -144,9 +143,7 @@ def _left_alone(fn: ast.FunctionDef, made) -> set[str]:
             same[node.targets[0].id] = same.get(node.targets[0].id, 0) + 1
     popped = _popped(fn)
     for name in made:
-        if stores.get(name, 0) == 1 and same.get(name) == 1:
-            alone.add(name)  # one view, made once
-        elif name not in popped and same.get(name) != stores.get(name, 0):
+        if name not in popped and same.get(name) != stores.get(name, 0):
             alone.add(name)  # bound to other values too, none restored from a stack
     return alone
 
