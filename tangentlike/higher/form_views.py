@@ -21,14 +21,24 @@ by in the function (composed through names that are themselves views: `z1 = y`,
 z1's data address, shape, strides and dtype (B an array of numbers), else 0: so the
 name made again reads the very bytes it read before, and a name it answers 0 for is
 left as it was (the second derivative's own checks then see it, as without this
-rewrite). The same holds after any write into B by index in the form (`y[...] = _y1`
-of a view update, whose old view is read afterwards to be pushed).
+rewrite).
+
+Made again are names the backward sweep restores from a stack chain (`z1 = _pushed4`,
+`y = _stack[0]`), whose binding shows the second derivative no view, and names bound
+by one view expression only (`_call1 = y[::-1]`, `_v3 = y` on both paths of an `if`),
+which it may no longer see as views of the array restored (rebound in between). Left
+alone: names bound to other values too, none restored from a stack chain; names read
+in `is` tests (push/pop pairs: a new object would fail them); the caller's arrays of
+arguments (`_y_caller1`); names the restore itself reads. Only restores are rewritten:
+writes of the forward sweep already make their views again (transform/view_updates.py).
 
 Assumes: the form of a generated function, after the other rewrites of higher/forms.py;
 `external` its module's names. Guarantees: a name the rewrite binds again is bound to an
-array of the very memory, shape and strides it had (None in between, never read);
-the expressions made again read only names bound at the function's top level before the
-restore's own top-level statement (or constants), and change nothing.
+array of the very memory, shape and strides it had (None in between, never read); the
+names it asks about and the expressions it makes again read only names certainly bound
+before the restore (or the module's, never bound in the function), and change nothing
+(an expression that no longer applies, an index out of range of an array rebound since,
+raises: an error, never a value).
 """
 
 from __future__ import annotations
