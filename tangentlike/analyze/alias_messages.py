@@ -9,12 +9,13 @@ value turns out to be one (numbers are never shared).
 
 from __future__ import annotations
 
+import os
 import re
 
 import gast
 
 from ..errors import UnsupportedSyntaxError
-from ..parse import form_words
+from ..parse import form_words, origins
 from ..parse.source import ParsedFunction
 from .aliases import Aliases, View
 from .effects import Mutation
@@ -44,7 +45,14 @@ def text(parsed: ParsedFunction, node: gast.AST) -> str:
 
 
 def place(parsed: ParsedFunction, node: gast.AST) -> str:
-    return f"{parsed.basename}:{getattr(node, 'lineno', parsed.first_line)}"
+    """`file.py:LINE` of node; in a gradient's differentiable form (second order), the
+    user's line it stands for where it can be traced (parse/origins.py)."""
+    line = getattr(node, "lineno", parsed.first_line)
+    if origins.is_form(parsed.filename):
+        found = origins.origin(parsed.filename, line)
+        if found is not None:
+            return f"{os.path.basename(found[0])}:{found[1]}"
+    return f"{parsed.basename}:{line}"
 
 
 def made(parsed: ParsedFunction, aliases: Aliases, stmt: gast.stmt, name: str) -> str:
@@ -52,6 +60,8 @@ def made(parsed: ParsedFunction, aliases: Aliases, stmt: gast.stmt, name: str) -
     origin = aliases.made_at(stmt, name)
     if origin is None:
         return f"the argument {name!r}" if name in aliases.params else f"{name!r}"
+    if origins.is_form(parsed.filename):  # the user's line, not the form's
+        return f"`{text(parsed, origin)}` at {place(parsed, origin)}"
     return f"`{text(parsed, origin)}` at line {origin.lineno}"
 
 

@@ -183,8 +183,8 @@ class Values:
         if _hashable(callee) and callee in _SOME_ARGUMENTS and not call.keywords:
             kept = [a for k, a in enumerate(call.args) if k in _SOME_ARGUMENTS[callee]]
             return self.atoms_roots(kept, m)
-        if callee in (runtime.same_memory, runtime.same_array, runtime.part_of):
-            return NONE  # a bool
+        if callee in (runtime.same_memory, runtime.same_array, runtime.part_of, runtime.same_view):
+            return NONE  # a bool (an int)
         if callee is runtime.entry_copy:
             return NONE  # a bool, a copy
         if callee is runtime.kept_apart:

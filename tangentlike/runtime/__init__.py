@@ -52,6 +52,7 @@ from .containers import (
     zeros_of,
 )
 from .draws import random_draw
+from .form_views import same_view
 from .forms import popped_array, pushed
 from .gradient import stop_gradient
 from .higher import (
@@ -364,6 +365,7 @@ __all__ = [
     "rule_contribution",
     "same_array",
     "same_memory",
+    "same_view",
     "saved_item",
     "seed_like",
     "select_vjp",

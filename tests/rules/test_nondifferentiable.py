@@ -155,6 +155,11 @@ def _calls() -> dict[object, list[Call]]:
             Call(runtime.part_of, (A[1:], A, "shared"), ()),
             Call(runtime.part_of, ([1.5], [1.5, 2.5], "shared"), ()),
         ],
+        # which view of a restored array a name is (higher/form_views.py): a number
+        runtime.same_view: [
+            Call(runtime.same_view, (A[1:], A, (A[:1], A[1:])), ()),
+            Call(runtime.same_view, (A[1:].copy(), A, (A[1:],)), ()),
+        ],
         # the keys a dict copy iterates (dict(d), {**d}; normalize/builtin_calls.py)
         runtime.keys_of: [Call(runtime.keys_of, ({"a": 1.5, "b": 2.5}, "not a dict"), ())],
         # math
