@@ -105,6 +105,7 @@ from .indexing import (
     unshared,
     unsubscript,
     untouched,
+    updated,
     write_back,
 )
 from .numpy import (
@@ -426,6 +427,7 @@ __all__ = [
     "untouched",
     "unvectorized",
     "unweights",
+    "updated",
     "vectorized",
     "weights_like",
     "with_zero_item",
