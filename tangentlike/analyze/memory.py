@@ -273,6 +273,8 @@ class Values:
                 callee in views.ARRAY_VIEWS or callee in (runtime.entry_copy, runtime.kept_apart)
             ):
                 return True
+            if callee is runtime.updated:  # `z op v`, kept an array where z is a 0-d one
+                return len(value.args) == 2 and self.is_array(value.args[1], m)
             if callee is runtime.iterable:  # a dict's keys are a list; anything else itself
                 return len(value.args) == 1 and self.is_array(value.args[0], m)
             return isinstance(callee, np.ufunc) or self.registry.makes_new_array(callee)
@@ -381,7 +383,7 @@ _FIRST_ARGUMENT_ONLY = frozenset(
 # Helpers of generated code whose result is made of the arguments at these positions or
 # new memory: add_item(b, x, index, g) returns b (a container adjoint updated in place)
 # or a new array, holding g's items; x and index give shapes and places.
-_SOME_ARGUMENTS = {runtime.add_item: (0, 3)}
+_SOME_ARGUMENTS = {runtime.add_item: (0, 3), runtime.updated: (1,)}
 
 
 def _dotted(node: gast.expr) -> str:

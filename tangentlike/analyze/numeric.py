@@ -78,6 +78,8 @@ def float_result(
         return False
     if len(call.args) == 1 and not call.keywords and registry.makes_float_array(callee):
         return True
+    if callee is runtime.updated:  # `z op v` (transform/in_place.py)
+        return len(call.args) == 2 and is_float(call.args[1])
     keeper = registry.keeps_float(callee) or any(callee is c for c in _OWN_COPIES)
     return keeper and is_float(call.args[0])
 

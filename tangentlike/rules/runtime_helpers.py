@@ -9,8 +9,8 @@ template) and, beside it, the forward form (a tangent template).
 The rule maths of products (`matmul_vjp_a`, `dot_vjp_b`, ...) is bilinear: linear in
 the adjoint and in the other factor. `zeros_of` makes zeros whatever its argument
 (locally constant); `selects`, `unshared`, `array_base` and `write_back` are checks or effects that
-return nothing; `entry_copy`, `kept_apart`, `popped_array` and `pushed` are the identity
-on values. Every other runtime helper is refused, located, when a generated gradient
+return nothing; `entry_copy`, `kept_apart`, `popped_array`, `pushed` and `updated` are the
+identity on values. Every other runtime helper is refused, located, when a generated gradient
 that calls it is differentiated again (never read as user code, never zero).
 """
 
@@ -243,6 +243,14 @@ def _checks(adjoint: Callable, tangent: Callable) -> None:
     @tangent(runtime.kept_apart)
     def kept_apart_tangent(result, x, shares):
         d[result] = d[x]
+
+    @adjoint(runtime.updated, constant=("z",))
+    def updated(result, z, value):
+        d[value] = d[result]
+
+    @tangent(runtime.updated)
+    def updated_tangent(result, z, value):
+        d[result] = runtime.updated(z, d[value])
 
 
 def _broadcasting(adjoint: Callable, tangent: Callable) -> None:

@@ -106,6 +106,7 @@ from .indexing import (
     unshared,
     unsubscript,
     untouched,
+    updated,
     write_back,
 )
 from .numpy import (
@@ -428,6 +429,7 @@ __all__ = [
     "untouched",
     "unvectorized",
     "unweights",
+    "updated",
     "vectorized",
     "weights_like",
     "with_zero_item",

@@ -118,7 +118,7 @@ def unsetitem_vjp(h, g, index):
     h0, h1 = (None, None) if h is None else (h[0], h[1])
     out = np.zeros(np.shape(g), dtype=np.result_type(g, np.float32))
     if h0 is not None:
-        out = out + h0
+        out = np.asarray(out + h0)  # an array, a 0-d one too (NumPy's sum is a number)
         out[index] = 0.0
     if h1 is not None:
         out[index] = out[index] + h1

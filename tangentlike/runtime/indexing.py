@@ -231,6 +231,16 @@ def kept_apart(x, shares):
     return x.copy()
 
 
+def updated(z, value):
+    """What `z op= v` leaves in z, given value = `z op v` (transform/in_place.py lowers
+    the update out of place where no other name shares z): NumPy's operators make a
+    number of a 0-d array, where the augmented assignment keeps z an array, which a
+    name made from z afterwards shares and may change in place; anything else as is."""
+    if type(z) is np.ndarray and not z.ndim and not isinstance(value, np.ndarray):
+        return np.asarray(value)
+    return value
+
+
 def copies_array(x, what):
     """Raise TypeError unless `x.copy()` means `np.copy(x)`: x an array or a NumPy scalar.
     A list's or dict's .copy() is a shallow copy sharing the items (list(x), dict(x))."""

@@ -188,6 +188,8 @@ def _makes_array(ctx: Context, value: gast.expr, seen: frozenset[str]) -> bool:
         callee = ctx.scope.resolve(value.func)
         if callee in (runtime.entry_copy, runtime.popped_array):  # raise for a list
             return True
+        if callee is runtime.updated and len(value.args) == 2:  # `z op v`, kept an array
+            return _makes_array(ctx, value.args[1], seen)
         return isinstance(callee, np.ufunc) or ctx.registry.makes_new_array(callee)
     if isinstance(value, gast.Subscript) and isinstance(value.value, (gast.Name, gast.Attribute)):
         return new_array_subscript(ctx.scope.resolve(value.value))  # np.r_[a, b]
@@ -219,6 +221,8 @@ def _ndarray(ctx: Context, operand: gast.expr, seen: frozenset[str]) -> bool:
             return True  # no container either (a form's prebinding): None[k] = v fails
         if isinstance(value, gast.Call):
             callee, args = ctx.scope.resolve(value.func), value.args
+            if callee is runtime.updated and len(args) == 2:  # `z op v`, kept an array
+                return _ndarray(ctx, args[1], inner)
             if args and isinstance(args[0], gast.List):  # np.array([a, b]): rank >= 1
                 return ctx.registry.makes_array_of_list(callee)
             if len(args) == 1 and not value.keywords and ctx.registry.keeps_kind(callee):
@@ -290,6 +294,7 @@ _SHARING = {
     runtime.ungradient_like: (1,),
     runtime.no_object_zero: (0,),
     runtime.kept_apart: (0,),  # x itself or x's copy
+    runtime.updated: (1,),  # the new value `z op v`
 }
 
 

@@ -111,6 +111,7 @@ def run(
         aliases = analyze(fn, scope, registry, effects_of, structured)
     lowering = _Lowering(parsed, scope, registry, namespace, namer, effects_of, aliases)
     lowering.keyed = keyed.keyed_reads(fn)
+    lowering.other_writes = _writes_in_place(fn, scope, registry, effects_of) > 1
     lowering.temps = temps or {}
     lowering.mutated.update(copied)
     lowering.mutated.update(written)
@@ -144,6 +145,26 @@ def _updates_left(fn: gast.FunctionDef) -> bool:
     )
 
 
+def _writes_in_place(fn: gast.FunctionDef, scope: Scope, registry: Registry, effects_of) -> int:
+    """How many statements of fn may write into an array in place (2: more than one):
+    updates, writes by index, calls of NumPy's writers and of helpers that change (or
+    may change) a parameter."""
+    found = 0
+    for node in walk(fn):
+        if isinstance(node, gast.AugAssign) or (
+            isinstance(node, gast.stmt) and nodes.is_item_write(node)
+        ):
+            found += 1
+        elif isinstance(node, gast.Call):
+            callee = scope.resolve(node.func)
+            if _writes_first_argument(callee):
+                found += 1
+            elif user_function(callee, registry):
+                effects = effects_of(callee)
+                found += 2 if effects is None or effects.mutated else 0
+    return found
+
+
 def check(fn: gast.FunctionDef) -> None:
     """Assert no augmented assignment is left (a compiler bug if it fails)."""
     assert not any(isinstance(n, gast.AugAssign) for n in walk(fn)), "AugAssign left"
@@ -162,6 +183,7 @@ class _Lowering:
         self.temps: dict[int, str] = {}
         self.loops: dict[int, frozenset[int]] = {}
         self.keyed: dict[str, tuple] = {}  # names read only at constant keys
+        self.other_writes = True  # whether fn may write in place more than once
 
     def block(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
         out: list[gast.stmt] = []
@@ -294,10 +316,16 @@ class _Lowering:
         return self.temps.get(id(stmt)) or self.namer.temp(stmt.target.id)
 
     def out_of_place(self, stmt: gast.AugAssign) -> list[gast.stmt]:
+        """`_z1 = z op v; z = _z1`, or `z = updated(z, _z1)` where z may be a 0-d array
+        (which stays one, unlike `z op v`) that a later write in place may reach."""
         z = stmt.target.id
         tmp = self.temp(stmt)
         value = nodes.binop(nodes.name(z), stmt.op, stmt.value)
-        return [nodes.assign(tmp, value), nodes.assign(z, nodes.name(tmp))]
+        new: gast.expr = nodes.name(tmp)
+        if self.other_writes and self.aliases.roots(stmt, z):
+            helper = nodes.name(self.namespace.bind("updated", runtime.updated, self.namer))
+            new = nodes.call(helper, [nodes.name(z), new])
+        return [nodes.assign(tmp, value), nodes.assign(z, new)]
 
     def numeric_item(self, stmt: gast.Assign) -> list[gast.stmt]:
         """`L[k] op= v` (normalize/desugar.py marks it) into what may be a list or dict:
@@ -321,7 +349,8 @@ class _Lowering:
         live = None
         if not a.global_roots(stmt, y) and not a.params_of(stmt, y):
             live = a.live_sharers(stmt, y)  # who would see the item change
-        return item_updates.lowered(stmt, y, what, live, self.namespace, self.namer)
+        kept = self.other_writes
+        return item_updates.lowered(stmt, y, what, live, self.namespace, self.namer, kept)
 
     def before_arrays(self, stmt: gast.stmt) -> frozenset[str]:
         """Names certainly not a list or dict when stmt runs."""

@@ -33,26 +33,34 @@ def lowered(
     live: list[str] | None,
     namespace: Namespace,
     namer: Namer,
+    kept: bool = False,
 ) -> list[gast.stmt]:
     """The check, `stmt` (`y[k] = <new value>`), and the rebinding of the names in
-    `live` (other than y) that held the old item."""
+    `live` (other than y) that held the old item. `kept`: a later write in place may
+    reach the item, so a 0-d array item stays an array (`runtime.updated`)."""
     target = stmt.targets[0]
     helper = nodes.name(namespace.bind("numeric_item", runtime.numeric_item, namer))
     args = [nodes.name(y), index_expr(target.slice), nodes.const(what)]
     names = [n for n in live or () if n != y]
-    if live is None:
-        return [nodes.expr_stmt(nodes.call(helper, args)), stmt]
-    args.append(nodes.tuple_([nodes.name(n) for n in live]))
-    if not names:
-        return [nodes.expr_stmt(nodes.call(helper, args)), stmt]
+    if live is not None:
+        args.append(nodes.tuple_([nodes.name(n) for n in live]))
+    if names:
+        args.append(nodes.tuple_([nodes.name(n) for n in names]))
+    out: list[gast.stmt] = [nodes.expr_stmt(nodes.call(helper, args))]
     old = namer.temp(y + "_old")
-    read = gast.Subscript(value=nodes.name(y), slice=nodes.deepcopy(target.slice), ctx=gast.Load())
-    args.append(nodes.tuple_([nodes.name(n) for n in names]))
-    out: list[gast.stmt] = [
-        nodes.assign(old, read),
-        nodes.expr_stmt(nodes.call(helper, args)),
-        stmt,
-    ]
+    if names or kept:
+        read = gast.Subscript(
+            value=nodes.name(y), slice=nodes.deepcopy(target.slice), ctx=gast.Load()
+        )
+        out.insert(0, nodes.assign(old, read))
+    if kept and isinstance(stmt.value, gast.Name):
+        new = namer.temp(y)
+        keep = nodes.name(namespace.bind("updated", runtime.updated, namer))
+        out.append(nodes.assign(new, nodes.call(keep, [nodes.name(old), stmt.value])))
+        stmt.value = nodes.name(new)
+    out.append(stmt)
+    if not names:
+        return out
     same_memory = nodes.name(namespace.bind("same_memory", runtime.same_memory, namer))
     for n in names:  # the new value itself (what y[k] now holds): an array, not an item
         same, array = namer.temp("same"), namer.temp("array")
