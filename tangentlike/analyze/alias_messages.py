@@ -60,9 +60,8 @@ def made(parsed: ParsedFunction, aliases: Aliases, stmt: gast.stmt, name: str) -
     origin = aliases.made_at(stmt, name)
     if origin is None:
         return f"the argument {name!r}" if name in aliases.params else f"{name!r}"
-    if origins.is_form(parsed.filename):  # the user's line, not the form's
-        return f"`{text(parsed, origin)}` at {place(parsed, origin)}"
-    return f"`{text(parsed, origin)}` at line {origin.lineno}"
+    where = f"`{text(parsed, origin)}` at line {origin.lineno}"
+    return form_words.told(parsed, where)  # in a gradient's form: the user's line
 
 
 def label(parsed: ParsedFunction, aliases: Aliases, stmt: gast.stmt, name: str) -> str:
