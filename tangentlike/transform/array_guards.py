@@ -13,6 +13,8 @@ statement of the same statement list binds `s = same_memory(x, y)` or
 `s = same_array(x, y, ...)` with b one of the names x, y, and neither s nor b is bound
 (nor deleted) by any statement after it up to J, nor by one of J's statements before w:
 when w runs, s is that test's result, true, and b the same object it tested — an array.
+b must be a local of the function, and nothing in it declares a name global or
+nonlocal (no call can rebind b unseen); otherwise nothing is found.
 """
 
 from __future__ import annotations
@@ -32,11 +34,14 @@ _TESTS = (runtime.same_memory, runtime.same_array)
 def guarded(fn: gast.FunctionDef, resolve: Callable[[gast.expr], Any]) -> frozenset[int]:
     """id of each write by index that runs only where its base is an array."""
     found: set[int] = set()
+    if any(isinstance(n, (gast.Global, gast.Nonlocal)) for n in walk(fn)):
+        return frozenset()  # a call might rebind a name between the test and the write
+    local = set(nodes.all_param_names(fn)).union(*(_bound(s) for s in fn.body))
     for stmts in _statement_lists(fn.body):
         for j, stmt in enumerate(stmts):
             if not (isinstance(stmt, gast.If) and isinstance(stmt.test, gast.Name)):
                 continue
-            arrays = _tested(stmts[:j], stmt.test.id, resolve)
+            arrays = _tested(stmts[:j], stmt.test.id, resolve) & local
             if not arrays:
                 continue
             for inner in stmt.body:

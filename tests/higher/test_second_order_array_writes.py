@@ -171,3 +171,10 @@ def test_guarded_writes_need_the_tested_name_unchanged():
     )
     # any other test: no guard
     assert _guarded("def f(x, b):\n    s = g(x, b)\n    if s:\n        b[0] = x\n") == []
+
+
+def test_guarded_writes_need_a_local_base_no_call_can_rebind():
+    written = "    s = same_memory(x, b)\n    if s:\n        b[0] = x\n"
+    assert _guarded("def f(x, b):\n" + written) == ["b[0]"]
+    assert _guarded("def f(x):\n" + written) == []  # b a global: a call may rebind it
+    assert _guarded("def f(x, b):\n    global c\n" + written) == []
