@@ -112,6 +112,8 @@ def test_dict_not_made_by_a_display_stays_refused_located(m):
     keeps saved_item and is refused at the user's line, naming the user's dict."""
     with pytest.raises(TangentlikeError) as err:
         tl.hvp(m.f_copied)(POINTS["positive"], np.ones(3))
-    assert "saved_item" in str(err.value) and "'D'" in str(err.value)
+    message = str(err.value)
+    assert "saved_item" in message and "'D'" in message
+    assert "binds by displays alone" in message and "copied from another container" in message
     line = SOURCE.splitlines().index('    D["a"] = np.sin(E["b"]) * D["a"]') + 1
     assert err.value.location.line == line
