@@ -149,6 +149,17 @@ def register(registry: Registry) -> None:
         "that avoids this operation, or register a rule for it with @tangentlike.adjoint",
     )
     registry.refuse(
+        [runtime.saved_item, runtime.restore_item],
+        "(how a generated gradient saves and restores what a write by index or key "
+        "overwrites) has no second-order rule: the gradient's differentiable form spells "
+        "it out only for a list or dict the function binds by displays alone ([...], "
+        "{...}, list(...), dict(...)), and this one is bound otherwise too (prebound, "
+        "restored from the gradient's stack, or copied from another container)",
+        "build the list or dict by a display where it is written into, and write into it "
+        "there (not a copy of another container); or differentiate the original function "
+        "in a form that updates out of place (L = L[:k] + [v] + L[k + 1:])",
+    )
+    registry.refuse(
         [runtime.random_draw],
         "(a random draw from a Generator) does not differentiate the parameters of its "
         "distribution",

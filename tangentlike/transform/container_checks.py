@@ -4,14 +4,17 @@ Assumes: A-normal form, `Context.structured` set. Guarantees: `check` raises a
 located error for every container mutation whose gradient could not be followed
 exactly (appending to an argument, to a list held in another container, to a
 list another name refers to, inside a loop over that list; writing into a list
-or dict by index or key: a write transform/view_updates.py marks `into_array`
-runs only where its base is an array, and is left to transform.plan); `restored`
+or dict by index or key: a write transform/view_updates.py marks `into_array`, or
+one under a test of memory sharing (transform/array_guards.py), runs only where its
+base is an array, and is left to transform.plan); `restored`
 says which `xs.append` / `xs.extend` the backward sweep must undo: those of lists it
 reads under any name.
 """
 
 from __future__ import annotations
 
+import ast
+import linecache
 from typing import Any
 
 import gast
@@ -24,9 +27,10 @@ from ..analyze import containers as container_analysis
 from ..analyze.activity import user_function
 from ..analyze.calls import hides_arguments
 from ..analyze.containers import mutation
+from ..parse import origins
 from ..syntax import nodes
 from ..syntax.nodes import walk
-from . import container_writes
+from . import array_guards, container_writes
 from .containers import assignments, binds_array, may_hold_container, statements
 
 
@@ -91,6 +95,7 @@ def check(ctx: Any) -> None:
         if isinstance(s.value, (gast.List, gast.Tuple, gast.Dict))
     }
     arrays = None  # certain_arrays(ctx), when first needed
+    guarded = array_guards.guarded(ctx.fn, ctx.scope.resolve)
     for stmt in assignments(ctx.fn.body):
         target, value = stmt.targets[0], stmt.value
         if isinstance(target, gast.Subscript):
@@ -99,7 +104,7 @@ def check(ctx: Any) -> None:
                 continue  # reverse.check_item_write: writing into an argument
             if name in ctx.container_writes:
                 continue  # a list or dict the function made (transform/container_writes.py)
-            if getattr(stmt, "into_array", False):
+            if getattr(stmt, "into_array", False) or id(stmt) in guarded:
                 continue  # runs only where `name` is an array (transform/view_updates.py)
             held = name in grown or name in literals
             if not held and may_hold_container(ctx, target.value):
@@ -140,6 +145,21 @@ def _refuse_write(ctx: Any, target: gast.Subscript, name: str) -> None:
     """Refuse writing into `name`, which may be a list or dict the function did not make;
     a compiler temporary (the base an update in place is written into, an inlined
     helper's variable) is named by the line that made it."""
+    user = _user_update(ctx, target, name)
+    if user is not None:
+        variable, line = user
+        raise ctx.error(
+            target,
+            f"differentiating the gradient again, the update in place of {variable!r} at "
+            f"line {line} writes into a value the gradient made ({name!r}: {variable!r} or "
+            "the array it is a view of) that tangentlike cannot show is an array there; "
+            "writing into a list or dict by index or key is supported only when the "
+            "function made it itself, and only there",
+            f"make it visible that {variable!r}, and the array it is a view of, are arrays "
+            "where they are made (np.array(...), np.copy(...), or arithmetic with a float: "
+            f"2.0 * a rather than a + a), or update it out of place ({variable} = "
+            f"{variable} + ...)",
+        )
     if not container_writes.temporary(ctx, name):
         raise ctx.error(
             target,
@@ -167,6 +187,32 @@ def _refuse_write(ctx: Any, target: gast.Subscript, name: str) -> None:
         "np.copy(...), or arithmetic with a float: 2.0 * a rather than a + a), or update "
         "out of place (z = z + ...)",
     )
+
+
+def _user_update(ctx: Any, target: gast.Subscript, name: str) -> tuple[str, int] | None:
+    """(the user's variable, its line) where a gradient's temporary `name` (`_y3`) is
+    written into, differentiating a gradient again (higher/forms.py): the variable the
+    user's line updates (`z2 += ...`, `v[k] = ...`); None elsewhere, or if unclear."""
+    filename = ctx.parsed.filename
+    if not (origins.is_form(filename) and name.startswith("_")):
+        return None
+    found = origins.origin(filename, ctx.parsed.location(target).line)
+    if found is None:
+        return None
+    text = linecache.getline(*found).strip()
+    try:
+        stmt = ast.parse(text).body[0] if text else None
+    except SyntaxError:
+        return None
+    if isinstance(stmt, ast.AugAssign):
+        updated = stmt.target
+    elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        updated = stmt.targets[0]
+    else:
+        return None
+    while isinstance(updated, ast.Subscript):
+        updated = updated.value
+    return (updated.id, found[1]) if isinstance(updated, ast.Name) else None
 
 
 def certain_arrays(ctx: Any) -> dict[int, bool]:
@@ -199,7 +245,10 @@ def _array_binding(ctx: Any, aliases: alias_analysis.Aliases, stmt: gast.Assign,
     a tuple it returned that its Effects say is an array (`s, y = h(x)`: analyze.
     tuple_items), or
     as part of a name certainly no list, tuple or dict there (`y = b[::-1]`: a slice
-    of an array is an array; of a number, an error)."""
+    of an array is an array; of a number, an error), or, in a gradient differentiated
+    again (higher/forms.py), as arithmetic of such names and numbers (`_y3 = y * _y2`,
+    y the argument's own copy there: no list is repeated or joined); user code keeps
+    the first-order rules (tests/transform/test_arrays_by_construction.py)."""
     if binds_array(ctx, stmt.value, y):
         return True
     memory = aliases.before.get(id(stmt))
@@ -212,12 +261,27 @@ def _array_binding(ctx: Any, aliases: alias_analysis.Aliases, stmt: gast.Assign,
         and value.value.id in memory.arrays
     ):
         return True
+    if (
+        isinstance(value, gast.BinOp)
+        and origins.is_form(ctx.parsed.filename)
+        and all(_no_container(o, memory) for o in (value.left, value.right))
+    ):
+        return True  # `_y3 = y * _y2`, y an array there: neither repeats nor joins a list
     if isinstance(value, gast.Call):  # a user function's result, an array by its Effects
         callee = ctx.scope.resolve(value.func)
         effects = ctx.effects_of(callee) if user_function(callee, ctx.registry) else None
         return effects is not None and effects.array and not hides_arguments(value)
     item = tuple_items.index(value, memory.items)
     return item is not None and item.array
+
+
+def _no_container(operand: gast.expr, memory: Any) -> bool:
+    """A number, or a name certainly no list, tuple or dict where it is read."""
+    if isinstance(operand, gast.Constant):
+        return isinstance(operand.value, (int, float, complex)) and not isinstance(
+            operand.value, bool
+        )
+    return isinstance(operand, gast.Name) and operand.id in memory.arrays
 
 
 def _item_of(name: str, containers: set[str], ctx: Any) -> bool:
