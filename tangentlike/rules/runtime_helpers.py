@@ -183,6 +183,7 @@ THROUGH_SOURCE = frozenset(
         runtime.qr_vjp,
         runtime.frechet_block,
         runtime.top_right,
+        runtime.standard,  # scipy.linalg.eigh's check of a standard problem: a, or raises
     }
 )
 

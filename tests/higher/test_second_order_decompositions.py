@@ -1,7 +1,7 @@
 """Second order through the adjoint helpers of the matrix decompositions (eigh_vjp,
-eig_vjp, svd_vjp, qr_vjp) and of scipy.linalg.expm (frechet_block, top_right): they are
-differentiated through their source (rules/runtime_helpers.py THROUGH_SOURCE), every
-call in it having a rule of its own. Hessian-vector products (forward over reverse and
+eig_vjp, svd_vjp, qr_vjp, also behind scipy.linalg.eigh and svd) and of scipy.linalg.expm
+(frechet_block, top_right): they are differentiated through their source
+(rules/runtime_helpers.py THROUGH_SOURCE), every call in it having a rule of its own. Hessian-vector products (forward over reverse and
 reverse over reverse), Hessians and the tangent of a gradient are checked against
 autograd where it has the function and against central differences of the gradient.
 
@@ -87,6 +87,16 @@ def f_expm(a):
     return np.sum(np.sin(scipy.linalg.expm(0.5 * a[:3])))
 
 
+def f_scipy_eigh(a):
+    w, v = scipy.linalg.eigh(a, lower=False)
+    return np.sum(w ** 3) + np.sum((v ** 2) * C)
+
+
+def f_scipy_svd(a):
+    u, s, vt = scipy.linalg.svd(a, full_matrices=False)
+    return np.sum(np.sqrt(s)) + np.sum((u ** 2) @ C)
+
+
 def f_svd_full(a):
     u, s, vt = np.linalg.svd(a)
     return np.sum(s ** 3) + np.sum(u[:, :3] ** 2 @ C)
@@ -116,6 +126,8 @@ CASES = {
     "f_svdvals": (A43, V43, True),
     "f_qr": (A43, V43, False),  # autograd.numpy.linalg.qr has no gradient
     "f_qr_r": (A43, V43, False),
+    "f_scipy_eigh": (A3, V3, False),  # the upper triangle read
+    "f_scipy_svd": (A43, V43, False),
     "f_expm": (A43, V43, False),  # autograd has no second derivative of expm
 }
 
