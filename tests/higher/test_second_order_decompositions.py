@@ -1,9 +1,10 @@
 """Second order through the adjoint helpers of the matrix decompositions (eigh_vjp,
 eig_vjp, svd_vjp, qr_vjp, also behind scipy.linalg.eigh and svd) and of scipy.linalg.expm
 (frechet_block, top_right): they are differentiated through their source
-(rules/runtime_helpers.py THROUGH_SOURCE), every call in it having a rule of its own. Hessian-vector products (forward over reverse and
-reverse over reverse), Hessians and the tangent of a gradient are checked against
-autograd where it has the function and against central differences of the gradient.
+(rules/runtime_helpers.py THROUGH_SOURCE), every call in it having a rule of its own.
+Hessian-vector products (forward over reverse and reverse over reverse), Hessians and
+the tangent of a gradient are checked against autograd where it has the function and
+against central differences of the gradient.
 
 Eigenvector and singular-vector functions here are invariant under the sign NumPy
 picks for each vector (they read squares), as the derivative of a sign choice is not
