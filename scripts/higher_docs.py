@@ -140,9 +140,11 @@ back to `bw_2`, which is H v.
   `scipy.linalg.expm`'s `frechet_block` and `top_right`: their conditions stay those of
   the first order, distinct eigen- and singular values, reduced SVD or square, real
   eigenvalues for `eig`, refused at run time outside them), or
-  are refused with the user's line they come from (e.g. `np.cumprod`'s `cumprod_vjp`:
-  its exact case at a zero treats the tail after the zero as the constant 0, so through
-  its source its second derivative there would be wrong; `np.linalg.lstsq`'s).
+  are refused with the user's line they come from (e.g. `np.linalg.lstsq`'s). `np.cumprod`'s
+  `cumprod_vjp` is read through its source where its input holds no zero; at an exact
+  zero its exact formula treats the tail after the zero as the constant 0, so its second
+  derivative there would be wrong: refused when the gradient runs. `np.sinc`'s slope has
+  a rule of its own (`sinc_slope`, exact at and near 0).
   `np.median`'s `median_vjp` and `np.gradient`'s `gradient_vjp` have rules of their own
   (`rules/runtime_statistics.py`: linear in the adjoint; the first locally constant in
   the array, the second reading it for its shape).

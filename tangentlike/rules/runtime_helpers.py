@@ -170,6 +170,7 @@ def register(registry: Registry) -> None:
 THROUGH_SOURCE = frozenset(
     {
         runtime.prod_others,
+        runtime.cumprod_vjp,  # no zero in its input; cumprod_vjp_at_zeros refuses
         runtime.norm_vjp,
         runtime.power_slope_dx,
         runtime.power_slope_dy,
