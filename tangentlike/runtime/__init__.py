@@ -74,6 +74,7 @@ from .higher import (
     unsum_vjp,
 )
 from .higher_pieces import (
+    cumprod_zero_refused,
     take_item_copy,
     take_item_vjp,
     unappend_copy,
@@ -111,7 +112,6 @@ from .numpy import (
     arange_vjp,
     cumprod_vjp,
     cumprod_vjp_at_zeros,
-    cumprod_zero_refused,
     gradient_of,
     gradient_vjp,
     linspace_vjp,

@@ -86,17 +86,6 @@ def cumprod_vjp_at_zeros(g, a, product, axis):
     return np.reshape(out, shape)
 
 
-def cumprod_zero_refused(*values):
-    """What the second-order rule of cumprod_vjp_at_zeros computes: a refusal, at run time
-    (the first order is exact at a zero, its formula's derivative is not)."""
-    raise ValueError(
-        "tangentlike: the second derivative of np.cumprod where its input holds an exact "
-        "zero is not supported (the gradient's formula there is not differentiable)\n"
-        "What to do: keep the product's factors away from 0, or differentiate "
-        "np.exp(np.cumsum(np.log(a))) for positive a."
-    )
-
-
 def weights_like(weights, a, axis):
     """`np.average`'s weights shaped to broadcast against `a` (1-D weights lie along axis)."""
     weights = np.asarray(weights)
