@@ -135,13 +135,19 @@ back to `bw_2`, which is H v.
 - The bespoke adjoints in `tangentlike/runtime/` either have second-order rules
   (`rules/runtime_helpers.py`), or are plain NumPy differentiated through their source
   (`THROUGH_SOURCE` there: `np.prod`'s `prod_others`, `np.linalg.norm`'s `norm_vjp`,
-  `np.linalg.solve`'s `solve_vjp`, `np.linalg.cholesky`'s `cholesky_vjp`), or
-  are refused with the user's line they come from (e.g. `np.cumprod`'s `cumprod_vjp`:
-  its exact case at a zero treats the tail after the zero as the constant 0, so through
-  its source its second derivative there would be wrong; the QR, SVD and eigen
-  decompositions' helpers). `np.median`'s `median_vjp` and `np.gradient`'s
-  `gradient_vjp` have rules of their own (`rules/runtime_statistics.py`: linear in the
-  adjoint; the first locally constant in the array, the second reading it for its shape).
+  `np.linalg.solve`'s `solve_vjp`, `np.linalg.cholesky`'s `cholesky_vjp`, the QR, SVD
+  and eigen decompositions' `qr_vjp`, `svd_vjp`, `eigh_vjp` and `eig_vjp`, and
+  `scipy.linalg.expm`'s `frechet_block` and `top_right`: their conditions stay those of
+  the first order, distinct eigen- and singular values, reduced SVD or square, real
+  eigenvalues for `eig`, refused at run time outside them), or
+  are refused with the user's line they come from (e.g. `np.linalg.lstsq`'s). `np.cumprod`'s
+  `cumprod_vjp` is read through its source where its input holds no zero; at an exact
+  zero its exact formula treats the tail after the zero as the constant 0, so its second
+  derivative there would be wrong: refused when the gradient runs. `np.sinc`'s slope has
+  a rule of its own (`sinc_slope`, exact at and near 0).
+  `np.median`'s `median_vjp` and `np.gradient`'s `gradient_vjp` have rules of their own
+  (`rules/runtime_statistics.py`: linear in the adjoint; the first locally constant in
+  the array, the second reading it for its shape).
 - The differentiable form rewrites two patterns of generated code that a second
   differentiation would refuse or misread: a comprehension's list handed to its name
   (a copy, `higher/form_lists.py`), an inner loop's counter and range restored from the

@@ -175,9 +175,11 @@ def _call(value: gast.Call, scope: Scope, registry: Registry) -> Operands:
     refusal = registry.refusal(callee)
     name = getattr(callee, "__qualname__", None) or getattr(callee, "__name__", "this function")
     if refusal is not None:
-        return Operands(
-            refused=(Refused(tuple(_names(arguments)), f"{name} {refusal.what}", refusal.hint),)
-        )
+        # The arguments still flow into the result: a refused call's result may reach the
+        # output through another refused call (top_right(expm(frechet_block(x, g))) in a
+        # gradient), and the first refusal must fire there, never a zero derivative.
+        names = tuple(_names(arguments))
+        return Operands(names, (Refused(names, f"{name} {refusal.what}", refusal.hint),))
     rule = registry.lookup(callee)
     if rule is None:
         return Operands(tuple(_names(arguments)))

@@ -60,8 +60,10 @@ UNARY = {
     np.arctanh: "g / (1.0 - x * x)",
     np.abs: "g * np.sign(x)",
     np.fabs: "g * np.sign(x)",
-    # d sinc(x) = (cos(pi x) - sinc(x)) / x, and 0 at x = 0 (sinc is even and smooth there)
-    np.sinc: "g * np.where(x == 0, 0.0, (np.cos(np.pi * x) - result) / np.where(x == 0, 1.0, x))",
+    # d sinc(x) = (cos(pi x) - sinc(x)) / x, its series near 0 (runtime.sinc_slope, with a
+    # second-order rule of its own: through np.where(x == 0, ...) the second derivative at 0
+    # was 0, not -pi^2/3)
+    np.sinc: "g * runtime.sinc_slope(x)",
     np.deg2rad: f"g * {_DEG}",
     np.radians: f"g * {_DEG}",
     np.rad2deg: f"g * {_RAD}",

@@ -169,14 +169,19 @@ def register(registry: Registry) -> None:
 
 
 # Helpers of generated gradients whose source is plain NumPy calls with rules of their own
-# (no isinstance dispatch on differentiated values, no raise, and no branch between
-# formulas whose derivatives differ: cumprod_vjp's exact case at a zero takes the tail
-# after the zero as the constant 0, whose derivative is not; tests/higher keeps it
-# refused): their second derivative is that of their source, read and differentiated like
-# a user's function.
+# (no isinstance dispatch on differentiated values, no raise but a refusal of a case the
+# first order refuses too (svd_vjp's full U of a tall matrix, eig_vjp's complex
+# eigenvalues), and no branch between formulas whose derivatives differ: cumprod_vjp's
+# exact case at a zero takes the tail after the zero as the constant 0, whose derivative
+# is not; tests/higher keeps it refused): their second derivative is that of their
+# source, read and differentiated like a user's function. The decompositions' helpers
+# are smooth where their first-order conditions hold (distinct eigen- and singular
+# values): tests/higher/test_second_order_decompositions.py checks them against autograd
+# and central differences of the gradient.
 THROUGH_SOURCE = frozenset(
     {
         runtime.prod_others,
+        runtime.cumprod_vjp,  # no zero in its input; cumprod_vjp_at_zeros refuses
         runtime.norm_vjp,
         runtime.power_slope_dx,
         runtime.power_slope_dy,
@@ -184,6 +189,13 @@ THROUGH_SOURCE = frozenset(
         runtime.slogdet_vjp,
         runtime.solve_vjp,
         runtime.cholesky_vjp,
+        runtime.eigh_vjp,
+        runtime.eig_vjp,
+        runtime.svd_vjp,
+        runtime.qr_vjp,
+        runtime.frechet_block,
+        runtime.top_right,
+        runtime.standard,  # scipy.linalg.eigh's check of a standard problem: a, or raises
     }
 )
 

@@ -11,6 +11,11 @@ map, its forward form the helper applied to the tangent of `g`.
 - unstack (np.hstack, vstack, dstack, column_stack): a split, transposed by the join;
 - unsum (builtin sum): g given to every item, transposed by adding the items' adjoints;
 - linspace_vjp (np.linspace): weights of the samples summed, transposed by spreading.
+
+And sinc_slope (np.sinc's slope, not linear): its derivative is sinc_curvature, whose
+own derivative has no rule (a third derivative through np.sinc is refused, located).
+cumprod_vjp_at_zeros (np.cumprod's gradient where its input holds a zero; cumprod_vjp
+without zeros is read through its source): both forms refuse at run time.
 """
 
 from __future__ import annotations
@@ -25,6 +30,24 @@ from .template import d
 
 def register(adjoint: Callable, tangent: Callable) -> None:
     """State both forms of each helper's rule with the registering functions given."""
+
+    @adjoint(runtime.cumprod_vjp_at_zeros, constant=("axis",))
+    def cumprod_vjp_at_zeros(result, g, a, product, axis):
+        d[g] = runtime.cumprod_zero_refused(d[result])
+        d[a] = runtime.cumprod_zero_refused(d[result])
+        d[product] = runtime.cumprod_zero_refused(d[result])
+
+    @tangent(runtime.cumprod_vjp_at_zeros)
+    def cumprod_vjp_at_zeros_tangent(result, g, a, product, axis):
+        d[result] = runtime.cumprod_zero_refused(d[g], d[a], d[product])
+
+    @adjoint(runtime.sinc_slope)
+    def sinc_slope(result, x):
+        d[x] = d[result] * runtime.sinc_curvature(x)
+
+    @tangent(runtime.sinc_slope)
+    def sinc_slope_tangent(result, x):
+        d[result] = d[x] * runtime.sinc_curvature(x)
 
     @adjoint(runtime.unarray, constant=("obj",))
     def unarray(result, g, obj):

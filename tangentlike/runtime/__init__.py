@@ -75,6 +75,7 @@ from .higher import (
     unsum_vjp,
 )
 from .higher_pieces import (
+    cumprod_zero_refused,
     take_item_copy,
     take_item_vjp,
     unappend_copy,
@@ -112,6 +113,7 @@ from .indexing import (
 from .numpy import (
     arange_vjp,
     cumprod_vjp,
+    cumprod_vjp_at_zeros,
     gradient_of,
     gradient_vjp,
     linspace_vjp,
@@ -206,6 +208,8 @@ from .scalars import (
     power_slope_dx,
     power_slope_dy,
     prod_of,
+    sinc_curvature,
+    sinc_slope,
     undist,
     unpick,
     unprod,
@@ -282,6 +286,8 @@ __all__ = [
     "cross_vjp",
     "cumprod_jvp",
     "cumprod_vjp",
+    "cumprod_vjp_at_zeros",
+    "cumprod_zero_refused",
     "dict_of",
     "digamma",
     "dot_vjp_a",
@@ -371,6 +377,8 @@ __all__ = [
     "seed_like",
     "select_vjp",
     "selects",
+    "sinc_curvature",
+    "sinc_slope",
     "slogdet_jvp",
     "slogdet_vjp",
     "solve_jvp",

@@ -8,6 +8,9 @@ of a max or min of several items.
 differentiable form of a generated gradient calls them instead (higher/forms.py), so a
 list read again by the backward sweep of the second derivative is still the list it was.
 
+And `cumprod_zero_refused`, the second-order rule of np.cumprod's helper where its input
+holds an exact zero (rules/runtime_numpy_helpers.py): a refusal, at run time.
+
 Part of the runtime: copied into generated modules that use it (NumPy only). None is
 a zero adjoint throughout, as in containers.py.
 """
@@ -140,3 +143,14 @@ def unconcatenate_index_vjp(h, g, concatenator, items):
         for hp, piece in zip(h, pieces, strict=True)
     ]
     return np.concatenate(parts, axis=axis)
+
+
+def cumprod_zero_refused(*values):
+    """What the second-order rule of cumprod_vjp_at_zeros computes: a refusal, at run time
+    (the first order is exact at a zero, its formula's derivative is not)."""
+    raise ValueError(
+        "tangentlike: the second derivative of np.cumprod where its input holds an exact "
+        "zero is not supported (the gradient's formula there is not differentiable)\n"
+        "What to do: keep the product's factors away from 0, or differentiate "
+        "np.exp(np.cumsum(np.log(a))) for positive a."
+    )

@@ -47,12 +47,30 @@ def unarray(g, obj):
 def cumprod_vjp(g, a, result, axis):
     """The adjoint of `a` in `np.cumprod(a, axis)`, exact when `a` holds zeros.
 
-    Before the first zero of a lane the gradient is a reverse cumulative sum of
-    g * result divided by a; at the first zero it is the reverse cumulative sum
-    of g times the products with that zero replaced by one; after it, zero.
+    With no zero in `a`: a reverse cumulative sum of g * result, divided by a. This
+    source is differentiated again for second order (rules/runtime_helpers.py
+    THROUGH_SOURCE); `a` holding a zero goes to cumprod_vjp_at_zeros, whose rule refuses
+    a second derivative at run time (its formula takes the lane after a zero as 0).
     """
     shape = np.shape(a)
     a, g, result = np.asarray(a), np.asarray(g), np.asarray(result)
+    if np.any(a == 0):
+        return cumprod_vjp_at_zeros(g, a, result, axis)
+    if axis is None:
+        a, axis = a.ravel(), 0
+    tail = np.flip(np.cumsum(np.flip(g * result, axis), axis), axis)
+    return np.reshape(tail / a, shape)
+
+
+def cumprod_vjp_at_zeros(g, a, product, axis):
+    """cumprod_vjp where `a` holds zeros (exact); `product` is np.cumprod(a, axis).
+
+    Before the first zero of a lane the gradient is a reverse cumulative sum of
+    g * product divided by a; at the first zero it is the reverse cumulative sum
+    of g times the products with that zero replaced by one; after it, zero.
+    """
+    shape = np.shape(a)
+    a, g, result = np.asarray(a), np.asarray(g), np.asarray(product)
     if axis is None:
         a, axis = a.ravel(), 0
     zero = a == 0

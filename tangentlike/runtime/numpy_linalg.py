@@ -125,9 +125,10 @@ def eigh_vjp(g_w, g_v, a, w, v, UPLO):
         inner = inner + (1.0 - eye) / gap * (vt @ g_v)
     sym = v @ inner @ vt
     sym = 0.5 * (sym + np.swapaxes(sym, -1, -2))
-    tri = np.tril if UPLO == "L" else np.triu
     doubled = sym + np.swapaxes(sym, -1, -2)
-    return tri(doubled) - 0.5 * doubled * eye
+    if UPLO == "L":
+        return np.tril(doubled) - 0.5 * doubled * eye
+    return np.triu(doubled) - 0.5 * doubled * eye
 
 
 def svd_vjp(g, a, result, compute_uv):
@@ -151,7 +152,7 @@ def svd_vjp(g, a, result, compute_uv):
     v = np.swapaxes(vt, -1, -2)
     eye = np.eye(k, dtype=s.dtype)
     f = 1.0 / (s[..., None, :] ** 2 - s[..., :, None] ** 2 + eye) * (1.0 - eye)
-    t = np.zeros((*s.shape, k), dtype=s.dtype)
+    t = np.zeros(s.shape + (k,), dtype=s.dtype)  # noqa: RUF005 (read as source)
     if g_s is not None:
         t = t + eye * np.expand_dims(g_s, -1)
     if g_u is not None:

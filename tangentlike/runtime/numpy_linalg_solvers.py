@@ -115,7 +115,7 @@ def eig_vjp(g_w, g_v, a, w, v):
     vt = np.swapaxes(v, -1, -2)
     n = w.shape[-1]
     eye = np.eye(n, dtype=w.dtype)
-    inner = np.zeros((*w.shape, n), dtype=w.dtype)
+    inner = np.zeros(w.shape + (n,), dtype=w.dtype)  # noqa: RUF005 (read as source)
     if g_w is not None:
         inner = inner + eye * np.expand_dims(g_w, -2)
     if g_v is not None:

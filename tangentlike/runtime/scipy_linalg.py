@@ -80,7 +80,7 @@ def frechet_block(a, e):
     Frechet derivative of expm at a in the direction e."""
     a, e = np.asarray(a), np.asarray(e)
     n = a.shape[-1]
-    block = np.zeros((*a.shape[:-2], 2 * n, 2 * n), dtype=np.result_type(a, e))
+    block = np.zeros(a.shape[:-2] + (2 * n, 2 * n), dtype=np.result_type(a, e))  # noqa: RUF005
     block[..., :n, :n] = a
     block[..., n:, n:] = a
     block[..., :n, n:] = e

@@ -60,8 +60,8 @@ CASES = [
     ("np.zeros_like(x)", "", ""),
     ("np.argmax(x)", "", ""),
     ("np.sum(x, 0, None, None, False, 1.0, True, i)", "i x", "i x"),
-    ("str(x)", "", "x"),
-    ("repr(y)", "", "y"),
+    ("str(x)", "x", "x"),  # refused, and still flowing: a later refusal cannot hide it
+    ("repr(y)", "y", "y"),
     ("len(x)", "", ""),
     ("f'{x} and {y}'", "", "x y"),
     ("x.shape", "", ""),

@@ -16,13 +16,14 @@ import tangentlike as tl
 REFUSED_SOURCE = """
 import numpy as np
 
-def qr_factors(x):
-    return np.sum(np.linalg.qr(np.outer(x, x) + np.eye(4))[1] ** 2)
+def least_squares(x):
+    a = np.outer(x, x)[:, :2] + np.eye(4)[:, :2]
+    return np.sum(np.linalg.lstsq(a, x, rcond=None)[0] ** 2)
 
-def cumulative_products(x):
-    return np.sum(np.cumprod(x * 0.5))
+def weighted_mean(x):
+    return np.average(x, weights=x * x)
 """
-REFUSED = {"qr_factors": "qr_vjp", "cumulative_products": "cumprod_vjp"}
+REFUSED = {"least_squares": "lstsq_vjp", "weighted_mean": "weights_like"}
 SUPPORTED = sorted(CASES)
 
 

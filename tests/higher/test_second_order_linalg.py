@@ -2,7 +2,7 @@
 (solve_vjp, cholesky_vjp: differentiated through their source, rules/runtime_helpers.py
 THROUGH_SOURCE): Hessian-vector products, forward over reverse and reverse over
 reverse, against autograd and central differences of the gradient; np.cumprod's helper
-stays refused (its exact case at a zero is not differentiable through its source)."""
+stays refused at an exact zero (its exact case there is not differentiable)."""
 
 from __future__ import annotations
 
@@ -80,8 +80,9 @@ def test_hessian_of_solve(m):
     assert np.allclose(h, expected, rtol=1e-7, atol=1e-9)
 
 
-def test_cumprod_stays_refused(m):
-    """Through its source, cumprod_vjp's second derivative at an exact zero would take
-    the tail after the zero as constant (wrong there): refused, located."""
-    with pytest.raises(tl.TangentlikeError, match=r"cumprod_vjp.*no second-order rule"):
+def test_cumprod_at_a_zero_stays_refused(m):
+    """cumprod_vjp's exact formula at a zero takes the tail after the zero as constant
+    (its derivative would be wrong there): refused when the gradient runs
+    (tests/higher/test_second_order_cumprod.py has the cases without zeros)."""
+    with pytest.raises(tl.TangentlikeError, match=r"np.cumprod where its input holds an exact"):
         tl.hvp(m.f_cumprod, method="reverse")(np.array([1.3, 0.0, 0.7]), np.ones(3))
