@@ -6,12 +6,10 @@ their structure, shape or labels (`x` in `unbroadcast(g, x)`, the names and site
 the checks) are constant. Both forms are stated: the reverse form (an adjoint
 template) and, beside it, the forward form (a tangent template).
 
-The rule maths of products (`matmul_vjp_a`, `dot_vjp_b`, ...) is bilinear: linear in
-the adjoint and in the other factor. `zeros_of` makes zeros whatever its argument
-(locally constant); `selects`, `unshared`, `array_base` and `write_back` are checks or effects that
-return nothing; `entry_copy`, `kept_apart`, `popped_array`, `pushed` and `updated` are the
-identity on values. Every other runtime helper is refused, located, when a generated gradient
-that calls it is differentiated again (never read as user code, never zero).
+Products' maths is bilinear; `zeros_of` makes zeros; `selects`, `unshared`, `array_base`
+and `write_back` check or write, returning nothing; `entry_copy`, `kept_apart`,
+`popped_array`, `pushed` and `updated` are the identity on values. Any other runtime helper
+is refused, located, when a gradient calling it is differentiated again (never zero).
 """
 
 from __future__ import annotations
