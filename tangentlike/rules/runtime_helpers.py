@@ -26,6 +26,7 @@ import numpy as np
 from .. import runtime
 from ..runtime import forward
 from . import (
+    runtime_arrangements,
     runtime_containers,
     runtime_numpy_helpers,
     runtime_pieces,
@@ -123,6 +124,8 @@ def register(registry: Registry) -> None:
     _products(adjoint, tangent)
     _own_helpers(adjoint, tangent)
     runtime_numpy_helpers.register(adjoint, tangent)
+    runtime_arrangements.register(adjoint, tangent)
+    registry.complex_roles(runtime_arrangements.COMPLEX_ROLES)
     runtime_pieces.register(adjoint, tangent)
     runtime_products.register(adjoint, tangent)
     runtime_statistics.register(adjoint, tangent)
