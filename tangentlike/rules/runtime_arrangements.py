@@ -31,7 +31,15 @@ import numpy as np
 from .. import runtime
 from .template import d
 
-COMPLEX_ROLES = {runtime.real_part: "sink"}
+# unbroadcast (a sum down to x's shape) and unsubscript (g placed into zeros of x's shape
+# and dtype; a complex g into a real x raises) are linear with real coefficients, their
+# rules (rules/runtime_helpers.py, runtime_containers.py) the transposes: they hold for
+# complex adjoints as they are. x is read for its shape (and dtype) only.
+COMPLEX_ROLES = {
+    runtime.real_part: "sink",
+    runtime.unbroadcast: "safe",
+    runtime.unsubscript: "safe",
+}
 
 
 def register(adjoint: Callable, tangent: Callable) -> None:

@@ -1,7 +1,8 @@
 """Second order through the adjoint helpers of np.sort, np.partition, np.pad, np.inner
 and the real part taken where a real value entered complex arithmetic (rules of
 rules/runtime_arrangements.py): autograd's own tests (test_sort, test_partition,
-test_pad, test_inner, test_complex_mutating_outgrad_from_indexing), re-run at second
+test_pad, test_inner, test_complex_mutating_outgrad_from_indexing: unbroadcast and
+unsubscript of complex adjoints, now of complex role "safe"), re-run at second
 order by scripts/autograd_suite.py, were refused there. Also np.imag's adjoint
 `-1j * g`: a negative imaginary literal made the normaliser recurse without end (first
 order too). Hessian-vector products forward over reverse and reverse over reverse, and
@@ -88,6 +89,13 @@ def f_complex_imag(x):
     return np.sum(np.imag(z) ** 2)
 
 
+def f_complex_item(x):
+    b = x + 1.0j
+    c = b[0] + 1.5
+    e = x + b + c
+    return np.sum(np.sin(np.real(e)) * np.real(b * b))
+
+
 def f_negative_imaginary(x):
     z = -1j * (x * x + 1j)
     return np.sum(np.real(z * z * x))
@@ -96,7 +104,7 @@ def f_negative_imaginary(x):
 R = np.random.RandomState(5)
 VECTOR = {"f_sort", "f_sort_flat", "f_partition", "f_pad_constant", "f_pad_reflect"}
 VECTOR |= {"f_pad_wrap", "f_inner", "f_complex", "f_complex_abs", "f_complex_imag"}
-VECTOR |= {"f_negative_imaginary"}
+VECTOR |= {"f_negative_imaginary", "f_complex_item"}
 NAMES = [line[4:].split("(")[0] for line in SOURCE.splitlines() if line.startswith("def f_")]
 CASES = {name: R.randn(5) if name in VECTOR else R.randn(3, 4) for name in NAMES}
 CASES["f_inner_vector"] = R.randn(3, 3)  # its rows and x[0] have the same length
