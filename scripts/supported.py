@@ -246,6 +246,8 @@ def _complex_section(registry) -> list[str]:
     roles, forms_ = registry.complex_table()
     by_role: dict[str, set[str]] = {}
     for primal, role in roles.items():
+        if (getattr(primal, "__module__", None) or "").startswith("tangentlike."):
+            continue  # a helper of generated gradients (runtime.real_part): not the user's
         names = [OPERATORS[primal]] if primal in OPERATORS else spellings(primal)[1]
         by_role.setdefault(role, set()).update(names)
 
@@ -265,7 +267,9 @@ def _complex_section(registry) -> list[str]:
         "arithmetic on such a value), only the functions below are differentiated; any",
         "other is refused at its line, as is a complex value passed to a helper function",
         "differentiated from its source or returned as an output. Second derivatives",
-        "through complex values are refused (their helpers have no second-order rule).",
+        "through complex values follow the same rules (the real part a real value's",
+        "adjoint takes has one); the transforms' helpers have no second-order rule yet",
+        "and are refused, located.",
         "",
         f"- make complex values from real ones: {listed('source')}, {listed('real-source')} "
         "(real input only), a complex literal, `x.astype(complex)`",

@@ -173,12 +173,17 @@ def grad(func, wrt=(0,), optimized=True, preserve_result=False, check_dims=True,
     w = _wrt(wrt)
     built = _tagged(tl.grad)(target, wrt=w, preserve_result=preserve_result)
 
+    user = getattr(func, "tl_user", func)  # the corpus function, under any gradients
+
     def df(*args):
-        calls.append(dict(kind="grad", df=built, func=target, wrt=w, args=args, seed=1.0))
+        nested = inner is not None  # the gradient of a gradient made here
+        call = dict(kind="grad", df=built, func=target, wrt=w, args=args, seed=1.0)
+        calls.append(dict(call, nested=nested, user=user, preserve_result=preserve_result))
         out = _tagged(built)(*args)
         return (out[1], out[0]) if preserve_result else out
 
     df.tl_grad = built
+    df.tl_user = user
     return df
 
 

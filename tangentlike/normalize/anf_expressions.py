@@ -69,7 +69,11 @@ class Expressions:
             pre, (left, right) = self.atoms([node.left, node.right], hint)
             return pre, nodes.binop(left, node.op, right)
         if isinstance(node, gast.UnaryOp):
-            if isinstance(node.operand, gast.Constant) and isinstance(node.op, gast.USub):
+            if (
+                isinstance(node.operand, gast.Constant)
+                and isinstance(node.op, gast.USub)
+                and isinstance(node.operand.value, (int, float))
+            ):  # a negative number: atom's literal (not -1j: an operation, never a fold)
                 return self.atom(node, hint)
             pre, operand = self.atom(node.operand, hint)
             return pre, gast.UnaryOp(op=node.op, operand=operand)

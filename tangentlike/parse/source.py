@@ -25,7 +25,7 @@ import gast
 from ..errors import SourceLocation, SourceNotFoundError, UnsupportedSyntaxError
 from ..syntax import blocks
 from ..syntax.nodes import walk
-from . import freshness, wrappers
+from . import freshness, per_call, wrappers
 from .resolve import primal_of, user_class
 from .shown import shown
 
@@ -176,6 +176,9 @@ def parse_function(func: Callable, recorder: Recorder | None = None) -> ParsedFu
     """Parse `func`'s source; raise SourceNotFoundError when Python cannot show it.
     The recorder, if any, is told the whole file text the source was cut from."""
     func = unwrap(func)
+    again = per_call.refusal(func)  # a gradient built at each call: no source yet
+    if again is not None:
+        raise again
     if not inspect.isfunction(func):
         raise SourceNotFoundError(
             f"cannot differentiate {func!r}: it is not a Python function with source code",

@@ -24,6 +24,7 @@ import numpy as np
 from .. import runtime
 from ..runtime import forward
 from . import (
+    runtime_arrangements,
     runtime_containers,
     runtime_numpy_helpers,
     runtime_pieces,
@@ -118,9 +119,10 @@ def register(registry: Registry) -> None:
     _broadcasting(adjoint, tangent)
     _boundaries(adjoint, tangent)
     runtime_containers.register(adjoint, tangent)
-    _products(adjoint, tangent)
     _own_helpers(adjoint, tangent)
     runtime_numpy_helpers.register(adjoint, tangent)
+    runtime_arrangements.register(adjoint, tangent)
+    registry.complex_roles(runtime_arrangements.COMPLEX_ROLES)
     runtime_pieces.register(adjoint, tangent)
     runtime_products.register(adjoint, tangent)
     runtime_statistics.register(adjoint, tangent)
@@ -353,46 +355,6 @@ def _boundaries(adjoint: Callable, tangent: Callable) -> None:
     @tangent(runtime.rule_contribution)
     def rule_contribution_tangent(result, g, x, name, rule, site):
         d[result] = d[g]
-
-
-def _products(adjoint: Callable, tangent: Callable) -> None:
-    """Products: bilinear in the adjoint and the other factor."""
-
-    @adjoint(runtime.matmul_vjp_a, constant=("a",))
-    def matmul_vjp_a(result, g, a, b):
-        d[g] = runtime.unbroadcast(np.matmul(d[result], b), g)
-        d[b] = runtime.matmul_vjp_b(g, d[result], b)
-
-    @tangent(runtime.matmul_vjp_a)
-    def matmul_vjp_a_tangent(result, g, a, b):
-        d[result] = runtime.matmul_vjp_a(d[g], a, b) + runtime.matmul_vjp_a(g, a, d[b])
-
-    @adjoint(runtime.matmul_vjp_b, constant=("b",))
-    def matmul_vjp_b(result, g, a, b):
-        d[g] = runtime.unbroadcast(np.matmul(a, d[result]), g)
-        d[a] = runtime.matmul_vjp_a(g, a, d[result])
-
-    @tangent(runtime.matmul_vjp_b)
-    def matmul_vjp_b_tangent(result, g, a, b):
-        d[result] = runtime.matmul_vjp_b(d[g], a, b) + runtime.matmul_vjp_b(g, d[a], b)
-
-    @adjoint(runtime.dot_vjp_a, constant=("a",))
-    def dot_vjp_a(result, g, a, b):
-        d[g] = runtime.unbroadcast(np.dot(d[result], b), g)
-        d[b] = runtime.dot_vjp_b(g, d[result], b)
-
-    @tangent(runtime.dot_vjp_a)
-    def dot_vjp_a_tangent(result, g, a, b):
-        d[result] = runtime.dot_vjp_a(d[g], a, b) + runtime.dot_vjp_a(g, a, d[b])
-
-    @adjoint(runtime.dot_vjp_b, constant=("b",))
-    def dot_vjp_b(result, g, a, b):
-        d[g] = runtime.unbroadcast(np.dot(a, d[result]), g)
-        d[a] = runtime.dot_vjp_a(g, a, d[result])
-
-    @tangent(runtime.dot_vjp_b)
-    def dot_vjp_b_tangent(result, g, a, b):
-        d[result] = runtime.dot_vjp_b(d[g], a, b) + runtime.dot_vjp_b(g, d[a], b)
 
 
 def _own_helpers(adjoint: Callable, tangent: Callable) -> None:

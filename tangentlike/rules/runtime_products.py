@@ -1,6 +1,8 @@
 """Second-order rules of the adjoint helpers of NumPy's products and of the linear maps
 np.repeat and np.diff (registered by rules/runtime_helpers.py beside its other rules).
 
+- matmul_vjp_a/b, dot_vjp_a/b: bilinear in the adjoint and the other factor.
+
 - tensordot_vjp, kron_vjp, cross_vjp, einsum_vjp: the adjoint of one operand of a product
   linear in each operand, so bilinear in the adjoint g and the other operands, and
   reading its own operand for its shape only. Reverse form: runtime/higher_products.py
@@ -24,6 +26,7 @@ from .template import d
 
 def register(adjoint: Callable, tangent: Callable) -> None:
     """State both forms of each helper's rule with the registering functions given."""
+    _matrix(adjoint, tangent)
     _bilinear(adjoint, tangent)
     _einsum(adjoint, tangent)
     _linear(adjoint, tangent)
@@ -137,3 +140,43 @@ def _linear(adjoint: Callable, tangent: Callable) -> None:
     @tangent(runtime.undiff)
     def undiff_tangent(result, g, a, n, axis):
         d[result] = runtime.undiff(d[g], a, n, axis)
+
+
+def _matrix(adjoint: Callable, tangent: Callable) -> None:
+    """matmul_vjp_*, dot_vjp_*: bilinear in the adjoint and the other factor."""
+
+    @adjoint(runtime.matmul_vjp_a, constant=("a",))
+    def matmul_vjp_a(result, g, a, b):
+        d[g] = runtime.unbroadcast(np.matmul(d[result], b), g)
+        d[b] = runtime.matmul_vjp_b(g, d[result], b)
+
+    @tangent(runtime.matmul_vjp_a)
+    def matmul_vjp_a_tangent(result, g, a, b):
+        d[result] = runtime.matmul_vjp_a(d[g], a, b) + runtime.matmul_vjp_a(g, a, d[b])
+
+    @adjoint(runtime.matmul_vjp_b, constant=("b",))
+    def matmul_vjp_b(result, g, a, b):
+        d[g] = runtime.unbroadcast(np.matmul(a, d[result]), g)
+        d[a] = runtime.matmul_vjp_a(g, a, d[result])
+
+    @tangent(runtime.matmul_vjp_b)
+    def matmul_vjp_b_tangent(result, g, a, b):
+        d[result] = runtime.matmul_vjp_b(d[g], a, b) + runtime.matmul_vjp_b(g, d[a], b)
+
+    @adjoint(runtime.dot_vjp_a, constant=("a",))
+    def dot_vjp_a(result, g, a, b):
+        d[g] = runtime.unbroadcast(np.dot(d[result], b), g)
+        d[b] = runtime.dot_vjp_b(g, d[result], b)
+
+    @tangent(runtime.dot_vjp_a)
+    def dot_vjp_a_tangent(result, g, a, b):
+        d[result] = runtime.dot_vjp_a(d[g], a, b) + runtime.dot_vjp_a(g, a, d[b])
+
+    @adjoint(runtime.dot_vjp_b, constant=("b",))
+    def dot_vjp_b(result, g, a, b):
+        d[g] = runtime.unbroadcast(np.dot(a, d[result]), g)
+        d[a] = runtime.dot_vjp_a(g, a, d[result])
+
+    @tangent(runtime.dot_vjp_b)
+    def dot_vjp_b_tangent(result, g, a, b):
+        d[result] = runtime.dot_vjp_b(d[g], a, b) + runtime.dot_vjp_b(g, d[a], b)

@@ -89,6 +89,7 @@ from .higher_products import (
     cross_vjp_vjp,
     einsum_vjp_term,
     einsum_vjp_vjp,
+    inner_vjp_vjp,
     kron_vjp_vjp,
     tensordot_vjp_vjp,
 )
@@ -476,6 +477,7 @@ __all__ += [  # second-order rules of rules/runtime_pieces.py and runtime_produc
     "cross_vjp_vjp",
     "einsum_vjp_term",
     "einsum_vjp_vjp",
+    "inner_vjp_vjp",
     "kron_vjp_vjp",
     "take_item_copy",
     "take_item_vjp",

@@ -1,6 +1,6 @@
 """The maths of the second-order rules of the product adjoints (rules/runtime_products.py):
-what `tensordot_vjp`, `kron_vjp`, `cross_vjp` and `einsum_vjp` contribute when a generated
-gradient calling them is differentiated again.
+what `tensordot_vjp`, `kron_vjp`, `cross_vjp`, `einsum_vjp` and `inner_vjp` contribute
+when a generated gradient calling them is differentiated again.
 
 Each of those helpers is the adjoint of one operand of a product that is linear in every
 operand: `vjp(g, a, b, side)` is bilinear in the adjoint `g` and the other operand, and
@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .broadcast import unbroadcast
-from .numpy_products import cross_vjp, einsum_vjp, kron_vjp, tensordot_vjp
+from .numpy_products import cross_vjp, einsum_vjp, inner_vjp, kron_vjp, tensordot_vjp
 
 
 def _zeros(x):
@@ -36,6 +36,15 @@ def kron_vjp_vjp(h, g, a, b, side):
     if side == 0:
         return unbroadcast(np.kron(h, b), g), _zeros(a), kron_vjp(g, h, b, 1)
     return unbroadcast(np.kron(a, h), g), kron_vjp(g, a, h, 0), _zeros(b)
+
+
+def inner_vjp_vjp(h, g, a, b, side):
+    """The adjoints (of g, a, b) in `inner_vjp(g, a, b, side)`, given h (shaped like
+    operand `side`): np.inner with operand `side` replaced by h, and the other operand's
+    adjoint of that product given g."""
+    if side == 0:
+        return unbroadcast(np.inner(h, b), g), _zeros(a), inner_vjp(g, h, b, 1)
+    return unbroadcast(np.inner(a, h), g), inner_vjp(g, a, h, 0), _zeros(b)
 
 
 def cross_vjp_vjp(h, g, a, b, axisa, axisb, axisc, axis, side):

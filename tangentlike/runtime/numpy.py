@@ -273,13 +273,13 @@ def _permutation(a, result, axis):
     return np.argsort(a, axis=axis, kind="stable"), np.argsort(result, axis=axis, kind="stable")
 
 
-def unpartition(g, a, result, axis):
-    """The adjoint of `np.partition(a, kth, axis)` (its value `result`): g sent back
-    through the permutation that made result from a."""
-    a, g, result = np.asarray(a), np.asarray(g), np.asarray(result)
+def unpartition(g, a, partitioned, axis):
+    """The adjoint of `np.partition(a, kth, axis)` (its value `partitioned`): g sent back
+    through the permutation that made partitioned from a."""
+    a, g, partitioned = np.asarray(a), np.asarray(g), np.asarray(partitioned)
     if axis is None:
-        return unpartition(g, a.reshape(-1), result, 0).reshape(a.shape)
-    source, target = _permutation(a, result, axis)
+        return unpartition(g, a.reshape(-1), partitioned, 0).reshape(a.shape)
+    source, target = _permutation(a, partitioned, axis)
     out = np.empty(a.shape, dtype=np.result_type(g, np.float32))
     np.put_along_axis(out, source, np.take_along_axis(g, target, axis=axis), axis=axis)
     return out
