@@ -17,6 +17,7 @@ import inspect
 from collections.abc import Callable, Iterator
 
 import gast
+import numpy as np
 
 from .. import runtime
 from ..parse.resolve import Scope
@@ -130,6 +131,20 @@ def check(
                 )
 
 
+# NumPy functions writing into their first argument (np.add.at and the other ufuncs'
+# `.at` too): a helper calling one changes that parameter in place for its callers.
+_WRITERS = ("copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis", "shuffle")
+
+
+def writes_first_argument(callee: object) -> bool:
+    """Whether callee is a NumPy function that writes into its first argument."""
+    if isinstance(getattr(callee, "__self__", None), np.ufunc):
+        return getattr(callee, "__name__", "") == "at"
+    module = getattr(callee, "__module__", None) or ""
+    name = getattr(callee, "__name__", "")
+    return name in _WRITERS and module.split(".")[0] == "numpy"
+
+
 def _check_effects(
     parsed: ParsedFunction,
     call: gast.Call,
@@ -150,6 +165,17 @@ def _check_effects(
     read = [n.id for n in walk(call) if isinstance(n, gast.Name) and n is not call.func]
     varied = [n for n in read if n in activity.varied]
     useful = [n for n in read if n in activity.useful]
+    if varied and writes_first_argument(callee):  # into memory other names may share
+        owner = getattr(callee, "__self__", None)
+        name = f"np.{owner.__name__}.at" if isinstance(owner, np.ufunc) else f"np.{callee.__name__}"
+        raise parsed.error(
+            call,
+            f"{name}(...) writes into its first argument in place, and it receives the "
+            f"differentiated value {varied[0]!r}: the gradient cannot follow that write "
+            "(nor the other names sharing that memory)",
+            "make the new array out of place (b = np.where(mask, v, b), b = v.copy(), "
+            f"b = b + ...), or pass tl.stop_gradient({varied[0]}) if no gradient should flow",
+        )
     if varied and useful:
         name = getattr(callee, "__qualname__", None) or getattr(callee, "__name__", "this call")
         raise parsed.error(

@@ -40,13 +40,13 @@ import re
 from collections.abc import Callable
 
 import gast
-import numpy as np
 
 from .. import runtime
 from ..analyze import alias_messages as messages
 from ..analyze import containers, keyed, tuple_items
 from ..analyze.activity import user_function
 from ..analyze.aliases import Aliases, analyze, bound_arguments
+from ..analyze.calls import writes_first_argument
 from ..analyze.effects import Effects, Mutation
 from ..checkpoint import is_checkpointed
 from ..parse.resolve import Scope
@@ -157,7 +157,7 @@ def _writes_in_place(fn: gast.FunctionDef, scope: Scope, registry: Registry, eff
             found += 1
         elif isinstance(node, gast.Call):
             callee = scope.resolve(node.func)
-            if _writes_first_argument(callee):
+            if writes_first_argument(callee):
                 found += 1
             elif user_function(callee, registry):
                 effects = effects_of(callee)
@@ -361,7 +361,7 @@ class _Lowering:
     def call(self, stmt: gast.Assign | gast.Expr) -> list[gast.stmt]:
         call = stmt.value
         callee = self.scope.resolve(call.func)
-        if _writes_first_argument(callee) and call.args and isinstance(call.args[0], gast.Name):
+        if writes_first_argument(callee) and call.args and isinstance(call.args[0], gast.Name):
             for param in self.aliases.params_of(stmt, call.args[0].id):  # np.copyto(a, x)
                 self.mutated.setdefault(param, self.mutation(stmt))  # callers see it
         if not user_function(callee, self.registry):
@@ -436,19 +436,6 @@ class _Lowering:
             array = name in m.arrays
         mutated = tuple(sorted(self.mutated.items()))
         return Effects(mutated, returned, shares, items, array)
-
-
-# NumPy functions writing into their first argument (np.add.at and the other ufuncs'
-# `.at` too): a helper calling one changes that parameter in place for its callers.
-_WRITERS = ("copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis", "shuffle")
-
-
-def _writes_first_argument(callee: object) -> bool:
-    if isinstance(getattr(callee, "__self__", None), np.ufunc):
-        return getattr(callee, "__name__", "") == "at"
-    module = getattr(callee, "__module__", None) or ""
-    name = getattr(callee, "__name__", "")
-    return name in _WRITERS and module.split(".")[0] == "numpy"
 
 
 def _outside(roots: frozenset) -> bool:

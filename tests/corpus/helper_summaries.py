@@ -442,8 +442,8 @@ REFUSED = [
     (argument_item_updated, _num_vec, "run", ["`p *= x`", "'y'"]),
     # refused where the helper writes (transform/in_place.py: np.copyto, np.put change
     # their first argument, which the helper's summary says)
-    (unused_copyto, _num_vec, "build", ["copyto(...) is not used"]),
-    (unused_put, _num_vec, "build", ["put(...) is not used"]),
-    (unused_copy_through, _num_vec, "build", ["copyto(...) is not used"]),
+    (unused_copyto, _num_vec, "build", ["np.copyto(...) writes into its first argument"]),
+    (unused_put, _num_vec, "build", ["np.put(...) writes into its first argument"]),
+    (unused_copy_through, _num_vec, "build", ["np.copyto(...) writes into its first argument"]),
     (unused_key_call, _num_vec, "build", ["largest_by(...) is not used"]),
 ]

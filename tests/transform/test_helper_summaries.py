@@ -110,5 +110,5 @@ def test_a_callee_that_starts_writing_is_seen(tmp_path):
     x, y = 0.7, np.array([0.3, -0.5, 1.2, 0.4])
     np.testing.assert_allclose(df(x, y.copy())[0], np.sum(y**2))
     module.inner = module.writer
-    with pytest.raises(UnsupportedSyntaxError, match=r"copyto\(\.\.\.\) is not used"):
+    with pytest.raises(UnsupportedSyntaxError, match=r"copyto\(\.\.\.\) writes into its first"):
         df(x, y.copy())  # where the writer writes (its callers' summaries say so)
