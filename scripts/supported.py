@@ -237,6 +237,14 @@ def render(registry) -> str:
         "scipy.linalg): refused at the user's line; docs/higher.md"
     )
     lines.append("- f-strings and `%`-formatting of a differentiated value: they make text")
+    from tangentlike.analyze.calls import WRITERS
+
+    writers = ", ".join(f"`np.{n}`" for n in (*WRITERS[:-1], "random.shuffle"))
+    lines.append(
+        f"- {writers} and every ufunc's `.at`, given a differentiated value: they write into "
+        "their first argument in place, which the gradient cannot follow (out of place: "
+        "`np.where`, `v.copy()`, `b = b + ...`)"
+    )
     lines.append("")
     return "\n".join(lines)
 

@@ -133,7 +133,7 @@ def check(
 
 # NumPy functions writing into their first argument (np.add.at and the other ufuncs'
 # `.at` too): a helper calling one changes that parameter in place for its callers.
-_WRITERS = ("copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis", "shuffle")
+WRITERS = ("copyto", "put", "place", "putmask", "fill_diagonal", "put_along_axis", "shuffle")
 
 
 def writes_first_argument(callee: object) -> bool:
@@ -142,7 +142,7 @@ def writes_first_argument(callee: object) -> bool:
         return getattr(callee, "__name__", "") == "at"
     module = getattr(callee, "__module__", None) or ""
     name = getattr(callee, "__name__", "")
-    return name in _WRITERS and module.split(".")[0] == "numpy"
+    return name in WRITERS and module.split(".")[0] == "numpy"
 
 
 def _check_effects(
