@@ -74,13 +74,15 @@ def _popped_name(stmt: ast.stmt) -> str | None:
         and isinstance(stmt.targets[0], ast.Name)
     ):
         return None
-    value = stmt.value
-    if (
+    return stmt.targets[0].id if top_of_chain(stmt.value) else None
+
+
+def top_of_chain(value: ast.expr) -> bool:
+    """Whether `value` is `S[0]`, the value on top of a stack chain S (named `_stack...`)."""
+    return (
         isinstance(value, ast.Subscript)
         and isinstance(value.value, ast.Name)
         and value.value.id.startswith("_stack")
         and isinstance(value.slice, ast.Constant)
         and value.slice.value == 0
-    ):
-        return stmt.targets[0].id
-    return None
+    )

@@ -52,6 +52,7 @@ import numpy as np
 from .. import runtime
 from ..syntax.nodes import walk
 from .form_lists import statement_lists
+from .form_pops import top_of_chain
 
 _VIEW_CALLS = (np.reshape, np.transpose, np.ravel, np.squeeze, np.expand_dims, np.swapaxes)
 _DEPTH = 6  # links of composed views at most
@@ -120,16 +121,7 @@ def _written(stmt: ast.stmt) -> str | None:
         and isinstance(stmt.targets[0].value, ast.Name)
     ):
         return None
-    value = stmt.value
-    if (
-        isinstance(value, ast.Subscript)
-        and isinstance(value.value, ast.Name)
-        and value.value.id.startswith("_stack")
-        and isinstance(value.slice, ast.Constant)
-        and value.slice.value == 0
-    ):
-        return stmt.targets[0].value.id
-    return None
+    return stmt.targets[0].value.id if top_of_chain(stmt.value) else None
 
 
 def _left_alone(fn: ast.FunctionDef, made) -> set[str]:
