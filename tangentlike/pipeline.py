@@ -184,8 +184,9 @@ class ModuleBuilder:
         scalars: frozenset[str] = frozenset(),
         dims: dict[str, str] | None = None,
     ):
+        not_0d = scalars | {p for p, pattern in (dims or {}).items() if pattern}
         fn, namer, scope, checkpointed, (stack, push, pop), _ = self._normalize(
-            parsed, default_schedule
+            parsed, default_schedule, frozenset(not_0d)
         )
         activity = activity_analysis.analyze(fn, wrt, scope, self.registry)
         given = {p: t for (f, p), t in self.param_types.items() if f is parsed.func}
@@ -219,10 +220,16 @@ class ModuleBuilder:
         plan.plan(ctx)
         return ctx, fn.body[-1].value.id
 
-    def _normalize(self, parsed: ParsedFunction, default_schedule: Schedule | None):
+    def _normalize(
+        self,
+        parsed: ParsedFunction,
+        default_schedule: Schedule | None,
+        not_0d: frozenset[str] = frozenset(),
+    ):
         """The function in A-normal form, closures inlined and in-place updates lowered
         (transform.in_place); with its namer, scope, checkpointed loops, the names of its
-        stack and the Effects of calling it."""
+        stack and the Effects of calling it. `not_0d`: parameters this build is never
+        passed a 0-d ndarray (a Python number, or an array of known dimensions)."""
         fence.check(parsed)
         self.parsed.append(parsed)
         fn = nodes.deepcopy(parsed.node)
@@ -302,6 +309,7 @@ class ModuleBuilder:
             frozenset(checkpointed),
             kinds=given,
             top=self.job is not None and parsed.func is self.job.func,
+            not_0d=not_0d,
         )
         log.debug("A-normal form of %s:\n%s", parsed.node.name, codegen.LazySource(fn))
         return fn, namer, scope, checkpointed, names, effects

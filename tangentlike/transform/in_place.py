@@ -43,7 +43,7 @@ import gast
 
 from .. import runtime
 from ..analyze import alias_messages as messages
-from ..analyze import containers, keyed, tuple_items
+from ..analyze import containers, keyed, tuple_items, zero_dim
 from ..analyze.activity import user_function
 from ..analyze.aliases import Aliases, analyze, bound_arguments
 from ..analyze.calls import writes_first_argument
@@ -75,11 +75,12 @@ def run(
     checkpointed: frozenset[int] = frozenset(),
     kinds: dict[str, object] | None = None,
     top: bool = False,
+    not_0d: frozenset[str] = frozenset(),
 ) -> Effects:
     """`temps`: id(`z op= v`) -> the name A-normal form chose for its result;
     `checkpointed`: the ids of the checkpointed loops; `kinds`, `top`: for
     transform.argument_containers (the classes the build is made for; fn is the
-    function asked for)."""
+    function asked for); `not_0d`: parameters never passed a 0-d ndarray."""
     written = argument_containers.run(fn, parsed, scope, namespace, namer, kinds or {}, top)
 
     def structure(**copies: object) -> dict:
@@ -113,6 +114,7 @@ def run(
     lowering.keyed = keyed.keyed_reads(fn)
     lowering.other_writes = _writes_in_place(fn, scope, registry, effects_of) > 1
     lowering.temps = temps or {}
+    lowering.not_0d = not_0d
     lowering.mutated.update(copied)
     lowering.mutated.update(written)
     if lowering.unshared(fn.body) and _updates_left(fn):  # the facts after them changed
@@ -184,6 +186,7 @@ class _Lowering:
         self.loops: dict[int, frozenset[int]] = {}
         self.keyed: dict[str, tuple] = {}  # names read only at constant keys
         self.other_writes = True  # whether fn may write in place more than once
+        self.not_0d: frozenset[str] = frozenset()  # parameters never passed a 0-d array
 
     def block(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
         out: list[gast.stmt] = []
@@ -322,7 +325,11 @@ class _Lowering:
         tmp = self.temp(stmt)
         value = nodes.binop(nodes.name(z), stmt.op, stmt.value)
         new: gast.expr = nodes.name(tmp)
-        if self.other_writes and self.aliases.roots(stmt, z):
+        if (
+            self.other_writes
+            and self.aliases.roots(stmt, z)
+            and zero_dim.may_be_0d(self.aliases, stmt, z, self.scope.resolve, self.not_0d)
+        ):
             helper = nodes.name(self.namespace.bind("updated", runtime.updated, self.namer))
             new = nodes.call(helper, [nodes.name(z), new])
         return [nodes.assign(tmp, value), nodes.assign(z, new)]
