@@ -56,7 +56,7 @@ from .optimize import (
     restores,
     spreads,
 )
-from .parse import fence
+from .parse import fence, origins
 from .parse.generated import runtime_helper
 from .parse.record import Recorder
 from .parse.resolve import MISSING, Scope
@@ -188,7 +188,9 @@ class ModuleBuilder:
         fn, namer, scope, checkpointed, (stack, push, pop), _ = self._normalize(
             parsed, default_schedule, frozenset(not_0d)
         )
-        activity = activity_analysis.analyze(fn, wrt, scope, self.registry)
+        activity = activity_analysis.analyze(
+            fn, wrt, scope, self.registry, form=origins.is_form(parsed.filename)
+        )
         given = {p: t for (f, p), t in self.param_types.items() if f is parsed.func}
         operands.check(
             parsed, fn, activity.varied, activity.useful, scope, self.registry, known=given

@@ -27,6 +27,7 @@ from .analyze import calls, operands
 from .analyze import flow as flow_analysis
 from .emit import codegen
 from .optimize import dce, inline
+from .parse import origins
 from .parse.source import ParsedFunction, parse_function
 from .pipeline import ModuleBuilder, _pure, check_emitted
 from .runtime import forward as fw
@@ -125,7 +126,9 @@ class ForwardBuilder(ModuleBuilder):
     def _forward(self, parsed: ParsedFunction, wrt: tuple[str, ...], given: dict[str, str]):
         """The function normalized and analyzed, its context, and its sweep form."""
         fn, namer, scope, _, _, _ = self._normalize(parsed, None)
-        activity = activity_analysis.analyze(fn, wrt, scope, self.registry)
+        activity = activity_analysis.analyze(
+            fn, wrt, scope, self.registry, form=origins.is_form(parsed.filename)
+        )
         known = {p: t for (f, p), t in self.param_types.items() if f is parsed.func}
         operands.check(
             parsed, fn, activity.varied, activity.useful, scope, self.registry, known=known

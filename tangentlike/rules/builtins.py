@@ -28,7 +28,7 @@ _GLOBALS = {"np": np, "runtime": runtime}
 # pow(base, exp, mod): with mod, integers only (no gradient flows through integers)
 POW = {
     "base": "g * runtime.power_slope(base, exp)",
-    "exp": "g * result * np.log(np.where(base == 0, 1, base))",
+    "exp": "g * result * runtime.power_log(base, exp)",
 }
 
 

@@ -81,7 +81,7 @@ BINARY = {
     np.multiply: ("g * y", "g * x"),
     np.divide: ("g / y", "-g * result / y"),
     np.true_divide: ("g / y", "-g * result / y"),
-    np.power: ("g * runtime.power_slope(x, y)", "g * result * np.log(np.where(x == 0, 1, x))"),
+    np.power: ("g * runtime.power_slope(x, y)", "g * result * runtime.power_log(x, y)"),
     np.maximum: ("g * (result > y)", "g * (result <= y)"),  # x > y exactly where max(x, y) > y
     np.minimum: ("g * (result < y)", "g * (result >= y)"),
     np.fmax: ("g * (x >= y)", "g * (x < y)"),
@@ -93,7 +93,7 @@ BINARY = {
     # float_power computes in float64 whatever the inputs: cast the adjoints back.
     np.float_power: (
         "np.asarray(g * y * np.float_power(x, y - 1.0), np.result_type(x))",
-        "np.asarray(g * result * np.log(np.where(x == 0, 1.0, x)), np.result_type(y))",
+        "np.asarray(g * result * runtime.power_log(x, y), np.result_type(y))",
     ),
     np.copysign: ("g * np.sign(x) * np.sign(result)", "0.0 * g"),
     np.fmod: ("g", "-g * np.trunc(x / y)"),

@@ -27,7 +27,7 @@ BINARY = {
     # y * x ** (y - 1), with slope 0 where y == 0 (x ** 0 is 1, also at x = 0)
     gast.Pow: {
         "x": "g * runtime.power_slope(x, y)",
-        "y": "g * result * np.log(np.where(x == 0, 1, x))",
+        "y": "g * result * runtime.power_log(x, y)",
     },
     # x % y == x - floor(x / y) * y (floored, as Python and np.remainder); floor is locally
     # constant. `"%s" % x` (text) is refused by analyze/operands before this applies.

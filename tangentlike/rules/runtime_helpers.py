@@ -114,7 +114,10 @@ def register(registry: Registry) -> None:
     registry.sequence_makers(runtime_statistics.SEQUENCE_MAKERS)
     registry.sequence_params(runtime_statistics.SEQUENCE_PARAMS)
     registry.nondifferentiable(
-        {runtime.extremum_index: "the position of a max or min among items: an integer"}
+        {
+            runtime.extremum_index: "the position of a max or min among items: an integer",
+            runtime.integer_exponent: "whether an exponent is an integer: a boolean",
+        }
     )
     _broadcasting(adjoint, tangent)
     _boundaries(adjoint, tangent)
@@ -185,6 +188,7 @@ THROUGH_SOURCE = frozenset(
         runtime.norm_vjp,
         runtime.power_slope_dx,
         runtime.power_slope_dy,
+        runtime.power_log,
         runtime.pinv_vjp,
         runtime.slogdet_vjp,
         runtime.solve_vjp,

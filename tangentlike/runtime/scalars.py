@@ -32,8 +32,30 @@ def power_slope_dx(x, y):
 
 def power_slope_dy(x, y):
     """d(power_slope(x, y))/dy = x ** (y - 1) (1 + y log x), log read at 1 where x == 0 as
-    the exponent rule of `x ** y` reads it (nan for a negative x, as there)."""
+    the exponent rule of `x ** y` reads it (nan for a negative x, as there); 0 for an
+    integer y, as power_log."""
+    if integer_exponent(y):
+        return 0.0
     return x ** (y - 1.0) * (1.0 + y * np.log(np.where(x == 0, 1, x)))
+
+
+def power_log(x, y):
+    """The factor log x of `x ** y`'s derivative in y (result * log x), log read at 1 where
+    x == 0; nan for a negative x with a float y (x ** y has no derivative in y there).
+    0 for an integer y (a Python int, or an integer or boolean array): an integer has no
+    tangent and takes no gradient, and its zero tangent times the nan of a negative x
+    would be nan (a loop's `x ** (k + 1)` differentiated twice, the exponent restored
+    from the gradient's stack)."""
+    if integer_exponent(y):
+        return 0.0
+    return np.log(np.where(x == 0, 1, x))
+
+
+def integer_exponent(y):
+    """Whether y is an integer or boolean: a Python or NumPy scalar, or an array."""
+    return isinstance(y, (int, np.integer, np.bool_)) or (
+        isinstance(y, np.ndarray) and y.dtype.kind in "biu"
+    )
 
 
 def extremum_index(items, result):
