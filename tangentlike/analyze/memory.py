@@ -191,6 +191,9 @@ class Values:
             return NONE  # a copy (its value, when not a copy, is not read)
         if callee is runtime.zeros_of:
             return NONE  # new zeros, or None (a container's zero adjoint)
+        if callee is runtime.own_values:  # a copy of an array; anything else itself
+            first = call.args[:1]
+            return NONE if first and self.is_array(first[0], m) else self.atoms_roots(first, m)
         if callee is runtime.pushed:
             return NONE  # a stack entry read back only through a name (higher/form_pairs)
         if callee is MISSING or runtime.owns(callee):
@@ -275,7 +278,7 @@ class Values:
                 return True
             if callee is runtime.updated:  # `z op v`, kept an array where z is a 0-d one
                 return len(value.args) == 2 and self.is_array(value.args[1], m)
-            if callee is runtime.iterable:  # a dict's keys are a list; anything else itself
+            if callee in (runtime.iterable, runtime.own_values):  # (see call_roots)
                 return len(value.args) == 1 and self.is_array(value.args[0], m)
             return isinstance(callee, np.ufunc) or self.registry.makes_new_array(callee)
         return False

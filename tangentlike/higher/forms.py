@@ -54,6 +54,7 @@ from ..parse import origins
 from ..parse.generated import runtime_helper
 from ..runtime import schedule
 from ..syntax.nodes import walk
+from .form_copies import views_copied
 from .form_counters import counters_as_constants
 from .form_fresh import fresh_updates_out_of_place
 from .form_items import list_items_spelled_out
@@ -112,6 +113,7 @@ def differentiable_form(func: types.FunctionType) -> types.FunctionType:
             pops_paired(node, external)
             pops_into_arrays_checked(node, external)
             counters_as_constants(node, external)
+            views_copied(node, external, _backward_line(node, text))
             views_made_again(node, external)
             _refuse_what_is_left(node, func, filename)
         kept.append(node)
@@ -123,6 +125,19 @@ def differentiable_form(func: types.FunctionType) -> types.FunctionType:
     form = getattr(module, func.__name__)
     setattr(func, ATTRIBUTE, form)
     return form
+
+
+def _backward_line(fn: ast.FunctionDef, text: str) -> int | None:
+    """The first line of fn's backward sweep in the generated `text`: the line of its
+    `# backward sweep` comment, fn's own line for a `_bwd_` half; None where it has none
+    (a `_fwd_` half)."""
+    if fn.name.startswith("_bwd_"):
+        return fn.lineno
+    lines = text.splitlines()
+    for number in range(fn.lineno, (fn.end_lineno or fn.lineno) + 1):
+        if lines[number - 1].strip() == "# backward sweep":
+            return number
+    return None
 
 
 def _accumulate_out_of_place(fn: ast.FunctionDef) -> None:

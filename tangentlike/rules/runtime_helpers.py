@@ -8,8 +8,8 @@ template) and, beside it, the forward form (a tangent template).
 
 Products' maths is bilinear; `zeros_of` makes zeros; `selects`, `unshared`, `array_base`
 and `write_back` check or write, returning nothing; `entry_copy`, `kept_apart`,
-`popped_array`, `pushed` and `updated` are the identity on values. Any other runtime helper
-is refused, located, when a gradient calling it is differentiated again (never zero).
+`popped_array`, `pushed`, `own_values` and `updated` are the identity on values. Any other
+runtime helper is refused, located, when a gradient calling it is differentiated again (never zero).
 """
 
 from __future__ import annotations
@@ -253,6 +253,14 @@ def _checks(adjoint: Callable, tangent: Callable) -> None:
 
     @tangent(runtime.popped_array)
     def popped_array_tangent(result, x, what):
+        d[result] = d[x]
+
+    @adjoint(runtime.own_values)
+    def own_values(result, x):
+        d[x] = d[result]
+
+    @tangent(runtime.own_values)
+    def own_values_tangent(result, x):
         d[result] = d[x]
 
     @adjoint(runtime.pushed)

@@ -53,7 +53,7 @@ from .containers import (
 )
 from .draws import random_draw
 from .form_views import same_view
-from .forms import popped_array, pushed
+from .forms import own_values, popped_array, pushed
 from .gradient import stop_gradient
 from .higher import (
     add_part,
@@ -350,6 +350,7 @@ __all__ = [
     "numeric_item",
     "own_container",
     "own_tangent",
+    "own_values",
     "owns",
     "part",
     "part_of",
