@@ -168,8 +168,17 @@ class Values:
         if isinstance(value, gast.Dict):
             return fresh | self.atoms_roots(value.values, m)
         if isinstance(value, gast.Call):
+            if self.pushed_mark(value):
+                return NONE
             return fresh | self.call_roots(value, m)
         return fresh | self.atoms_roots(list(walk(value)), m)
+
+    def pushed_mark(self, call: gast.Call) -> bool:
+        """`pushed(x)` in a gradient's differentiable form (higher/form_pairs.py): x itself,
+        as a stack entry and the key a pop compares it with, which the form reads back only
+        through the name it saved x under: memory nothing reads values from (none, not
+        even new memory, so no array popped in a loop and written counts as this one)."""
+        return self.scope.resolve(call.func) is runtime.pushed
 
     def call_roots(self, call: gast.Call, m: Memory) -> Roots:
         """The memories of the arguments the call's result may share."""
