@@ -284,6 +284,8 @@ class Values:
                 return True
             if callee is runtime.updated:  # `z op v`, kept an array where z is a 0-d one
                 return len(value.args) == 2 and self.is_array(value.args[1], m)
+            if callee is runtime.popped_array:  # an array or None, or it raises
+                return True
             if callee is runtime.iterable:  # a dict's keys are a list; anything else itself
                 return len(value.args) == 1 and self.is_array(value.args[0], m)
             return isinstance(callee, np.ufunc) or self.registry.makes_new_array(callee)
