@@ -8,7 +8,8 @@ array a possible view of the argument, and the popped array was not known to be 
 (analyze/stack_entries.py), `popped_array(...)` is an array (analyze/memory.py), and a
 write into the popped array asks at run time that the chain share none of its memory
 (runtime.untouched, through a chain of any length). Seed 12 programs 15, 27, 60, 139,
-141, 190 of the random programs. Hessian-vector products (forward over reverse, reverse
+141, 190 of the random programs; `f_halved_in_a_loop` was test_second_order_stack.py's
+refused program. Hessian-vector products (forward over reverse, reverse
 over reverse) against autograd on twins without writes in place, and against central
 differences of the gradient."""
 
@@ -150,3 +151,48 @@ def test_a_chain_holding_the_written_array_is_still_refused_at_run_time(tmp_path
     f = source.f_the_same_array_pushed_each_round
     with pytest.raises(tl.CheckError, match="what the gradient saved for its backward sweep"):
         tl.hvp(f, method=method)(POINTS[0], V)
+
+
+HALVED = """
+import numpy as np
+
+
+def f_halved_in_a_loop(x, y):
+    for e in y:
+        if e > 0.0:
+            y *= 0.5
+    v = np.array([np.sum(y), x])
+    v[1] = x * y[0]
+    return np.sum(np.sin(v)) + np.sum(y ** 2)
+
+
+def twin_halved_in_a_loop(z):
+    x, y = z[0], z[1:]
+    c = 1.0
+    for i in range(3):
+        if y[i] * c > 0.0:  # the item as the loop reads it, after the halvings so far
+            c = c * 0.5
+    y = y * c
+    v = np.array([np.sum(y), x * y[0]])
+    return np.sum(np.sin(v)) + np.sum(y ** 2)
+"""
+
+
+@pytest.mark.parametrize("y", [[0.5, -0.3, 0.8], [-0.5, -0.3, -0.8], [0.5, 0.3, 0.8]])
+@pytest.mark.parametrize("method", ["forward", "reverse"])
+def test_hvp_of_an_argument_halved_in_place_in_a_loop(tmp_path, method, y):
+    """The argument's own copy, halved in place in a loop over it (0 to 3 times), pushed
+    and restored by the gradient: refused until the chain's entries were known variable
+    by variable (test_second_order_stack.py's refused program)."""
+    m = load_module(tmp_path, HALVED, name=f"tl_second_entries_halved_{method}")
+    f, x, y = m.f_halved_in_a_loop, 0.7, np.array(y)
+    u = (0.4, np.array([0.3, -1.1, 0.5]))
+    hv = tl.hvp(f, wrt=(0, 1), method=method)(x, y.copy(), u)
+    g, eps = tl.grad(f, wrt=(0, 1)), 1e-6
+    up, down = g(x + eps * u[0], y + eps * u[1]), g(x - eps * u[0], y - eps * u[1])
+    for k in range(2):
+        assert np.allclose(hv[k], (up[k] - down[k]) / (2 * eps), rtol=1e-4, atol=1e-6)
+    twin = autograd_version(m.twin_halved_in_a_loop)
+    z, w = np.concatenate([[x], y]), np.concatenate([[u[0]], u[1]])
+    expected = autograd.grad(lambda q: autograd.numpy.sum(autograd.grad(twin)(q) * w))(z)
+    assert np.allclose(np.concatenate([[hv[0]], hv[1]]), expected, rtol=1e-7, atol=1e-9)
