@@ -37,6 +37,7 @@ from .activity import user_function
 from .calls import hides_arguments
 from .effects import Effects
 from .memory import NONE, Memory, Root, Roots, Values, View, bound_arguments
+from .stack_entries import StackEntries
 
 __all__ = ["Aliases", "Memory", "View", "analyze", "bound_arguments"]
 
@@ -98,11 +99,16 @@ def analyze(
     effects_of: Callable[[object], Effects | None],
     structured: frozenset[str] = frozenset(),
     reads: Callable[[gast.stmt], bool] | None = None,
+    form: bool = False,
 ) -> Aliases:
     """`effects_of(callee)`: a user function's Effects, None when unknown (its result may
     share any argument's memory); `structured`: names that may hold lists, tuples or dicts
-    (analyze.containers); `reads(stmt)`: whether stmt's reads count in `Memory.read`."""
+    (analyze.containers); `reads(stmt)`: whether stmt's reads count in `Memory.read`;
+    `form`: fn is a function of a gradient's differentiable form, whose pops from its own
+    stack chain return what the pushes of their variable saved (analyze/stack_entries)."""
     forward = _Forward(fn, scope, registry, effects_of, structured, reads)
+    if form:
+        forward.entries = StackEntries(fn, scope.resolve)
     params = nodes.all_param_names(fn)
     start = Memory(roots={p: frozenset({("param", p)}) for p in params})
     forward.block(fn.body, start)
@@ -130,6 +136,7 @@ class _Forward:
         self.number = {k: n for n, k in enumerate(self.statements)}
         self.values = Values(scope, registry, effects_of, self.locals)
         self.before: dict[int, Memory] = {}
+        self.entries: StackEntries | None = None
 
     # -- statements ---------------------------------------------------------------
     def block(self, stmts: list[gast.stmt], m: Memory) -> Memory:
@@ -164,7 +171,7 @@ class _Forward:
             new = self.bind(
                 m,
                 name,
-                values.value_roots(value, m, self.fresh(stmt)),
+                self.popped(stmt, m, values.value_roots(value, m, self.fresh(stmt))),
                 stmt,
                 integer=values.is_int(value, m),
                 array=values.is_array(value, m),
@@ -174,7 +181,7 @@ class _Forward:
             view = values.view(value, m, stmt)
             if view is not None and name not in (view.base, *view.reads):
                 new = replace(new, views={**new.views, name: view})
-            return self.tuple_items(new, name, value, m, stmt)
+            return self.pushed(self.tuple_items(new, name, value, m, stmt), stmt, m)
         if nodes.is_item_write(stmt):
             y = nodes.assigned_name(stmt)
             if y in self.structured and y not in m.arrays:  # a list or dict holds the value
@@ -196,6 +203,21 @@ class _Forward:
                 if xs in self.locals:
                     return self.grow(m, xs, self.values.atoms_roots(call.args, m))
         return m
+
+    def popped(self, stmt: gast.stmt, m: Memory, roots: Roots) -> Roots:
+        """What a pop from a form's own stack chain may return: what the pushes of its
+        variable saved (analyze/stack_entries.py), not anything the chain holds."""
+        key = self.entries.popped(stmt) if self.entries is not None else None
+        return roots if key is None else m.roots.get(key, NONE)
+
+    def pushed(self, m: Memory, stmt: gast.stmt, before: Memory) -> Memory:
+        """A push on a form's own stack chain: its value's roots (before it) added under
+        the keys of the variables a pop may return it to (analyze/stack_entries.py)."""
+        keys = self.entries.pushed(stmt) if self.entries is not None else []
+        if not keys:
+            return m
+        value = self.values.name_roots(stmt.value.elts[0], before)
+        return replace(m, roots={**m.roots, **{k: m.roots.get(k, NONE) | value for k in keys}})
 
     def bind(self, m, name, roots, stmt, *, integer, array, floats, range_=False) -> Memory:
         m = self.killed(m, name, keep_own=False)

@@ -168,8 +168,17 @@ class Values:
         if isinstance(value, gast.Dict):
             return fresh | self.atoms_roots(value.values, m)
         if isinstance(value, gast.Call):
+            if self.pushed_mark(value):
+                return NONE
             return fresh | self.call_roots(value, m)
         return fresh | self.atoms_roots(list(walk(value)), m)
+
+    def pushed_mark(self, call: gast.Call) -> bool:
+        """`pushed(x)` in a gradient's differentiable form (higher/form_pairs.py): x itself,
+        as a stack entry and the key a pop compares it with, which the form reads back only
+        through the name it saved x under: memory nothing reads values from (none, not
+        even new memory, so no array popped in a loop and written counts as this one)."""
+        return self.scope.resolve(call.func) is runtime.pushed
 
     def call_roots(self, call: gast.Call, m: Memory) -> Roots:
         """The memories of the arguments the call's result may share."""
@@ -278,6 +287,8 @@ class Values:
                 return True
             if callee is runtime.updated:  # `z op v`, kept an array where z is a 0-d one
                 return len(value.args) == 2 and self.is_array(value.args[1], m)
+            if callee is runtime.popped_array:  # an array or None, or it raises
+                return True
             if callee in (runtime.iterable, runtime.own_values):  # (see call_roots)
                 return len(value.args) == 1 and self.is_array(value.args[0], m)
             return isinstance(callee, np.ufunc) or self.registry.makes_new_array(callee)

@@ -9,9 +9,10 @@ form keeps the object it pushes under a name of its own and, at the pop, binds X
 that name after checking that it is the very object on top of the chain:
 
     _stack = (z1, _stack)           ->   _pushed1 = z1
-                                         _stack = (pushed(z1), _stack)
+                                         _pushkey1 = pushed(z1)
+                                         _stack = (_pushkey1, _stack)
     ...                                  ...
-    z1 = _stack[0]                  ->   if _stack[0] is not _pushed1:
+    z1 = _stack[0]                  ->   if _stack[0] is not _pushkey1:
                                              raise ValueError('tangentlike: ...')
                                          z1 = _pushed1
     _stack = _stack[1]                   _stack = _stack[1]
@@ -23,11 +24,18 @@ holds the object (for the check, and for a pop elsewhere, which reads it as befo
 marked `pushed(z1)` (runtime/forms.py: z1 itself): the second pass counts that entry
 as sharing no memory (analyze/memory.py), since this function reads it back only
 through `_pushed1` (every pop of z1 in it is rewritten, or none), so an update of
-z1's array in place is not one of the chain, read afterwards. With several
+z1's array in place is not one of the chain, read afterwards. The check compares the
+top with the key `_pushkey1`, not with `_pushed1`: the second pass may bind
+`_pushed1` again to an object of the same value (a view made again after a write
+into its base, transform/view_updates.py; a copy kept apart from such a write), on
+which an identity test would fail (seed 12 programs 119, 202, 224, 266). The key,
+marked like the entry, shares no memory for the second pass, which never binds it
+again: both sides of `is` are the objects the form computes, and the key keeps z1's
+object alive, so the test is the form's own identity test. With several
 push sites of X (the two branches of an `if`), the pop tries each site's name in turn;
 where the pop and some sites are in the same branch of `if c:` tests on one name c
 bound once outside loops (`if _shares1:` in the forward and the backward sweep of an
-update in place), the pop tries those sites only. Every saved name is prebound to None:
+update in place), the pop tries those sites only. Every saved name and key is prebound to None:
 an unbound one would end a pop's search, and the second pass's run-time checks read
 saved names on paths where their push did not run (`same_memory(_pushed3, y)`: an
 UnboundLocalError there, seed 12 program 143). A pop binds only the object on top of
@@ -44,7 +52,8 @@ say, which would otherwise count as what every pop of the name in a loop may ret
 Assumes: the form of a generated function, after the stack rewrite (`_stack = (v,
 _stack)` pushes, `X = _stack[0]; _stack = _stack[1]` pops). Guarantees: a rewritten
 pop binds the same object as before, or raises ValueError; a rewritten push pushes the
-same object, and saves it first under its own name (prebound to None at the start).
+same object, and saves it first under its own name and a key (both prebound to None at
+the start).
 """
 
 from __future__ import annotations
@@ -56,6 +65,7 @@ from ..syntax.nodes import walk
 from .form_lists import statement_lists
 
 PREFIX = "_pushed"
+KEY = "_pushkey"
 HELPER = "pushed"
 
 
@@ -90,19 +100,15 @@ def pops_paired(fn: ast.FunctionDef, external: dict[str, object]) -> None:
         sites: list[tuple[str, tuple[str, bool] | None]] = []
         for stmts, k in pushes[name]:
             counter += 1
-            while f"{PREFIX}{counter}" in used:
+            while f"{PREFIX}{counter}" in used or f"{KEY}{counter}" in used:
                 counter += 1
             saved = f"{PREFIX}{counter}"
             sites.append((saved, branch_of.get(id(stmts))))
-            push = stmts[k]
-            push.value.elts[0] = ast.Call(
-                func=_load(HELPER), args=[push.value.elts[0]], keywords=[]
-            )
-            edits.append((stmts, k, [_assign(saved, _load(name)), push]))
+            edits.append((stmts, k, _keyed_push(stmts[k], name, saved)))
         for stmts, k in pops[name]:
             tried = _candidates(sites, branch_of.get(id(stmts)))
             edits.append((stmts, k, [_checked_pop(stmts[k], name, tried, chain, fn.name)]))
-        saved_names += [saved for saved, _ in sites]
+        saved_names += [n for saved, _ in sites for n in (saved, _key_of(saved))]
     # replace from the end of each list, so that earlier positions stay valid
     for stmts, k, new in sorted(edits, key=lambda e: (id(e[0]), -e[1])):
         stmts[k : k + 1] = [ast.fix_missing_locations(ast.copy_location(s, stmts[k])) for s in new]
@@ -216,6 +222,19 @@ def _other_chain_bindings(stmt: ast.stmt, chain: str) -> set[str]:
     return spoiled - {chain}
 
 
+def _key_of(saved: str) -> str:
+    """The name of the key of a push site whose object is saved under `saved`."""
+    return KEY + saved[len(PREFIX) :]
+
+
+def _keyed_push(push: ast.Assign, name: str, saved: str) -> list[ast.stmt]:
+    """`S = (X, S)` as `_pushedN = X; _pushkeyN = pushed(X); S = (_pushkeyN, S)`."""
+    key = _key_of(saved)
+    marked = ast.Call(func=_load(HELPER), args=[push.value.elts[0]], keywords=[])
+    push.value.elts[0] = _load(key)
+    return [_assign(saved, _load(name)), _assign(key, marked), push]
+
+
 def _checked_pop(pop: ast.Assign, name: str, sites: list[str], chain: str, where: str):
     top = ast.Subscript(value=_load(chain), slice=ast.Constant(0), ctx=ast.Load())
     message = (
@@ -229,7 +248,7 @@ def _checked_pop(pop: ast.Assign, name: str, sites: list[str], chain: str, where
     )
     branch: list[ast.stmt] = [failed]
     for saved in reversed(sites):
-        test = ast.Compare(left=top, ops=[ast.Is()], comparators=[_load(saved)])
+        test = ast.Compare(left=top, ops=[ast.Is()], comparators=[_load(_key_of(saved))])
         branch = [ast.If(test=test, body=[_assign(name, _load(saved))], orelse=branch)]
     return branch[0]
 

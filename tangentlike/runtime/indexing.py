@@ -282,33 +282,35 @@ def unshared(value, others, what, keys=()):
     nor plain values (functions, say) count as sharing.
     """
 
-    def held(x, found, seen):  # the arrays, lists, dicts in x, or None for an unknown object
-        if id(x) in seen or isinstance(x, (int, float, complex, str, bytes, np.generic)):
-            return found
-        seen.add(id(x))
-        if x is None:
-            return found
-        if isinstance(x, np.ndarray):
-            return [*found, x]
-        if isinstance(x, (list, tuple, dict)):
-            found = [*found, x] if isinstance(x, (list, dict)) else found  # both change
-            parts = x.values() if isinstance(x, dict) else x
-        elif hasattr(x, "__dict__") and not callable(x):
-            parts = vars(x).values()
-        else:
-            return None
-        for part in parts:
-            found = held(part, found, seen) if found is not None else None
+    def held(x):  # the arrays, lists, dicts in x, or None for an unknown object
+        found, seen, todo = [], set(), [x]
+        while todo:  # a worklist, not recursion: a stack chain nests a pair per value
+            x = todo.pop()
+            if id(x) in seen or isinstance(x, (int, float, complex, str, bytes, np.generic)):
+                continue
+            seen.add(id(x))
+            if x is None:
+                continue
+            if isinstance(x, np.ndarray):
+                found.append(x)
+            elif isinstance(x, (list, tuple, dict)):
+                if isinstance(x, (list, dict)):  # both change
+                    found.append(x)
+                todo.extend(x.values() if isinstance(x, dict) else x)
+            elif hasattr(x, "__dict__") and not callable(x):
+                todo.extend(vars(x).values())
+            else:
+                return None
         return found
 
-    mine = held(value, [], set())
+    mine = held(value)
     if not mine:
         return
     if keys:
         others = tuple(
             o if k is None else _items_at(o, k) for o, k in zip(others, keys, strict=True)
         )
-    theirs = held(others, [], set())
+    theirs = held(others)
     if theirs is None or any(
         a is b
         or (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and np.may_share_memory(a, b))

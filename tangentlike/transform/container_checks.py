@@ -27,7 +27,7 @@ from ..analyze import containers as container_analysis
 from ..analyze.activity import user_function
 from ..analyze.calls import hides_arguments
 from ..analyze.containers import mutation
-from ..parse import origins
+from ..parse import form_words, origins
 from ..syntax import nodes
 from ..syntax.nodes import walk
 from . import array_guards, container_writes
@@ -223,7 +223,12 @@ def certain_arrays(ctx: Any) -> dict[int, bool]:
     whole function, says v may hold y's list), and y holds no argument's or global's
     memory there (an argument's own binding reaches no `made`)."""
     aliases = alias_analysis.analyze(
-        ctx.fn, ctx.scope, ctx.registry, ctx.effects_of, ctx.structured
+        ctx.fn,
+        ctx.scope,
+        ctx.registry,
+        ctx.effects_of,
+        ctx.structured,
+        form=form_words.in_form(ctx.parsed),
     )
     found = {}
     for stmt in statements(ctx.fn.body):

@@ -49,6 +49,7 @@ from ..analyze.aliases import Aliases, analyze, bound_arguments
 from ..analyze.calls import writes_first_argument
 from ..analyze.effects import Effects, Mutation
 from ..checkpoint import is_checkpointed
+from ..parse import form_words
 from ..parse.resolve import Scope
 from ..parse.shown import own_param, shown
 from ..parse.source import ParsedFunction
@@ -92,7 +93,8 @@ def run(
         )
 
     structured = structure()
-    aliases = analyze(fn, scope, registry, effects_of, structured)
+    form = form_words.in_form(parsed)  # a gradient's differentiable form: its pops known
+    aliases = analyze(fn, scope, registry, effects_of, structured, form=form)
     own = argument_containers.own_names(fn, scope)
     changed = argument_copies.changed_params(
         fn, parsed, aliases, scope, registry, effects_of, structured, own
@@ -109,7 +111,7 @@ def run(
             "checked_params": argument_copies.checked_params(fn, scope),
         }
         structured = structure(**copies)
-        aliases = analyze(fn, scope, registry, effects_of, structured)
+        aliases = analyze(fn, scope, registry, effects_of, structured, form=form)
     lowering = _Lowering(parsed, scope, registry, namespace, namer, effects_of, aliases)
     lowering.keyed = keyed.keyed_reads(fn)
     lowering.other_writes = _writes_in_place(fn, scope, registry, effects_of) > 1
@@ -118,7 +120,7 @@ def run(
     lowering.mutated.update(copied)
     lowering.mutated.update(written)
     if lowering.unshared(fn.body) and _updates_left(fn):  # the facts after them changed
-        lowering.aliases = analyze(fn, scope, registry, effects_of, structure(**copies))
+        lowering.aliases = analyze(fn, scope, registry, effects_of, structure(**copies), form=form)
     lowering.loops = _loops_around(fn.body, checkpointed, frozenset())
     fn.body = lowering.block(fn.body)
     check_bindings.prebind(fn, namespace)

@@ -19,7 +19,7 @@ from ..analyze import containers as container_analysis
 from ..analyze.activity import user_function
 from ..analyze.calls import active_parameters, bind_call
 from ..checkpoint import is_checkpointed
-from ..parse import origins
+from ..parse import form_words, origins
 from ..syntax import nodes
 from ..syntax.nodes import walk
 from . import (
@@ -61,6 +61,7 @@ def plan(ctx: Context) -> None:
             ctx.effects_of,
             ctx.structured,
             reads=lambda stmt: _read_by_backward(ctx, stmt),
+            form=form_words.in_form(ctx.parsed),
         )
 
     def visit(stmts: list[gast.stmt], in_loop: bool) -> None:

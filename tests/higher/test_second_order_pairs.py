@@ -151,8 +151,8 @@ def df(x):
 
 def test_a_pop_paired_with_its_push_reads_the_saved_name_after_a_check():
     text, external = _rewritten(PAIRED)
-    assert "_pushed1 = v\n    _stack = (pushed(v), _stack)" in text
-    assert "if _stack[0] is _pushed1:\n        v = _pushed1\n    else:\n        raise" in text
+    assert "_pushed1 = v\n    _pushkey1 = pushed(v)\n    _stack = (_pushkey1, _stack)" in text
+    assert "if _stack[0] is _pushkey1:\n        v = _pushed1\n    else:\n        raise" in text
     assert external == {"pushed": runtime.pushed}
 
 

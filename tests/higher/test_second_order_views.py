@@ -181,12 +181,13 @@ def test_a_pop_pairs_with_the_push_of_its_own_branch_only():
     text, _ = _rewritten(ONCE)
     # each pop tries one name; every saved name is prebound (checks elsewhere read them)
     assert "_pushed1 = None" in text and "_pushed2 = None" in text
+    assert "_pushkey1 = None" in text and "_pushkey2 = None" in text
     assert (
-        "if _stack[0] is _pushed1:\n            v = _pushed1\n        else:\n            raise"
+        "if _stack[0] is _pushkey1:\n            v = _pushed1\n        else:\n            raise"
         in (text)
     )
     assert (
-        "if _stack[0] is _pushed2:\n            v = _pushed2\n        else:\n            raise"
+        "if _stack[0] is _pushkey2:\n            v = _pushed2\n        else:\n            raise"
         in (text)
     )
 
@@ -194,7 +195,7 @@ def test_a_pop_pairs_with_the_push_of_its_own_branch_only():
 def test_a_test_bound_more_than_once_pairs_a_pop_with_every_push():
     text, _ = _rewritten(BRANCHES)  # c a parameter: it could be rebound between the ifs
     assert "_pushed1 = None" in text and "_pushed2 = None" in text
-    assert text.count("elif _stack[0] is _pushed2:") == 2
+    assert text.count("elif _stack[0] is _pushkey2:") == 2
 
 
 @pytest.mark.parametrize("d", [1.0, -1.0])
