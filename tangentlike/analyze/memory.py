@@ -282,7 +282,8 @@ class Values:
         if isinstance(value, gast.Call):
             callee = self.scope.resolve(value.func)
             if _hashable(callee) and (
-                callee in views.ARRAY_VIEWS or callee in (runtime.entry_copy, runtime.kept_apart)
+                callee in views.ARRAY_VIEWS
+                or callee in (runtime.entry_copy, runtime.kept_apart, runtime.popped_array)
             ):
                 return True
             if callee is runtime.updated:  # `z op v`, kept an array where z is a 0-d one

@@ -22,7 +22,8 @@ after `pops_as_rebinding`; `external` its module's names (a copied runtime helpe
 to the helper itself). Guarantees: only calls of `saved_item` / `restore_item` whose
 container is a name bound, in the whole function, only to list displays (`L = [...]`)
 or `list(...)` of the builtin, or only to dict displays (`D = {...}`) or `dict(...)` of
-the builtin — no parameter, no other binding, no nested function — are rewritten, and
+the builtin, and to None (a prebinding: either form raises on it) — no parameter,
+no other binding, no nested function — are rewritten, and
 for a dict only where the key (and the saved pair) is a name or a constant, read again
 as it was; a name that may be either keeps its call (and its refusal). take_item, which
 changes the list adjoint it is given, is replaced by its copying twin
@@ -79,6 +80,11 @@ class _Saves(ast.NodeTransformer):
         if _container(node) in self.dicts and _plain(node.args[1]):
             return _located(_dict_saved(node), node)
         return node
+
+
+def certain_lists(fn: ast.FunctionDef, external: dict[str, object]) -> set[str]:
+    """The names fn binds only to lists (`[...]`, `list(...)` of the builtin, None)."""
+    return _certain(fn, "list", external.get("list", list) is list)
 
 
 def _certain(fn: ast.FunctionDef, kind: str, builtin: bool) -> set[str]:
@@ -140,11 +146,19 @@ def _only_displays(fn: ast.FunctionDef, name: str, kind: str, builtin: bool) -> 
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name) and target.id == name:
-                    if len(node.targets) != 1 or not _makes(node.value, kind, builtin):
+                    if len(node.targets) != 1 or not (
+                        _makes(node.value, kind, builtin) or _none(node.value)
+                    ):
                         return False
                 elif _binds(target, name):
                     return False  # bound by unpacking
     return True
+
+
+def _none(value: ast.expr) -> bool:
+    """`L = None`, the generated code's prebinding of a name its backward sweep reads: the
+    spelled-out forms raise on None as the helpers do (`None[k]`, `k in None`)."""
+    return isinstance(value, ast.Constant) and value.value is None
 
 
 def _targets_of(node: ast.AST) -> list[ast.AST]:

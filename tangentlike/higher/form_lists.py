@@ -43,10 +43,10 @@ def copying_helpers(external: dict[str, object]) -> None:
 def pops_as_rebinding(fn: ast.FunctionDef) -> None:
     """`xs.pop()` and `del xs[n:]` (a backward sweep restoring a list the function made, as
     it was before an append or extend) as `xs = list(xs[:-1])`, `xs = list(xs[:n])`: the same list
-    value under that name, and no change to the object another name holds (`for v in xs`
-    read it as it was; generated code never reads it through that name after the pop,
-    which tangentlike refuses in user code), so the form needs no aliasing check when
-    differentiated again. Not for a parameter."""
+    value under that name, and no change to the object another name holds, so the form
+    needs no aliasing check when differentiated again. A loop's `_seq = iterable(xs)`,
+    which the backward sweep reads again after the pop, visits a copy made when the loop
+    starts (higher/form_loops.py). Not for a parameter."""
     params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
     for stmts in statement_lists(fn):
         for k, stmt in enumerate(stmts):
@@ -89,7 +89,7 @@ def _forget_after_hand_over(fn: ast.FunctionDef, b: str) -> None:
     for block in _blocks(fn):
         kept = []
         for stmt in block:
-            if _is_rebinding_pop(stmt, b):
+            if is_rebinding_pop(stmt, b):
                 continue
             if _is_push(stmt, b):
                 stmt.value.elts[0] = ast.Constant(None)
@@ -167,7 +167,7 @@ def _only_grown_between(
             continue
         if _is_growth(stmt, b) and id(stmt) in inside:
             continue
-        if _is_rebinding_pop(stmt, b):
+        if is_rebinding_pop(stmt, b):
             continue
         if id(stmt) not in inside and (
             _is_push(stmt, b) or _is_restore(stmt, b) or _is_cleared(stmt, b)
@@ -239,7 +239,7 @@ def _is_growth(stmt: ast.stmt, b: str) -> bool:
     )
 
 
-def _is_rebinding_pop(stmt: ast.stmt, b: str) -> bool:
+def is_rebinding_pop(stmt: ast.stmt, b: str) -> bool:
     """`b = list(b[:n])`, n not mentioning b (what pops_as_rebinding writes)."""
     bound = _bound(stmt)
     if bound is None or bound[0] != b:

@@ -64,6 +64,7 @@ from .form_lists import (
     pops_as_rebinding,
     statement_lists,
 )
+from .form_loops import loops_over_copies
 from .form_pairs import pops_paired
 from .form_pops import pops_into_arrays_checked
 from .form_restores import restores_as_copies
@@ -107,6 +108,7 @@ def differentiable_form(func: types.FunctionType) -> types.FunctionType:
             fresh_updates_out_of_place(node, external)
             _Function(node, debug, filename).rewrite()
             pops_as_rebinding(node)
+            loops_over_copies(node, external)
             list_items_spelled_out(node, external)
             handed_over_copies(node)
             restores_as_copies(node, external)

@@ -101,12 +101,18 @@ def _into_a_display(aliases: Aliases, stmt: gast.Assign, own: dict) -> bool:
     if id(stmt) in own.get(target.value.id, ()):
         return True
     made = aliases.before[id(stmt)].made.get(target.value.id, ())
+    values = [getattr(aliases.statements.get(i), "value", None) for i in made]
     displays = (gast.Dict, gast.List, gast.DictComp, gast.ListComp)
-    return bool(made) and all(
-        isinstance(aliases.statements.get(i), gast.Assign)
-        and isinstance(aliases.statements[i].value, displays)
-        for i in made
+    return any(isinstance(v, displays) for v in values) and all(
+        isinstance(aliases.statements.get(i), gast.Assign) and (isinstance(v, displays) or _none(v))
+        for i, v in zip(made, values, strict=True)
     )
+
+
+def _none(value: gast.expr | None) -> bool:
+    """`y = None` (a gradient's prebinding, or the user's before a branch): nothing a
+    write by index could change, `None[k] = v` raises."""
+    return isinstance(value, gast.Constant) and value.value is None
 
 
 def _changed_arguments(stmt, parsed, scope, registry, effects_of) -> list[tuple[str, Mutation]]:
@@ -269,8 +275,21 @@ def _maybe_a_number(
     `computed`, a value computed anew (`a + b`, `sum(xs)`, a call `new_memory` vouches
     for: `np.sum(y)`): the result is then checked at run time rather than the copy
     refused (`return v`, `v[1:3]`, `return double(v)`)."""
-    made = aliases.before[id(ret)].made.get(name, frozenset())
-    if name in aliases.params or not made:
+    return _bound_to_numbers(aliases, ret, name, new_memory, computed, frozenset())
+
+
+def _bound_to_numbers(
+    aliases: Aliases,
+    at: gast.stmt,
+    name: str,
+    new_memory: Callable[[gast.Call], bool],
+    computed: bool,
+    seen: frozenset[str],
+) -> bool:
+    """_maybe_a_number for `name` where `at` runs; a copy `f = e` (the one return of
+    A-normal form, `for e in y: return e`) is what e holds where the copy is made."""
+    made = aliases.before[id(at)].made.get(name, frozenset())
+    if name in aliases.params or not made or name in seen:
         return False
     for i in made:
         stmt = aliases.statements[i]
@@ -278,6 +297,18 @@ def _maybe_a_number(
         if not isinstance(stmt, gast.Assign):
             return False
         if isinstance(value, gast.Constant):
+            continue
+        copied = [value] if isinstance(value, gast.Name) else _picked(value)
+        if copied is not None and id(stmt) in aliases.before:
+            if not all(
+                isinstance(c, gast.Constant)
+                or (
+                    isinstance(c, gast.Name)
+                    and _bound_to_numbers(aliases, stmt, c.id, new_memory, computed, seen | {name})
+                )
+                for c in copied
+            ):
+                return False
             continue
         if computed and (
             isinstance(value, (gast.BinOp, gast.UnaryOp, gast.Compare))
@@ -290,6 +321,23 @@ def _maybe_a_number(
         ):
             return False
     return True
+
+
+def _picked(value: gast.expr) -> list[gast.expr] | None:
+    """The values `max(...)` / `min(...)` picks its result from (`max([a, b])`,
+    `max(a, b)`): one of them is the result itself; None for any other value."""
+    if not (
+        isinstance(value, gast.Call)
+        and isinstance(value.func, gast.Name)
+        and value.func.id in ("max", "min")
+        and value.args
+        and not value.keywords
+    ):
+        return None
+    if len(value.args) == 1:
+        only = value.args[0]
+        return list(only.elts) if isinstance(only, (gast.List, gast.Tuple)) else None
+    return list(value.args)
 
 
 def _sums(value: gast.expr) -> bool:

@@ -266,6 +266,8 @@ def _array_binding(ctx: Any, aliases: alias_analysis.Aliases, stmt: gast.Assign,
         and value.value.id in memory.arrays
     ):
         return True
+    if _copy_of_array(ctx, value, memory):
+        return True
     if (
         isinstance(value, gast.BinOp)
         and origins.is_form(ctx.parsed.filename)
@@ -278,6 +280,21 @@ def _array_binding(ctx: Any, aliases: alias_analysis.Aliases, stmt: gast.Assign,
         return effects is not None and effects.array and not hides_arguments(value)
     item = tuple_items.index(value, memory.items)
     return item is not None and item.array
+
+
+def _copy_of_array(ctx: Any, value: gast.expr, memory: Any) -> bool:
+    """`y = v`, or `y = updated(z, v)` (what `z op= ...` leaves, `v` = `z op ...`: v
+    itself, or a 0-d array of it), where v is certainly no list, tuple or dict there
+    (analyze.aliases follows the statements in order: `v1 = _v11` after
+    `_v11 = updated(v1, _v10)`, `_v10 = v1 * 3`, v1 an array)."""
+    if (
+        isinstance(value, gast.Call)
+        and ctx.scope.resolve(value.func) is runtime.updated
+        and len(value.args) == 2
+        and not value.keywords
+    ):
+        value = value.args[1]
+    return isinstance(value, gast.Name) and value.id in memory.arrays
 
 
 def _no_container(operand: gast.expr, memory: Any) -> bool:
@@ -337,12 +354,21 @@ def _check_iterated(ctx: Any) -> None:
                 )
             inner = iterated
             if isinstance(stmt, (gast.For, gast.While)):
-                read = set().union(*(nodes.names_read(s) for s in stmt.body))
-                inner = iterated | {xs for seq, xs in sequences.items() if seq in read}
+                inner = iterated | _iterated_by(stmt, sequences)
             for field in ("body", "orelse"):
                 visit(getattr(stmt, field, []) or [], inner)
 
     visit(ctx.fn.body, set())
+
+
+def _iterated_by(loop: gast.For | gast.While, sequences: dict[str, str]) -> set[str]:
+    """The lists `loop` runs over: xs for a `_seq = iterable(xs)` its body reads that is
+    bound before it. A `_seq` bound in its body belongs to a loop nested there, which
+    ends before the body goes on: `for i in ...: (for t in xs: ...); xs.append(v)` grows
+    xs between two loops over it, not inside one."""
+    read = set().union(*(nodes.names_read(s) for s in loop.body))
+    bound = set().union(*(nodes.names_stored(s) for s in loop.body))
+    return {xs for seq, xs in sequences.items() if seq in read and seq not in bound}
 
 
 def _sequences(ctx: Any) -> dict[str, str]:

@@ -6,7 +6,8 @@ name holds the list).
 Assumes: A-normal form and `Context.structured`. Guarantees: `find` returns the names
 written by index or key that are certainly a list or dict this function made (every
 binding a list or dict literal, a repetition or concatenation of a list it made,
-`list(...)`, `dict(...)`, a comprehension's result), and refuses, with a location, the
+`list(...)`, `dict(...)`, a comprehension's result, or None, with at least one of the
+others: `None[k] = v` raises), and refuses, with a location, the
 writes into those it could not follow: a slice write, and a write while another name,
 container or function may hold the same object and read it afterwards (the adjoint of a
 read through that other name would miss the write); and every pop but from a list or
@@ -100,8 +101,20 @@ def _kind(ctx: Any, name: str, bindings: dict, seen: frozenset[str]) -> str | No
     values = bindings.get(name)
     if not values or name in seen:
         return None
-    kinds = {_value_kind(ctx, v, bindings, seen | {name}) for v in values if not _rest(ctx, v)}
+    kinds = {
+        _value_kind(ctx, v, bindings, seen | {name})
+        for v in values
+        if not _rest(ctx, v) and not _none(v)
+    }
     return kinds.pop() if len(kinds) == 1 and None not in kinds else None
+
+
+def _none(value: gast.expr) -> bool:
+    """`name = None`: no object a write by index or key could change (`None[k] = v`
+    raises), so it leaves the kind to the other bindings; a gradient prebinds to None
+    the names its backward sweep reads (higher/forms.py), the user `L = None` before
+    `L = [...]` in a branch."""
+    return isinstance(value, gast.Constant) and value.value is None
 
 
 def _rest(ctx: Any, value: gast.expr) -> bool:
