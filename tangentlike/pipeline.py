@@ -107,6 +107,11 @@ class ModuleBuilder:
         return None if self.job is None else self.job.checkpoint
 
     @property
+    def plain_loops(self) -> bool:
+        """The loops tl.checkpointed marks run as plain loops (Job.plain_loops)."""
+        return self.job is not None and self.job.plain_loops
+
+    @property
     def stats(self) -> bool:
         """Record pushes and bytes on a measuring stack (schedule.Tape)."""
         return self.job is not None and self.job.stats
@@ -254,7 +259,7 @@ class ModuleBuilder:
         def normalize(g: gast.FunctionDef, callables: frozenset[str]) -> gast.FunctionDef:
             own = parsed if g is fn else dataclasses.replace(parsed, node=g)  # names its result
             schedule = default_schedule if g is fn else None
-            checkpoints.run(g, own, scope, self.namespace, namer, schedule)
+            checkpoints.run(g, own, scope, self.namespace, namer, schedule, self.plain_loops)
             vectorized.run(g, own, namer, self.namespace, scope)
             comprehensions.run(g, own, namer, self.namespace, scope)
             methods.run(
