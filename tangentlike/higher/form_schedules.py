@@ -59,9 +59,10 @@ def is_plan(value: object) -> bool:
 
 def plain_loops_entry(func: types.FunctionType) -> types.FunctionType | None:
     """The generated entry function of `func`'s request built with its checkpointed loops
-    plain; None when `func` carries no request (not an entry function built here)."""
+    plain; None when `func` carries no request (not an entry function built here) or
+    one with stats=True (whose measuring stack the form refuses anyway)."""
     job = getattr(func, JOB, None)
-    if job is None or job.plain_loops:
+    if job is None or job.plain_loops or job.stats:  # stats: refused as such (forms.py)
         return None
     from ..build import build
     from ..gradients import disk_cache

@@ -85,8 +85,10 @@ def is_generated(obj: object) -> bool:
     return bool(lines) and lines[0].startswith(HEADER)
 
 
-def differentiable_form(func: types.FunctionType) -> types.FunctionType:
-    """The function of the differentiable form of `func`'s module that stands for `func`."""
+def differentiable_form(func: types.FunctionType, note: str | None = None) -> types.FunctionType:
+    """The function of the differentiable form of `func`'s module that stands for `func`.
+    `note`: a line the form's text opens with (a comment: its text, the key of the disk
+    cache of its derivatives, differs) and that the header of its derivatives shows."""
     form = getattr(func, ATTRIBUTE, None)
     if form is not None:
         return form
@@ -96,8 +98,7 @@ def differentiable_form(func: types.FunctionType) -> types.FunctionType:
     if schedule_used(tree, func.__globals__) is not None:
         plain = plain_loops_entry(func)  # the same gradient, its checkpointed loops plain
         if plain is not None:
-            form = differentiable_form(plain)
-            setattr(form, NOTE, PLAIN_NOTE)  # the header of its derivative says so
+            form = differentiable_form(plain, PLAIN_NOTE)
             setattr(func, ATTRIBUTE, form)
             return form
     debug = any(
@@ -127,10 +128,13 @@ def differentiable_form(func: types.FunctionType) -> types.FunctionType:
         kept.append(node)
     tree.body = kept
     copying_helpers(external)
-    source = f"{FORM_HEADER}\n\n{ast.unparse(tree)}\n"
+    opening = FORM_HEADER if note is None else f"{FORM_HEADER}\n# {note}"
+    source = f"{opening}\n\n{ast.unparse(tree)}\n"
     module = loader.load(source, f"form {func.__name__}", external)
     origins.register_form(module.__file__, filename, _line_map(tree, source))
     form = getattr(module, func.__name__)
+    if note is not None:
+        setattr(form, NOTE, note)  # Job.header shows it
     setattr(func, ATTRIBUTE, form)
     return form
 
@@ -196,9 +200,9 @@ def _refuse_what_is_left(fn: ast.FunctionDef, func: types.FunctionType, filename
                 filename,
                 node,
                 fn.name,
-                f"a gradient with checkpointed loops ({node.id}) not built in this "
-                "process (a module written by `tangentlike grad`, imported) cannot be "
-                "differentiated again",
+                f"a gradient with checkpointed loops ({node.id}) that tangentlike cannot "
+                "rebuild with plain loops (not the entry function of a gradient built in "
+                "this process) cannot be differentiated again",
                 "differentiate the original function in this process: tl.hvp(f), "
                 "tl.hessian(f), tl.jvp(tl.grad(f)) and tl.grad of a function calling "
                 "tl.grad(f) rebuild its gradient with the checkpointed loops run as plain "
