@@ -13,11 +13,12 @@ tl.jacobian of the gradient) stores the whole loop, without recomputation.
 `with tl.checkpoint():` blocks and `@tl.checkpoint` helpers keep their recomputation:
 their generated code uses the stack only, which the form covers.
 
-Assumes: `func` is the entry function of a generated module (build.build puts its Job on
-it as `__tangentlike_job__`). Guarantees: `schedule_used` finds a schedule object read
-anywhere in the module; `plain_loops_entry` gives the entry function of the same
-request built with plain loops, or raises, located at the schedule, when the module
-was not built in this process (a module written by `tangentlike grad` and imported).
+Assumes: the entry function of a gradient built in this process carries its Job as
+`__tangentlike_job__` (build.build puts it there). Guarantees: `schedule_used` finds a
+schedule class read anywhere in a generated module; `plain_loops_entry` gives the entry
+function of the same request built with plain loops, or None where there is no request
+to rebuild (then forms.py refuses the schedule, located at the user's loop). The form
+carries PLAIN_NOTE in its text and its derivatives' header (forms.py, Job.header).
 """
 
 from __future__ import annotations

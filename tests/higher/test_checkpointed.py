@@ -12,6 +12,7 @@ checkpoint= was refused ("cannot be differentiated again yet").
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import subprocess
 import sys
@@ -19,6 +20,7 @@ import types
 from pathlib import Path
 
 import autograd
+import autograd.numpy as anp
 import numpy as np
 import pytest
 from reference import BLOCK_TANGENTLIKE, autograd_version, line_of, load_module
@@ -26,6 +28,7 @@ from reference import BLOCK_TANGENTLIKE, autograd_version, line_of, load_module
 import tangentlike as tl
 from tangentlike.cli.main import main
 from tangentlike.higher.form_schedules import JOB, PLAIN_NOTE
+from tangentlike.job import Job
 
 PROGRAMS = """
 import numpy as np
@@ -168,6 +171,16 @@ def scalar_loop(x, n):
     return s
 
 
+def nested_def(x, n):
+    def inner(y):
+        s = y
+        for i in tl.checkpointed(range(n), snapshots=2):
+            s = np.sin(s) * x + s * y * 0.1
+        return s
+
+    return x * tl.grad(inner)(0.5)
+
+
 dplain = tl.grad(plain, checkpoint=tl.Binomial(snapshots=2))
 
 
@@ -275,6 +288,33 @@ def test_grad_of_a_function_calling_a_checkpointed_gradient(programs):
     H = _hessian(programs.plain, 5)
     slope = autograd.grad(autograd_version(programs.plain))(X, 5)
     assert np.allclose(got, H @ X + slope, rtol=1e-10, atol=1e-12)
+
+
+def test_grad_through_a_nested_checkpointed_gradient(programs):
+    """d/dx [x * d/dy inner(y)], inner closing over x and looping under a schedule."""
+
+    def reference(x, n):
+        def inner(y):
+            s = y
+            for _ in range(n):
+                s = anp.sin(s) * x + s * y * 0.1
+            return s
+
+        return x * autograd.grad(inner)(0.5)
+
+    for x in (0.7, 1.2):
+        expected = autograd.grad(reference)(x, 4)
+        assert tl.grad(programs.nested_def)(x, 4) == pytest.approx(expected, rel=1e-10)
+
+
+def test_plain_loops_is_an_option_of_its_own(programs):
+    """Job.plain_loops is in both cache keys and in the header, in words."""
+    base = Job.of(programs.binomial, 0)
+    plain = dataclasses.replace(base, plain_loops=True)
+    assert plain.memory_key() != base.memory_key()
+    assert plain.disk_options() == (*base.disk_options(), "plain_loops=True")
+    header = plain.header("m.py:4", "dbinomial")[0]
+    assert header.endswith("with respect to x, checkpointed loops run as plain loops.")
 
 
 def test_debug_mode_second_derivatives(programs):
