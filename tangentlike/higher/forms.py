@@ -90,7 +90,7 @@ def differentiable_form(func: types.FunctionType, note: str | None = None) -> ty
     `note`: a line the form's text opens with (a comment: its text, the key of the disk
     cache of its derivatives, differs) and that the header of its derivatives shows."""
     form = getattr(func, ATTRIBUTE, None)
-    if form is not None:
+    if form is not None and _same_names(form.__tangentlike_from__, func.__globals__):
         return form
     filename = func.__code__.co_filename
     text = "".join(linecache.getlines(filename))
@@ -99,6 +99,7 @@ def differentiable_form(func: types.FunctionType, note: str | None = None) -> ty
         plain = plain_loops_entry(func)  # the same gradient, its checkpointed loops plain
         if plain is not None:
             form = differentiable_form(plain, PLAIN_NOTE)
+            form.__tangentlike_from__ = list(func.__globals__.items())
             setattr(func, ATTRIBUTE, form)
             return form
     debug = any(
@@ -135,8 +136,15 @@ def differentiable_form(func: types.FunctionType, note: str | None = None) -> ty
     form = getattr(module, func.__name__)
     if note is not None:
         setattr(form, NOTE, note)  # Job.header shows it
+    form.__tangentlike_from__ = list(func.__globals__.items())  # what `external` copied
     setattr(func, ATTRIBUTE, form)
     return form
+
+
+def _same_names(copied: list[tuple[str, object]], now: dict[str, object]) -> bool:
+    """Whether a generated module's names are bound as when its form copied them (a
+    refresh rebinds a global array in place, compile/guards.py)."""
+    return len(copied) == len(now) and all(now.get(k, copied) is v for k, v in copied)
 
 
 def _accumulate_out_of_place(fn: ast.FunctionDef) -> None:

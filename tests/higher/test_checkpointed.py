@@ -404,3 +404,53 @@ def test_cli_hvp_refuses_the_checkpoint_option_saying_why(tmp_path, monkeypatch,
     err = capsys.readouterr().err
     assert status == 2 and "--checkpoint does not apply to --mode hvp" in err, err
     assert "plain loops" in err and not (tmp_path / "h.py").exists()
+
+
+GLOBALS = """
+import numpy as np
+import tangentlike as tl
+
+W = np.array([0.5, -0.3, 0.8])
+c = 0.1
+
+
+def marked(x, n):
+    s = x
+    for i in tl.checkpointed(range(n), snapshots=2):
+        s = np.sin(s) * W + c * s * s * x
+    return np.sum(s)
+
+
+def unmarked(x, n):
+    s = x
+    for i in range(n):
+        s = np.sin(s) * W + c * s * s * x
+    return np.sum(s)
+"""
+
+
+def test_second_derivatives_follow_a_rebound_global(tmp_path):
+    """A global array rebound is refreshed in the gradient's module in place (same
+    generated function): the derivative built from a copy of its names was stale, with no
+    error (H v off by 10 on 47fd633, both methods, with and without checkpoints); a
+    rebound literal asks for a rebuild, which forward over reverse did not watch."""
+    m = load_module(tmp_path, GLOBALS)
+    products = [tl.hvp(f) for f in (m.marked, m.unmarked)]
+    products += [tl.hvp(f, method="reverse") for f in (m.marked, m.unmarked)]
+    held = tl.jvp(tl.grad(m.unmarked, checkpoint=SCHEDULES[0]))
+    products.append(lambda x, n, v: held(x, n, v)[1])
+    hessian = tl.hessian(m.marked)
+
+    def check():
+        H = autograd.hessian(autograd_version(m.unmarked))(X, 4)
+        for product in products:
+            assert np.allclose(product(X, 4, V), H @ V, rtol=1e-10, atol=1e-12)
+        assert np.allclose(hessian(X, 4), H, rtol=1e-10, atol=1e-12)
+
+    check()
+    m.W = np.array([1.5, 0.2, -0.4])  # refreshed in place
+    check()
+    m.c = 0.3  # rebuilt
+    check()
+    m.W[0] = 7.0  # read when the code runs
+    check()
