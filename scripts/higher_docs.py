@@ -85,6 +85,19 @@ one product per basis vector).
   jvp is differentiable the same way (reverse over forward: `tl.grad` of
   `x -> tl.jvp(f)(x, v)[1]` is H v; forward mode's boundaries `tangent_like` and
   `output_tangent` have rules; tests/higher/test_reverse_over_forward.py).
+- **Its checkpoints.** A checkpoint schedule changes what a gradient stores and
+  recomputes, never the gradient. A gradient whose loops are checkpointed
+  (`tl.checkpointed(...)` in the source, or `tl.grad(f, checkpoint=...)`) drives a
+  schedule object the differentiable form does not follow; differentiated again, it
+  stands for the same gradient built with those loops run as the plain loops they are
+  in Python, every step on the stack (`tangentlike/higher/form_schedules.py`). So
+  `tl.hvp`, `tl.hessian`, `tl.grad(tl.grad(f, checkpoint=...))`, and `tl.jvp`,
+  `tl.vjp` or `tl.jacobian` of such a gradient all work, and the derivative's header
+  says "The gradient's checkpointed loops run as plain loops here". `with
+  tl.checkpoint():` blocks and `@tl.checkpoint` helpers keep their recomputation
+  (their code uses the stack only). Forward mode (`tl.jvp(f)`) reads every marker as
+  plain Python does: it stores nothing. Tested against autograd and central
+  differences of the checkpointed gradient (tests/higher/test_checkpointed.py).
 - **Its guards.** `raise` is a guard (kept in the forward sweep, nothing to
   differentiate), so the scalar check of `grad` stays in the derivative.
 - **No perturbation confusion.** A derivative taken inside a differentiated
@@ -154,8 +167,23 @@ back to `bw_2`, which is H v.
   stack (constants, `higher/form_counters.py`); and the adjoint helpers' results are
   known to share only their adjoint's memory (`analyze/memory.py`), so restoring an
   argument's copy after a write (`out=y`, `y[i] = v` on an argument) is differentiated.
-- A gradient built with `stats=True` or with checkpoints uses its stack in ways the
-  differentiable form does not cover: refused, located.
+  A view the gradient reads only before its array is written (`M[i]` in `M[i] = M[i] *
+  c + np.sin(M[i])` in a loop, a column in Gram-Schmidt, a stencil `u[1:-1] += ...`) is
+  a copy in the form (`own_values`, `higher/form_copies.py`): the backward sweep reads
+  it where the array is restored to those values, so the copy reads the same ones, and
+  a second differentiation has no view to follow through the write.
+- A value the gradient pushes and pops back into the same name in a loop varies only as
+  that name does (`analyze/activity.py`), and the exponent term of `x ** y` is 0 for an
+  integer `y` (`runtime.power_log`): a loop's `x ** (k + 1)` at a negative x has a
+  finite second derivative (a Taylor series' hvp), not the nan of log(x) times a zero
+  tangent.
+- A gradient built with `stats=True` uses its stack (a measuring Tape) in ways the
+  differentiable form does not cover: refused, located. A gradient with checkpointed
+  loops is differentiated as the same gradient with plain loops (above), so its second
+  derivative stores every step of those loops: a schedule for the second-order sweep
+  itself is not built yet. A generated function with a schedule that is not the entry
+  of a gradient built in the running process has no request to rebuild it from:
+  refused, located at the checkpointed loop.
 - Third derivatives (a gradient of a second-order gradient) work through loops,
   branches, `while`, lists and helpers, tested against autograd
   (tests/higher/test_third_order.py), and so do fourth derivatives of the same loops

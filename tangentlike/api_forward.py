@@ -98,8 +98,12 @@ def _jvp(
     names, single = resolve_wrt(func, wrt)
     registry = default_registry()
 
+    # a gradient made by tangentlike stands for the code it runs now (gradients.py)
+    front = f if hasattr(f, "__tangentlike_live__") else None
+
     def build() -> Built:
-        return _build(func, names, optimize, vector, registry, dict(param_types))
+        now = func if front is None else unwrap(front)
+        return _build(now, names, optimize, vector, registry, dict(param_types), front)
 
     try:
         live = Live(build(), build)
@@ -125,14 +129,21 @@ def _build(
     vector: bool,
     registry: Registry,
     param_types: dict[str, type],
+    front: Callable | None = None,
 ) -> Built:
+    """`front`: the tangentlike gradient `func` is the generated code of (watched, so that
+    this jvp is rebuilt when that gradient is rebuilt or refreshed, as build.build does)."""
     roots: dict[str, object] = {"entry": func}
     roots.update({f"param:{p}": t for p, t in param_types.items()})
+    if front is not None:
+        roots["given"] = front
     mode = Mode.VECTOR_JVP if vector else Mode.JVP
     job = Job(func, wrt, len(wrt) == 1, mode=mode, optimize=optimize)
 
     def transform() -> tuple[str, ModuleText, Recorder]:
         builder = ForwardBuilder(registry, job=job, recorder=Recorder(dict(roots)), vector=vector)
+        if front is not None:
+            builder.recorder.watch(front, "current")
         name = builder.jvp_entry(func, wrt, param_types)
         source = f"{builder.parsed[0].basename}:{builder.parsed[0].first_line}"
         return name, builder.render(job.header(source, name)), builder.recorder

@@ -56,7 +56,10 @@ def build(
         text = builder.render(job.header(f"{first.basename}:{first.first_line}", name))
         return name, text, builder.recorder
 
-    return cached(job.disk_options(), roots, registry, disk, transform)
+    built = cached(job.disk_options(), roots, registry, disk, transform)
+    # what a second derivative rebuilds it from (higher/form_schedules.py)
+    built.generated.__tangentlike_job__ = job  # type: ignore[attr-defined]
+    return built
 
 
 def cached(

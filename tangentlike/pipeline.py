@@ -258,12 +258,13 @@ class ModuleBuilder:
         given = {p: t for (f, p), t in self.param_types.items() if f is parsed.func}
         known = methods.known_classes(fn, given)
         checkpointed: dict[int, checkpoints.CheckpointedLoop] = {}
+        plain_loops = self.job is not None and self.job.plain_loops  # no schedules
         update_temps: dict[int, str] = {}
 
         def normalize(g: gast.FunctionDef, callables: frozenset[str]) -> gast.FunctionDef:
             own = parsed if g is fn else dataclasses.replace(parsed, node=g)  # names its result
             schedule = default_schedule if g is fn else None
-            checkpoints.run(g, own, scope, self.namespace, namer, schedule)
+            checkpoints.run(g, own, scope, self.namespace, namer, schedule, plain_loops)
             vectorized.run(g, own, namer, self.namespace, scope)
             comprehensions.run(g, own, namer, self.namespace, scope)
             methods.run(

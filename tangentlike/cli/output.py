@@ -19,6 +19,7 @@ from .. import __version__
 from ..api import grad, value_and_grad, vjp
 from ..api_forward import jvp
 from ..higher.api import hvp
+from ..higher.form_schedules import PLAIN_NOTE
 from ..jit.compiled import locator
 from ..jit.lower import lower
 from .options import CliError
@@ -38,7 +39,10 @@ def generate(
     wrt = names[0] if single else names
     if mode == "hvp":
         if checkpoint is not None:
-            raise CliError("--checkpoint is not supported with --mode hvp yet; leave it out")
+            raise CliError(
+                "--checkpoint does not apply to --mode hvp (H v differentiates the gradient "
+                "with its checkpointed loops run as plain loops); leave it out"
+            )
         return hvp(target.func, wrt=wrt, checks=checks)
     if mode == "forward":  # no checkpoints (no stack) and no debug checks in forward mode
         if checkpoint is not None or checks:
@@ -137,6 +141,8 @@ def module_text(
     body = _strip_core_header(jit_body(df, target) if jit else df.source)
     if mode == "hvp":
         header.insert(1, f"H v by hvp_{target.attr}(...) at the end (method: {df.method}).")
+        if f"# {PLAIN_NOTE}\n" in df.source:  # higher/form_schedules.py
+            header.insert(2, PLAIN_NOTE)
         body = body.rstrip("\n") + "\n" + hvp_entry(df.source, target.func, names, len(names) == 1)
     return "\n".join(f"# {line}" for line in header) + "\n\n\n" + body
 

@@ -6,7 +6,9 @@ Assumes: the fence passed; runs before desugar. Guarantees: a
 loops are kept as written, and with a default schedule every outermost `for`
 loop that has no marker and no early exit gets `checkpointed(...)`; no loop
 or region that must be checkpointed contains `break`, or `return`, and a
-region contains no `continue` either (each raises, naming the line).
+region contains no `continue` either (each raises, naming the line). With
+`plain_loops`, `for t in tl.checkpointed(xs, ...)` becomes `for t in xs` (what it
+does in Python) and no default schedule is added; regions stay.
 `normalize.anf` turns the markers into `CheckpointedLoop` descriptions.
 Invalidates: every analysis.
 """
@@ -50,8 +52,10 @@ def run(
     namespace: Namespace,
     namer: Namer,
     default: markers.Schedule | None = None,
+    plain_loops: bool = False,
 ) -> gast.FunctionDef:
-    _Markers(parsed, scope, namespace, namer, default).block(fn.body, top=True)
+    default = None if plain_loops else default
+    _Markers(parsed, scope, namespace, namer, default, plain_loops).block(fn.body, top=True)
     return fn
 
 
@@ -63,12 +67,14 @@ class _Markers:
         namespace: Namespace,
         namer: Namer,
         default: markers.Schedule | None,
+        plain_loops: bool,
     ) -> None:
         self.parsed = parsed
         self.scope = scope
         self.namespace = namespace
         self.namer = namer
         self.default = default
+        self.plain_loops = plain_loops
 
     def block(self, stmts: list[gast.stmt], top: bool) -> None:
         for i, stmt in enumerate(stmts):
@@ -77,7 +83,9 @@ class _Markers:
                 stmts[i] = stmt = self.with_(stmt)
             elif isinstance(stmt, gast.For):
                 marked = self.marked(stmt.iter)
-                if marked:
+                if marked and self.plain_loops:
+                    stmt.iter = stmt.iter.args[0]  # what checkpointed() iterates
+                elif marked:
                     self.check_exits(stmt, "a checkpointed loop", continue_ok=True)
                 elif top and self.default is not None and not _exits(stmt.body, True):
                     stmt.iter = self.default_marker(stmt.iter)

@@ -183,14 +183,23 @@ def classes_of(obj: object) -> object:
 
 class _Build:
     """A tangentlike gradient's current build: equal to another only if it is the same
-    generated function; shown (in a disk-cache manifest) as a digest of its text."""
+    generated function with the same objects bound to its module's names (a refresh,
+    compile/guards.py, rebinds a global array there in place: a derivative of it, built
+    from a copy of those names, higher/forms.py, is stale then); shown (in a disk-cache
+    manifest) as a digest of its text."""
 
     def __init__(self, generated: object, source: str) -> None:
         self.generated = generated
+        self.bound = list(generated.__globals__.values())  # type: ignore[attr-defined]
         self.digest = hashlib.sha256(source.encode()).hexdigest()[:32]
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Build) and other.generated is self.generated
+        return (
+            isinstance(other, _Build)
+            and other.generated is self.generated
+            and len(other.bound) == len(self.bound)
+            and all(a is b for a, b in zip(other.bound, self.bound, strict=True))
+        )
 
     __hash__ = None  # type: ignore[assignment]
 

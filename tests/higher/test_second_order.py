@@ -179,14 +179,10 @@ def test_what_has_no_second_order_rule_is_refused_with_its_line(case, method, tm
     assert REFUSED[case] in err.value.generated_location.text, message
 
 
-@pytest.mark.parametrize(
-    "options,words",
-    [
-        ({"stats": True}, "stats=True"),
-        ({"checkpoint": tl.Binomial(snapshots=1)}, "checkpointed loops"),
-    ],
-)
+@pytest.mark.parametrize("options,words", [({"stats": True}, "stats=True")])
 def test_gradients_the_differentiable_form_does_not_cover_are_refused(options, words):
+    """(A gradient with checkpointed loops is differentiated as the same gradient with
+    plain loops: tests/higher/test_checkpointed.py.)"""
     f, args = CASES["loop_overwrites"]
     inner = tl.grad(f, **options)
     with pytest.raises(tl.UnsupportedSyntaxError) as err:
