@@ -153,7 +153,8 @@ back to `bw_2`, which is H v.
   `cumprod_vjp` is read through its source where its input holds no zero; at an exact
   zero its exact formula treats the tail after the zero as the constant 0, so its second
   derivative there would be wrong: refused when the gradient runs. `np.sinc`'s slope has
-  a rule of its own (`sinc_slope`, exact at and near 0).
+  a rule of its own (`sinc_slope`, exact at and near 0), and its curvature
+  (`sinc_curvature`) is read through its source (a third derivative).
   `np.median`'s `median_vjp` and `np.gradient`'s `gradient_vjp` have rules of their own
   (`rules/runtime_statistics.py`: linear in the adjoint; the first locally constant in
   the array, the second reading it for its shape).

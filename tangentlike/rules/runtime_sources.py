@@ -19,6 +19,9 @@ there, so its derivative is zero, as reading it gives.
 asymptotic series: each exact or of relative error below 1e-13, and their derivatives
 that of trigamma, polygamma(1, x), to about 1e-10 relative (the series' derivative
 loses a little near x = 6, where the recurrence stops): tests check it against SciPy.
+`sinc_curvature` (np.sinc's second derivative) is np.where between a 7-term Taylor series
+(|x| < 0.1) and the closed form, the same function; each differentiated is the third
+derivative (tests/higher/test_second_order_sinc.py: against the series in 60 digits).
 
 tests/higher/test_second_order_scipy.py, test_second_order_statistics.py and
 test_reverse_over_forward_linalg.py check each against central differences of the
@@ -76,6 +79,8 @@ THROUGH_SOURCE = frozenset(
         runtime.vander_slope,
         # math.lgamma and math.gamma
         runtime.digamma,
+        # np.sinc's curvature (a third derivative through np.sinc)
+        runtime.sinc_curvature,
         # scipy.integrate.simpson and cumulative_trapezoid
         runtime.linear_weights_vjp,
         runtime.cumulative_trapezoid_vjp,
