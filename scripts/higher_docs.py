@@ -152,12 +152,22 @@ back to `bw_2`, which is H v.
   and eigen decompositions' `qr_vjp`, `svd_vjp`, `eigh_vjp` and `eig_vjp`, and
   `scipy.linalg.expm`'s `frechet_block` and `top_right`: their conditions stay those of
   the first order, distinct eigen- and singular values, reduced SVD or square, real
-  eigenvalues for `eig`, refused at run time outside them), or
-  are refused with the user's line they come from (e.g. `np.linalg.lstsq`'s). `np.cumprod`'s
+  eigenvalues for `eig`, refused at run time outside them; and, listed in
+  `rules/runtime_sources.py`, the adjoint and tangent helpers of `np.linalg.lstsq`,
+  `matrix_power` and `multi_dot`, np.linalg's tangents (reverse over forward),
+  `scipy.linalg`'s `cho_factor`/`cho_solve`, `lu_factor`/`lu_solve` and
+  `solve_triangular`, `scipy.stats.multivariate_normal.logpdf`/`pdf`, `np.cov`,
+  `np.corrcoef`, `np.polyval`, `np.vander`, `math.lgamma`'s `digamma` and
+  `scipy.integrate`'s `simpson` and `cumulative_trapezoid`: a rank-deficient `lstsq`
+  stays refused at run time), or are refused with the user's line they come from (e.g.
+  `math.dist`'s). `np.quantile`'s and `np.percentile`'s helpers and the convolutions'
+  `full_of` have rules of their own (`rules/runtime_statistics.py`, `runtime_scipy.py`:
+  linear in the adjoint). `np.cumprod`'s
   `cumprod_vjp` is read through its source where its input holds no zero; at an exact
   zero its exact formula treats the tail after the zero as the constant 0, so its second
   derivative there would be wrong: refused when the gradient runs. `np.sinc`'s slope has
-  a rule of its own (`sinc_slope`, exact at and near 0).
+  a rule of its own (`sinc_slope`, exact at and near 0), and its curvature
+  (`sinc_curvature`) is read through its source (a third derivative).
   `np.median`'s `median_vjp` and `np.gradient`'s `gradient_vjp` have rules of their own
   (`rules/runtime_statistics.py`: linear in the adjoint; the first locally constant in
   the array, the second reading it for its shape).

@@ -233,8 +233,8 @@ def render(registry) -> str:
     lines.append(
         f"- the second derivative (grad of grad, hvp, hessian) through the bespoke adjoints of "
         f"some functions above ({helpers} helpers of generated gradients with no second-order "
-        "rule yet, e.g. those of np.linalg.lstsq and the LU and Cholesky factors of "
-        "scipy.linalg): refused at the user's line; docs/higher.md"
+        "rule yet, e.g. those of math.dist and math.prod): refused at the user's line; "
+        "docs/higher.md"
     )
     lines.append("- f-strings and `%`-formatting of a differentiated value: they make text")
     from tangentlike.analyze.calls import WRITERS

@@ -84,8 +84,8 @@ def _polynomials(registry: Registry) -> None:
     @registry.adjoint(np.polyval)
     def polyval(result, p, x):
         d[p] = runtime.polyval_vjp_p(d[result], p, x)
-        d[x] = d[result] * np.polyval(np.polyder(p), x)
+        d[x] = d[result] * runtime.polyval_slope(p, x)
 
     @registry.tangent(np.polyval)
     def polyval_tangent(result, p, x):
-        d[result] = np.polyval(d[p], x) + d[x] * np.polyval(np.polyder(p), x)
+        d[result] = np.polyval(d[p], x) + d[x] * runtime.polyval_slope(p, x)

@@ -29,6 +29,8 @@ from . import (
     runtime_numpy_helpers,
     runtime_pieces,
     runtime_products,
+    runtime_scipy,
+    runtime_sources,
     runtime_statistics,
 )
 from .registry import Registry
@@ -117,6 +119,7 @@ def register(registry: Registry) -> None:
         {
             runtime.extremum_index: "the position of a max or min among items: an integer",
             runtime.integer_exponent: "whether an exponent is an integer: a boolean",
+            runtime.pivot_order: "the row order of LAPACK's pivots: integers",
         }
     )
     _broadcasting(adjoint, tangent)
@@ -129,6 +132,7 @@ def register(registry: Registry) -> None:
     runtime_pieces.register(adjoint, tangent)
     runtime_products.register(adjoint, tangent)
     runtime_statistics.register(adjoint, tangent)
+    runtime_scipy.register(adjoint, tangent)
 
     # -- NumPy calls generated gradients make (the adjoint of a sum is a broadcast) ------
     if registry.lookup_tangent(np.broadcast_to) is None:  # until rules/numpy.py states it
@@ -181,27 +185,30 @@ def register(registry: Registry) -> None:
 # are smooth where their first-order conditions hold (distinct eigen- and singular
 # values): tests/higher/test_second_order_decompositions.py checks them against autograd
 # and central differences of the gradient.
-THROUGH_SOURCE = frozenset(
-    {
-        runtime.prod_others,
-        runtime.cumprod_vjp,  # no zero in its input; cumprod_vjp_at_zeros refuses
-        runtime.norm_vjp,
-        runtime.power_slope_dx,
-        runtime.power_slope_dy,
-        runtime.power_log,
-        runtime.pinv_vjp,
-        runtime.slogdet_vjp,
-        runtime.solve_vjp,
-        runtime.cholesky_vjp,
-        runtime.eigh_vjp,
-        runtime.eig_vjp,
-        runtime.svd_vjp,
-        runtime.qr_vjp,
-        runtime.frechet_block,
-        runtime.top_right,
-        runtime.standard,  # scipy.linalg.eigh's check of a standard problem: a, or raises
-    }
-)
+THROUGH_SOURCE = (
+    frozenset(
+        {
+            runtime.prod_others,
+            runtime.cumprod_vjp,  # no zero in its input; cumprod_vjp_at_zeros refuses
+            runtime.norm_vjp,
+            runtime.power_slope_dx,
+            runtime.power_slope_dy,
+            runtime.power_log,
+            runtime.pinv_vjp,
+            runtime.slogdet_vjp,
+            runtime.solve_vjp,
+            runtime.cholesky_vjp,
+            runtime.eigh_vjp,
+            runtime.eig_vjp,
+            runtime.svd_vjp,
+            runtime.qr_vjp,
+            runtime.frechet_block,
+            runtime.top_right,
+            runtime.standard,  # scipy.linalg.eigh's check of a standard problem: a, or raises
+        }
+    )
+    | runtime_sources.THROUGH_SOURCE
+)  # the solvers', statistics' and SciPy's helpers
 
 
 def _checks(adjoint: Callable, tangent: Callable) -> None:

@@ -13,7 +13,7 @@ map, its forward form the helper applied to the tangent of `g`.
 - linspace_vjp (np.linspace): weights of the samples summed, transposed by spreading.
 
 And sinc_slope (np.sinc's slope, not linear): its derivative is sinc_curvature, whose
-own derivative has no rule (a third derivative through np.sinc is refused, located).
+own derivative is read through its source (rules/runtime_sources.py).
 cumprod_vjp_at_zeros (np.cumprod's gradient where its input holds a zero; cumprod_vjp
 without zeros is read through its source): both forms refuse at run time.
 """

@@ -34,6 +34,7 @@ SEQUENCE_PARAMS = {
 
 def register(adjoint: Callable, tangent: Callable) -> None:
     """State both forms of each helper's rule with the registering functions given."""
+    _quantiles(adjoint, tangent)
 
     @adjoint(runtime.median_vjp, constant=("a", "axis", "keepdims"))
     def median_vjp(result, g, a, axis, keepdims):
@@ -80,3 +81,33 @@ def register(adjoint: Callable, tangent: Callable) -> None:
     @tangent(runtime.gradient_vjp_vjp)
     def gradient_vjp_vjp_tangent(result, h, g, f, spacings, axis, edge_order):
         d[result] = runtime.gradient_vjp_vjp(d[h], g, f, spacings, axis, edge_order)
+
+
+def _quantiles(adjoint: Callable, tangent: Callable) -> None:
+    """np.quantile's (and np.percentile's) helpers: linear in the adjoint or tangent, the
+    weights locally constant in `a` (its order picks the two order statistics, ties aside)
+    and `q` never differentiated (np.quantile's rule has no gradient for it: a
+    differentiated q is refused here too)."""
+    constant = ("a", "axis", "keepdims", "method")
+
+    @adjoint(runtime.quantile_vjp, constant=constant)
+    def quantile_vjp(result, g, a, q, axis, keepdims, method):
+        d[g] = runtime.unbroadcast(runtime.quantile_jvp(d[result], a, q, axis, keepdims, method), g)
+
+    @tangent(runtime.quantile_vjp)
+    def quantile_vjp_tangent(result, g, a, q, axis, keepdims, method):
+        d[result] = runtime.quantile_vjp(d[g], a, q, axis, keepdims, method)
+
+    @adjoint(runtime.quantile_jvp, constant=constant)
+    def quantile_jvp(result, da, a, q, axis, keepdims, method):
+        d[da] = runtime.unbroadcast(
+            runtime.quantile_vjp(d[result], a, q, axis, keepdims, method), da
+        )
+
+    @tangent(runtime.quantile_jvp)
+    def quantile_jvp_tangent(result, da, a, q, axis, keepdims, method):
+        d[result] = runtime.quantile_jvp(d[da], a, q, axis, keepdims, method)
+
+    @adjoint(runtime.quantile_weights, constant=("a", "axis", "method"))
+    def quantile_weights(result, a, q, axis, method):
+        pass  # locally constant in a: its order only picks the entries

@@ -226,6 +226,7 @@ from .scipy_factors import (
     lu_factor_vjp,
     lu_solve_jvp,
     lu_solve_vjp,
+    pivot_order,
     real_root,
 )
 from .scipy_linalg import (
@@ -236,7 +237,7 @@ from .scipy_linalg import (
     triangular_jvp,
     triangular_vjp,
 )
-from .scipy_signal import cumulative_trapezoid_vjp, full_of, linear_weights_vjp
+from .scipy_signal import cumulative_trapezoid_vjp, full_of, full_part, linear_weights_vjp
 from .scipy_stats import mvn_logpdf_jvp, mvn_logpdf_vjp
 from .statistics import (
     corrcoef_jvp,
@@ -244,6 +245,7 @@ from .statistics import (
     cov_jvp,
     cov_vjp,
     median_vjp,
+    polyval_slope,
     polyval_vjp_p,
     quantile_jvp,
     quantile_vjp,
@@ -357,6 +359,7 @@ __all__ = [
     "partitioned_like",
     "pinv_jvp",
     "pinv_vjp",
+    "pivot_order",
     "popped_array",
     "power_log",
     "power_slope",
@@ -457,6 +460,7 @@ __all__ += [  # the SciPy rule files' helpers
     "cumulative_trapezoid_vjp",
     "frechet_block",
     "full_of",
+    "full_part",
     "general",
     "linear_weights_vjp",
     "mvn_logpdf_jvp",
@@ -471,6 +475,7 @@ __all__ += [  # rules/numpy_statistics.py
     "corrcoef_vjp",
     "cov_jvp",
     "cov_vjp",
+    "polyval_slope",
     "polyval_vjp_p",
     "quantile_jvp",
     "quantile_vjp",

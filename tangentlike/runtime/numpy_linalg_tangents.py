@@ -137,7 +137,8 @@ def multi_dot_jvp(ts, arrays):
     for i, t in enumerate(ts):
         if t is None:
             continue
-        term = np.linalg.multi_dot([*arrays[:i], t, *arrays[i + 1 :]])
+        operands = list(arrays[:i]) + [t] + list(arrays[i + 1 :])  # noqa: RUF005 (read as source)
+        term = np.linalg.multi_dot(operands)
         total = term if total is None else total + term
     if total is None:
         return np.zeros(np.shape(np.linalg.multi_dot(arrays)))

@@ -51,20 +51,23 @@ def cho_factor_vjp(g, a, c, lower):
     """The adjoint of `a` in `c, lower = scipy.linalg.cho_factor(a, lower)`: the factor's
     triangle as in np.linalg.cholesky, the other triangle as the copy of a's it is."""
     g, c = np.asarray(g), np.asarray(c)
-    tri = np.tril if lower else np.triu
-    out = cholesky_vjp(tri(g), tri(c), not lower)
+    if lower:
+        out = cholesky_vjp(np.tril(g), np.tril(c), False)
+    else:
+        out = cholesky_vjp(np.triu(g), np.triu(c), True)
     if _copied(c, a, lower):
         out = out + _other_triangle(g, lower)
     return out
 
 
 def cho_factor_jvp(t, a, c, lower):
-    """The tangent (dc, None) of `c, lower = scipy.linalg.cho_factor(a, lower)`."""
+    """The tangent (dc, 0.0) of `c, lower = scipy.linalg.cho_factor(a, lower)` (`lower`, a
+    flag, has the tangent zero)."""
     t, c = np.asarray(t), np.asarray(c)
     dc = cholesky_jvp(t, np.tril(c) if lower else np.triu(c), not lower)
     if _copied(c, a, lower):
         dc = dc + _other_triangle(t, lower)
-    return dc, None
+    return dc, 0.0
 
 
 def _cho_matrix(c, lower):
@@ -74,7 +77,8 @@ def _cho_matrix(c, lower):
 
 
 def cho_solve_vjp(g, c_and_lower, b, x):
-    """The adjoints ((of c, None), of b) in `x = scipy.linalg.cho_solve((c, lower), b)`."""
+    """The adjoints ((of c, 0.0), of b) in `x = scipy.linalg.cho_solve((c, lower), b)`: the
+    flag `lower`'s adjoint is zero (0.0, not None: adjoints of one pair used twice add)."""
     c, lower = c_and_lower
     c = np.asarray(c)
     a = _cho_matrix(c, lower)
@@ -83,12 +87,12 @@ def cho_solve_vjp(g, c_and_lower, b, x):
     ga = -gb @ _t(xs)
     sym = ga + _t(ga)
     gc = np.tril(sym @ np.tril(c)) if lower else np.triu(np.triu(c) @ sym)
-    return (gc, None), gb.reshape(np.shape(b))
+    return (gc, 0.0), gb.reshape(np.shape(b))
 
 
 def cho_solve_jvp(tc, tb, c_and_lower, b, x):
     """The tangent of `x = scipy.linalg.cho_solve((c, lower), b)` along (tc, tb), either
-    None (zero); tc is the tangent of the pair, (dc, None)."""
+    None (zero); tc is the tangent of the pair, (dc, 0.0)."""
     c, lower = c_and_lower
     c = np.asarray(c)
     a = _cho_matrix(c, lower)
@@ -102,8 +106,8 @@ def cho_solve_jvp(tc, tb, c_and_lower, b, x):
     return np.linalg.solve(a, np.broadcast_to(rhs, xs.shape)).reshape(np.shape(x))
 
 
-def _permutation(piv):
-    """The row order `perm` of LAPACK's pivots: a[perm] = L U."""
+def pivot_order(piv):
+    """The row order `perm` of LAPACK's pivots: a[perm] = L U (integers: no gradient)."""
     piv = np.asarray(piv)
     n = piv.shape[-1]
     perm = np.array(np.broadcast_to(np.arange(n), piv.shape))
@@ -142,26 +146,28 @@ def lu_factor_vjp(g, a, lu, piv):
     h = np.tril(_t(low) @ np.tril(g, -1), -1) + np.triu(np.triu(g) @ _t(up))
     # a[perm] = L U: the permuted adjoint is L^-T H U^-T
     permuted = _t(np.linalg.solve(up, _t(np.linalg.solve(_t(low), h))))
-    return _rows(permuted, np.argsort(_permutation(piv), axis=-1))
+    return _rows(permuted, np.argsort(pivot_order(piv), axis=-1))
 
 
 def lu_factor_jvp(t, a, lu, piv):
-    """The tangent (dlu, None) of `lu, piv = scipy.linalg.lu_factor(a)`."""
+    """The tangent (dlu, zeros) of `lu, piv = scipy.linalg.lu_factor(a)` (the pivots,
+    integers, have the tangent zero)."""
     low, up = _lu_parts(lu)
-    permuted = _rows(np.asarray(t), _permutation(piv))
+    permuted = _rows(np.asarray(t), pivot_order(piv))
     f = _t(np.linalg.solve(_t(up), _t(np.linalg.solve(low, permuted))))  # L^-1 dA U^-1
-    return low @ np.tril(f, -1) + np.triu(f) @ up, None
+    return low @ np.tril(f, -1) + np.triu(f) @ up, np.zeros(np.shape(piv))
 
 
 def _lu_matrix(lu, piv, trans):
     """The matrix lu_solve solves with: P L U, or its transpose."""
     low, up = _lu_parts(lu)
-    a = _rows(low @ up, np.argsort(_permutation(piv), axis=-1))
+    a = _rows(low @ up, np.argsort(pivot_order(piv), axis=-1))
     return _t(a) if trans in (1, 2, "T", "C") else a
 
 
 def lu_solve_vjp(g, lu_and_piv, b, x, trans):
-    """The adjoints ((of lu, None), of b) in `x = scipy.linalg.lu_solve((lu, piv), b)`."""
+    """The adjoints ((of lu, of piv), of b) in `x = scipy.linalg.lu_solve((lu, piv), b)`:
+    the pivots' adjoint is zeros (not None: adjoints of one pair used twice add)."""
     lu, piv = lu_and_piv
     op = _lu_matrix(lu, piv, trans)
     gs, xs = _columns(g, b), _columns(x, b)
@@ -170,14 +176,14 @@ def lu_solve_vjp(g, lu_and_piv, b, x, trans):
     if trans in (1, 2, "T", "C"):
         ga = _t(ga)
     low, up = _lu_parts(lu)
-    permuted = _rows(ga, _permutation(piv))  # the adjoint of L U = a[perm]
+    permuted = _rows(ga, pivot_order(piv))  # the adjoint of L U = a[perm]
     glu = np.tril(permuted @ _t(up), -1) + np.triu(_t(low) @ permuted)
-    return (glu, None), gb.reshape(np.shape(b))
+    return (glu, np.zeros(np.shape(piv))), gb.reshape(np.shape(b))
 
 
 def lu_solve_jvp(tlu, tb, lu_and_piv, b, x, trans):
     """The tangent of `x = scipy.linalg.lu_solve((lu, piv), b, trans)` along (tlu, tb),
-    either None (zero); tlu is the tangent of the pair, (dlu, None)."""
+    either None (zero); tlu is the tangent of the pair, (dlu, zeros)."""
     lu, piv = lu_and_piv
     op = _lu_matrix(lu, piv, trans)
     xs = _columns(x, b)
@@ -185,7 +191,7 @@ def lu_solve_jvp(tlu, tb, lu_and_piv, b, x, trans):
     if tlu is not None and tlu[0] is not None:
         low, up = _lu_parts(lu)
         d = np.asarray(tlu[0])
-        da = _rows(np.tril(d, -1) @ up + low @ np.triu(d), np.argsort(_permutation(piv), axis=-1))
+        da = _rows(np.tril(d, -1) @ up + low @ np.triu(d), np.argsort(pivot_order(piv), axis=-1))
         rhs = rhs - (_t(da) if trans in (1, 2, "T", "C") else da) @ xs
     return np.linalg.solve(op, np.broadcast_to(rhs, xs.shape)).reshape(np.shape(x))
 

@@ -32,11 +32,26 @@ def full_of(g, in1, in2, mode, boundary="fill", fillvalue=0, axes=None, late=Fal
     g = np.asarray(g)
     if mode == "full":
         return g
-    full = tuple(a + b - 1 for a, b in zip(np.shape(in1), np.shape(in2), strict=True))
-    start = [(f - s + bool(late)) // 2 for f, s in zip(full, g.shape, strict=True)]
+    full, part = _placed(g, in1, in2, late)
     out = np.zeros(full, dtype=g.dtype)
-    out[tuple(slice(a, a + s) for a, s in zip(start, g.shape, strict=True))] = g
+    out[part] = g
     return out
+
+
+def _placed(g, in1, in2, late):
+    """(the full result's shape, the index of the part of it shaped like g)."""
+    full = tuple(a + b - 1 for a, b in zip(np.shape(in1), np.shape(in2), strict=True))
+    start = [(f - s + bool(late)) // 2 for f, s in zip(full, np.shape(g), strict=True)]
+    return full, tuple(slice(a, a + s) for a, s in zip(start, np.shape(g), strict=True))
+
+
+def full_part(h, g, in1, in2, mode, late=False):
+    """The part of `h` (shaped like a full convolution) where `full_of` puts `g`: full_of's
+    transpose (full_of is linear in g)."""
+    h = np.asarray(h)
+    if mode == "full":
+        return h
+    return h[_placed(g, in1, in2, late)[1]]
 
 
 def linear_weights_vjp(g, y, weights, axis):
@@ -59,5 +74,6 @@ def cumulative_trapezoid_vjp(g, y, x, dx, axis, initial):
     after = np.flip(np.cumsum(np.flip(g, -1), -1), -1)  # step i feeds every later total
     half = 0.5 * after * steps
     widths = [(0, 0)] * (half.ndim - 1)
-    out = np.pad(half, [*widths, (0, 1)]) + np.pad(half, [*widths, (1, 0)])
+    pad_end, pad_start = widths + [(0, 1)], widths + [(1, 0)]  # noqa: RUF005 (read as source)
+    out = np.pad(half, pad_end) + np.pad(half, pad_start)
     return np.moveaxis(out, -1, axis)

@@ -16,7 +16,7 @@ from .broadcast import sum_to
 
 
 def _mvn_parts(x, mean, cov):
-    """(residuals as (..., d), the symmetric cov, its inverse, alpha = r C^-1, batch shape)."""
+    """(residuals as (..., d), the symmetric cov, its inverse, alpha = r C^-1)."""
     cov = np.asarray(cov, dtype=np.result_type(cov, 1.0))
     # SciPy's rule: the mean's size, else a matrix cov's, else 1
     dim = np.size(mean) if mean is not None else cov.shape[0] if cov.ndim == 2 else 1
@@ -25,7 +25,6 @@ def _mvn_parts(x, mean, cov):
         x = x[None]
     if x.ndim == 1:
         x = x[:, None] if dim == 1 else x[None, :]
-    batch = x.shape[:-1]
     r = x - (0.0 if mean is None else np.asarray(mean))
     if cov.ndim == 0:
         full = cov * np.eye(dim)
@@ -35,7 +34,7 @@ def _mvn_parts(x, mean, cov):
         lower = np.tril(cov)
         full = lower + np.tril(cov, -1).T
     inverse = np.linalg.inv(full)
-    return r, full, inverse, r @ inverse, batch
+    return r, full, inverse, r @ inverse
 
 
 def _on_cov(sym, cov):
@@ -59,8 +58,8 @@ def _from_cov(dcov, cov, dim):
 
 def mvn_logpdf_vjp(g, x, mean, cov):
     """The adjoints (of x, of mean, of cov) in `multivariate_normal.logpdf(x, mean, cov)`."""
-    r, _, inverse, alpha, batch = _mvn_parts(x, mean, cov)
-    g = np.reshape(np.asarray(g, dtype=float), batch)
+    r, _, inverse, alpha = _mvn_parts(x, mean, cov)
+    g = np.reshape(np.asarray(g, dtype=float), r.shape[:-1])
     weighted = g[..., None] * alpha
     gx = np.reshape(-weighted, np.shape(x))
     gmean = None
@@ -74,7 +73,7 @@ def mvn_logpdf_vjp(g, x, mean, cov):
 
 def mvn_logpdf_jvp(x, mean, cov, dx, dmean, dcov):
     """The tangent of `multivariate_normal.logpdf(x, mean, cov)` along (dx, dmean, dcov)."""
-    r, full, inverse, alpha, _ = _mvn_parts(x, mean, cov)
+    r, full, inverse, alpha = _mvn_parts(x, mean, cov)
     dr = np.zeros_like(r)
     if dx is not None:
         dr = dr + np.reshape(np.asarray(dx, dtype=float), r.shape)

@@ -70,7 +70,7 @@ def quantile_jvp(da, a, q, axis, keepdims, method):
 
 def _variables(m, rowvar):
     """np.cov's reading of m: variables as rows (a 2-D array), and whether it turned it."""
-    x = np.array(m, ndmin=2, dtype=np.result_type(m, np.float64))
+    x = np.atleast_2d(np.asarray(m, dtype=np.result_type(m, np.float64)))
     turned = not rowvar and x.shape[0] != 1
     return (x.T if turned else x), turned
 
@@ -104,7 +104,7 @@ def cov_vjp(g, m, y, rowvar, bias, ddof, fweights, aweights):
 def cov_jvp(dm, m, y, rowvar, bias, ddof, fweights, aweights):
     """The tangent of `np.cov(m, rowvar=rowvar, bias=bias, ddof=ddof)` (m alone)."""
     _, turned, centred, norm = _cov_parts(m, y, rowvar, bias, ddof, fweights, aweights)
-    dx = np.array(dm, ndmin=2, dtype=np.result_type(dm, np.float64))
+    dx = np.atleast_2d(np.asarray(dm, dtype=np.result_type(dm, np.float64)))
     dx = dx.T if turned else dx
     dcentred = dx - np.mean(dx, axis=1, keepdims=True)
     dc = (dcentred @ centred.T + centred @ dcentred.T) / norm
@@ -145,12 +145,20 @@ def vander_slope(x, n, increasing):
     return powers * x[:, None] ** lowered
 
 
+def polyval_slope(p, x):
+    """d np.polyval(p, x) / dx: the derivative polynomial's value at x (the coefficients
+    along p's first axis, as np.polyval reads them)."""
+    p = np.asarray(p)
+    n = p.shape[0]
+    powers = np.reshape(np.arange(n - 1, 0, -1), (n - 1,) + (1,) * (p.ndim - 1))
+    return np.polyval(p[:-1] * powers, x)
+
+
 def polyval_vjp_p(g, p, x):
     """The adjoint of `np.polyval(p, x)` with respect to the coefficients p."""
     n = np.shape(p)[0]
-    powers = np.power.outer(
-        np.asarray(x, dtype=np.result_type(x, np.float64)), np.arange(n - 1, -1, -1)
-    )
+    x = np.asarray(x, dtype=np.result_type(x, np.float64))
+    powers = x[..., None] ** np.arange(n - 1, -1, -1)
     return np.tensordot(g, powers, axes=np.ndim(x))
 
 

@@ -16,14 +16,15 @@ import tangentlike as tl
 REFUSED_SOURCE = """
 import numpy as np
 
-def least_squares(x):
-    a = np.outer(x, x)[:, :2] + np.eye(4)[:, :2]
-    return np.sum(np.linalg.lstsq(a, x, rcond=None)[0] ** 2)
+def list_pop(x):
+    items = [x[0], x[1] * x[2]]
+    first = items.pop(0)
+    return first * items[0] * x[3]
 
 def weighted_mean(x):
     return np.average(x, weights=x * x)
 """
-REFUSED = {"least_squares": "lstsq_vjp", "weighted_mean": "weights_like"}
+REFUSED = {"list_pop": "with_zero_item", "weighted_mean": "weights_like"}
 SUPPORTED = sorted(CASES)
 
 

@@ -187,6 +187,8 @@ def _calls() -> dict[object, list[Call]]:
         Call(runtime.extremum_index, (np.array([0.3, 1.2, -0.4]), 1.2), (0,)),
         Call(runtime.extremum_index, ((0.3, 1.2, 1.2), 1.2), ()),
     ]
+    # LAPACK's pivots as a row order (scipy.linalg.lu_factor's helpers), integers
+    calls[runtime.pivot_order] = [Call(runtime.pivot_order, (np.array([2, 2, 2]),), ())]
     return calls
 
 
