@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 
 import gast
 
-from . import runtime
 from .analyze import activity as activity_analysis
 from .analyze import calls, operands
 from .analyze import flow as flow_analysis
@@ -56,13 +55,13 @@ from .optimize import (
     restores,
     spreads,
 )
+from .optimize.pure import pure
 from .parse import fence, origins
 from .parse.generated import runtime_helper
 from .parse.record import Recorder
 from .parse.resolve import MISSING, Scope
 from .parse.source import ParsedFunction, parse_function, unwrap
 from .rules.registry import Registry
-from .runtime import schedule
 from .syntax import nodes
 from .syntax.names import Namer
 from .syntax.namespace import Namespace
@@ -461,8 +460,8 @@ class ModuleBuilder:
                 differences.run(fn, ctx.vector_differences)  # before dce: b goes
                 # one resolver below: dce and inline only remove locals (they resolve to None)
                 resolve = accumulate.resolver(fn, self.namespace)
-                dce.run(fn, lambda value, ctx=ctx: _pure(ctx, value))
-                inline.run(fn, lambda value, ctx=ctx: _pure(ctx, value, helpers=True))
+                dce.run(fn, lambda value, ctx=ctx: pure(ctx, value))
+                inline.run(fn, lambda value, ctx=ctx: pure(ctx, value, helpers=True))
                 if entry and self.job is not None:
                     accumulate.run(fn, self.job.wrt, resolve)
                     numbers.run(fn, self.job, resolve, self.namespace, ctx)
@@ -487,21 +486,3 @@ def check_emitted(fn: gast.FunctionDef, text: str) -> None:
     """The emitted text of `fn` parses back to `fn` (emit/roundtrip.py), on every build,
     debug mode or not: one parse per function, about 5% of a build."""
     roundtrip.check(fn, text)
-
-
-def _pure(ctx: Context, value: gast.expr, helpers: bool = False) -> bool:
-    """Whether computing `value` has no side effects: operations, calls of rule-backed
-    functions, and (with `helpers`) calls of runtime helpers and NumPy in backward code."""
-    for node in walk(value):
-        if isinstance(node, gast.JoinedStr):
-            return False
-        if isinstance(node, gast.Call):
-            callee = ctx.scope.resolve(node.func)
-            if ctx.registry.lookup(callee) is not None:
-                continue
-            if helpers and (runtime.owns(callee) or getattr(callee, "__module__", "") == "numpy"):
-                continue
-            if isinstance(callee, type) and issubclass(callee, schedule.Plan):
-                continue  # making a checkpoint schedule changes nothing else
-            return False
-    return True

@@ -27,9 +27,10 @@ from .analyze import calls, operands
 from .analyze import flow as flow_analysis
 from .emit import codegen
 from .optimize import dce, inline
+from .optimize.pure import pure
 from .parse import origins
 from .parse.source import ParsedFunction, parse_function
-from .pipeline import ModuleBuilder, _pure, check_emitted
+from .pipeline import ModuleBuilder, check_emitted
 from .runtime import forward as fw
 from .syntax import nodes
 from .syntax.nodes import walk
@@ -212,8 +213,8 @@ class ForwardBuilder(ModuleBuilder):
         generated = nodes.function_def(name, args, body)
         origin = codegen.Origin(parsed.basename, parsed.line_text)
         if self.optimize:
-            dce.run(generated, lambda value, ctx=ctx: _pure(ctx, value))
-            inline.run(generated, lambda value, ctx=ctx: _pure(ctx, value, helpers=True))
+            dce.run(generated, lambda value, ctx=ctx: pure(ctx, value))
+            inline.run(generated, lambda value, ctx=ctx: pure(ctx, value, helpers=True))
         text = codegen.function_source(generated, origin)
         check_emitted(generated, text)
         return text
