@@ -47,6 +47,16 @@ def stencil(u0):
     return np.sum(u**2)
 
 
+def heat(u0):
+    """A new array written by slice each step: its pops are what its pushes saved."""
+    u = u0.copy()
+    for _ in range(3):
+        lap = np.zeros_like(u)
+        lap[1:-1] = u[:-2] - 2 * u[1:-1] + u[2:]
+        u = u + 0.1 * lap
+    return np.sum(u**2)
+
+
 def recurrence(x):
     y = np.zeros_like(x)
     y[0] = x[0]
@@ -77,6 +87,7 @@ CASES = [
     (normalize_rows, np.array([0.3, -0.5, 0.8, 1.1, 0.2, 0.7])),
     (gram_schmidt, np.array([2.0, 0.3, 0.1, 0.2, 1.5, 0.4, 0.3, 0.2, 1.8])),
     (stencil, np.array([0.0, 0.3, 1.0, 0.2, -0.4])),
+    (heat, np.array([0.0, 0.3, 1.0, 0.2, -0.4])),
     (recurrence, np.array([0.3, -0.5, 0.8, 1.1])),
     (kernel_matrix, np.array([0.3, -0.5, 0.8])),
     (view_read_after_the_write, np.array([0.3, -0.5, 0.8])),
