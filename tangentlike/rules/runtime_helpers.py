@@ -27,6 +27,7 @@ from . import (
     runtime_arrangements,
     runtime_containers,
     runtime_numpy_helpers,
+    runtime_picks,
     runtime_pieces,
     runtime_products,
     runtime_statistics,
@@ -111,6 +112,8 @@ def register(registry: Registry) -> None:
     )
     registry.sequence_makers(runtime_pieces.SEQUENCE_MAKERS)
     registry.sequence_params(runtime_pieces.SEQUENCE_PARAMS)
+    registry.sequence_makers(runtime_picks.SEQUENCE_MAKERS)
+    registry.sequence_params(runtime_picks.SEQUENCE_PARAMS)
     registry.sequence_makers(runtime_statistics.SEQUENCE_MAKERS)
     registry.sequence_params(runtime_statistics.SEQUENCE_PARAMS)
     registry.nondifferentiable(
@@ -124,6 +127,7 @@ def register(registry: Registry) -> None:
     runtime_arrangements.register(adjoint, tangent)
     registry.complex_roles(runtime_arrangements.COMPLEX_ROLES)
     runtime_pieces.register(adjoint, tangent)
+    runtime_picks.register(adjoint, tangent)
     runtime_products.register(adjoint, tangent)
     runtime_statistics.register(adjoint, tangent)
 

@@ -19,8 +19,8 @@ what one computes is a versioned event: copies live in users' repositories.
     draws         random draws from a Generator passed in (constants)
     scalars       rule maths of rules/builtins.py and rules/math.py (Python floats)
     statistics    rule maths of rules/numpy_statistics.py (quantiles, cov, polynomials)
-    higher, higher_pieces, higher_products, higher_statistics  rule maths of the rules
-                  of runtime helpers (derivatives of generated gradients)
+    higher, higher_picks, higher_pieces, higher_products, higher_statistics  rule maths
+                  of the rules of runtime helpers (derivatives of generated gradients)
 """
 
 from __future__ import annotations
@@ -74,6 +74,7 @@ from .higher import (
     unstack_vjp,
     unsum_vjp,
 )
+from .higher_picks import select_vjp_vjp
 from .higher_pieces import (
     cumprod_zero_refused,
     take_item_copy,
@@ -377,6 +378,7 @@ __all__ = [
     "saved_item",
     "seed_like",
     "select_vjp",
+    "select_vjp_vjp",
     "selects",
     "sinc_curvature",
     "sinc_slope",

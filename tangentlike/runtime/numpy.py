@@ -204,12 +204,13 @@ def unconcatenate_index(g, concatenator, items):
     ]
 
 
-def unsplit(g, result, axis):
-    """The adjoint of `np.split`-like functions: the pieces' adjoints joined along axis.
+def unsplit(g, pieces, axis):
+    """The adjoint of `np.split`-like functions: the pieces' adjoints joined along axis
+    (`pieces`: the function's result, the pieces).
 
     A piece whose adjoint is None (unused) contributes zeros.
     """
-    parts = [np.zeros_like(r) if p is None else p for p, r in zip(g, result, strict=True)]
+    parts = [np.zeros_like(r) if p is None else p for p, r in zip(g, pieces, strict=True)]
     return np.concatenate(parts, axis=axis)
 
 
@@ -363,13 +364,14 @@ def untake_along_axis(g, arr, indices, axis):
     return out
 
 
-def uncast(g, x, result):
-    """The adjoint of `x.astype(dtype)`: g in x's float type; zero for non-float targets."""
+def uncast(g, x, out):
+    """The adjoint of `x` in `out = x.astype(dtype)`: g in x's float type; zero for
+    non-float targets."""
     dtype = np.result_type(x)
-    if not np.issubdtype(np.result_type(result), np.inexact):
+    if not np.issubdtype(np.result_type(out), np.inexact):
         return np.zeros(np.shape(x), dtype=dtype)
     if np.iscomplexobj(g) and dtype.kind != "c":
-        if not np.iscomplexobj(result):  # a complex adjoint of a real value: a bug upstream
+        if not np.iscomplexobj(out):  # a complex adjoint of a real value: a bug upstream
             raise ValueError(
                 "tangentlike: a complex adjoint reached a real value through a cast: a complex "
                 "value was computed where tangentlike did not see it being made"
