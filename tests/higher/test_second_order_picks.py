@@ -192,7 +192,8 @@ def test_astype_to_int_has_no_second_derivative_through_the_cast(m):
 
 
 def test_third_order_through_select(m):
-    """select_vjp_vjp, the transpose of select_vjp, has its own rule (select_vjp)."""
+    """The third derivative of a scalar function through np.select (its seed's select_vjp
+    is constant there; select_vjp_vjp's own rule: test_runtime_rules_picks.py)."""
     f = m.f_scalar_select
     eps = 1e-5
     second = tl.grad(tl.grad(f))

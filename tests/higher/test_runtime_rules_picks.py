@@ -1,0 +1,147 @@
+"""The second-order rules of rules/runtime_picks.py and of the signal helpers of
+rules/runtime_products.py (np.select, np.take, np.take_along_axis, astype, np.split,
+np.convolve, np.correlate, np.trapezoid, np.interp) and of the helpers those rules call
+(select_vjp_vjp, interp_slope_vjp): each reverse form (through tl.grad) and forward form
+(through tl.jvp) against central differences, per differentiable argument, on calls
+written as user code (as tests/higher/test_runtime_rules.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from reference import check_against_fd, directional_fd, load_module
+
+import tangentlike as tl
+
+SOURCE = """
+import numpy as np
+from tangentlike import runtime
+
+W3 = np.array([0.7, -1.1, 0.4])
+W4 = np.array([0.2, -0.5, 1.3, 0.9])
+W5 = np.array([0.3, 1.4, -0.8, 0.6, -1.2])
+W23 = np.arange(6.0).reshape(2, 3) / 7.0 - 0.3
+W34 = np.arange(12.0).reshape(3, 4) / 9.0 - 0.5
+X5 = np.array([-1.5, -0.6, 0.2, 0.9, 2.0])
+XP = np.array([-1.0, -0.2, 0.5, 1.5])
+CONDS = [X5 > 0, X5 < -1]
+
+
+def select_vjp(g):
+    pieces, rest = runtime.select_vjp(g, CONDS, [W5, 0.5], W5)
+    return np.sum(pieces[0] * W5) + pieces[1] * 1.7 + np.sum(rest * W5[::-1])
+
+
+def select_vjp_vjp(h0, h1, h2):
+    return np.sum(runtime.select_vjp_vjp(([h0, h1], h2), W5, CONDS, [W5, 0.5], W5) * W5)
+
+
+def untake(g):
+    return np.sum(runtime.untake(g, W34, np.array([[2, 0], [2, 1]]), 1, "raise") * W34)
+
+
+def untake_flat(g):
+    return np.sum(runtime.untake(g, W5, [6, -1, 2], None, "wrap") * W5)
+
+
+def untake_along_axis(g):
+    return np.sum(runtime.untake_along_axis(g, W34, np.argsort(W34, axis=0), 0) * W34)
+
+
+def uncast(g):
+    return np.sum(runtime.uncast(g, W4, W4.astype(np.float32)) * W4)
+
+
+def unsplit(g0, g1):
+    return np.sum(runtime.unsplit([g0, None, g1], [W4[:1], W4[1:2], W4[2:]], 0) * W4)
+
+
+def convolve_vjp_a(g, a, v):
+    return np.sum(runtime.convolve_vjp(g, a, v, "same", 0, False) * W5)
+
+
+def convolve_vjp_v(g, a, v):
+    return np.sum(runtime.convolve_vjp(g, a, v, "full", 1, False) * W3)
+
+
+def correlate_vjp_a(g, a, v):
+    return np.sum(runtime.convolve_vjp(g, a, v, "valid", 0, True) * W5)
+
+
+def correlate_vjp_v(g, a, v):
+    return np.sum(runtime.convolve_vjp(g, a, v, "same", 1, True) * W3)
+
+
+def trapezoid_vjp_y(g, y, x):
+    return np.sum(runtime.trapezoid_vjp(g, y, x, 1.0, -1, 0) * W23)
+
+
+def trapezoid_vjp_x(g, y, x):
+    return np.sum(runtime.trapezoid_vjp(g, y, x, 1.0, -1, 1) * W3)
+
+
+def trapezoid_vjp_dx(g, y):
+    return np.sum(runtime.trapezoid_vjp(g, y, None, 0.4, 0, 0) * W23)
+
+
+def interp_vjp_x(g, x, fp):
+    return np.sum(runtime.interp_vjp(g, x, XP, fp, 0) * W5)
+
+
+def interp_vjp_fp(g, x, fp):
+    return np.sum(runtime.interp_vjp(g, x, XP, fp, 2) * W4)
+
+
+def interp_slope_vjp(c):
+    return np.sum(runtime.interp_slope_vjp(c, X5, XP, W4) * W4)
+"""
+
+R = np.random.RandomState(8)
+
+
+def r(*shape):
+    return R.standard_normal(shape)
+
+
+X = np.array([-1.5, -0.6, 0.2, 0.9, 2.0])  # outside, inside and past the knots
+# function name, arguments, positions of the differentiable arguments
+CASES = [
+    ("select_vjp", (r(5),), (0,)),
+    ("select_vjp_vjp", (r(5), 0.8, r(5)), (0, 1, 2)),
+    ("untake", (r(3, 2, 2),), (0,)),
+    ("untake_flat", (r(3),), (0,)),
+    ("untake_along_axis", (r(3, 4),), (0,)),
+    ("uncast", (r(4).astype(np.float32),), (0,)),
+    ("unsplit", (r(1), r(2)), (0, 1)),
+    ("convolve_vjp_a", (r(5), r(5), r(3)), (0, 2)),
+    ("convolve_vjp_v", (r(7), r(5), r(3)), (0, 1)),
+    ("correlate_vjp_a", (r(3), r(5), r(3)), (0, 2)),
+    ("correlate_vjp_v", (r(5), r(5), r(3)), (0, 1)),
+    ("trapezoid_vjp_y", (r(2), r(2, 3), np.cumsum(np.abs(r(3)))), (0, 2)),
+    ("trapezoid_vjp_x", (r(2), r(2, 3), np.cumsum(np.abs(r(3)))), (0, 1)),
+    ("trapezoid_vjp_dx", (r(3), r(2, 3)), (0,)),
+    ("interp_vjp_x", (r(5), X, r(4)), (0, 2)),
+    ("interp_vjp_fp", (r(5), X, r(4)), (0, 1)),
+    ("interp_slope_vjp", (r(5),), (0,)),
+]
+PARAMS = [(name, args, i) for name, args, positions in CASES for i in positions]
+
+
+@pytest.fixture(scope="module")
+def m(tmp_path_factory):
+    return load_module(tmp_path_factory.mktemp("runtime_picks"), SOURCE, name="tl_runtime_picks")
+
+
+@pytest.mark.parametrize("name,args,i", PARAMS, ids=[f"{n}-{i}" for n, _, i in PARAMS])
+def test_reverse_form_against_differences(m, name, args, i):
+    f = getattr(m, name)
+    check_against_fd(f, tl.grad(f, wrt=i)(*args), list(args), i, rtol=1e-4)
+
+
+@pytest.mark.parametrize("name,args,i", PARAMS, ids=[f"{n}-{i}" for n, _, i in PARAMS])
+def test_forward_form_against_differences(m, name, args, i):
+    f = getattr(m, name)
+    t = R.standard_normal(np.shape(args[i])) if np.ndim(args[i]) else 0.6
+    _, tangent = tl.jvp(f, wrt=i)(*args, t)
+    expected = directional_fd(f, list(args), i, t)
+    assert np.isclose(float(tangent), expected, rtol=1e-4, atol=1e-7)
