@@ -31,6 +31,7 @@ from . import (
     runtime_pieces,
     runtime_products,
     runtime_statistics,
+    runtime_transforms,
 )
 from .registry import Registry
 from .template import d
@@ -130,6 +131,8 @@ def register(registry: Registry) -> None:
     runtime_picks.register(adjoint, tangent)
     runtime_products.register(adjoint, tangent)
     runtime_statistics.register(adjoint, tangent)
+    runtime_transforms.register(adjoint, tangent)
+    registry.complex_roles(runtime_transforms.COMPLEX_ROLES)
 
     # -- NumPy calls generated gradients make (the adjoint of a sum is a broadcast) ------
     if registry.lookup_tangent(np.broadcast_to) is None:  # until rules/numpy.py states it
