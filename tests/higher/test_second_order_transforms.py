@@ -1,11 +1,11 @@
 """Second order through the adjoint helpers of numpy.fft (rules/runtime_transforms.py):
 each was refused ("has no second-order rule yet") when a gradient calling it was
-differentiated again. (np.real of a spectrum made the adjoint g of a real value: the
-first rules gave it a complex adjoint, a wrong Hessian-vector product reverse over
-reverse that f_fft_real and f_rfft_n catch.) Hessian-vector products forward over reverse and reverse over
-reverse of real functions of real arrays that pass through complex spectra, against
-central differences of tangentlike's own gradient and, where autograd differentiates
-the transform twice, autograd's."""
+differentiated again. (np.real of a spectrum makes the adjoint g a real value: the first
+draft of the rules gave it a complex adjoint, a wrong Hessian-vector product reverse over
+reverse that f_fft_real and f_rfft_n catch.) Hessian-vector products forward over
+reverse and reverse over reverse of real functions of real arrays that pass through
+complex spectra, against central differences of tangentlike's own gradient and, where
+autograd differentiates the transform twice, autograd's."""
 
 from __future__ import annotations
 
