@@ -26,6 +26,7 @@ from ..runtime import forward
 from . import (
     runtime_arrangements,
     runtime_containers,
+    runtime_lists,
     runtime_numpy_helpers,
     runtime_picks,
     runtime_pieces,
@@ -113,6 +114,8 @@ def register(registry: Registry) -> None:
     )
     registry.sequence_makers(runtime_pieces.SEQUENCE_MAKERS)
     registry.sequence_params(runtime_pieces.SEQUENCE_PARAMS)
+    registry.sequence_makers(runtime_lists.SEQUENCE_MAKERS)
+    registry.sequence_params(runtime_lists.SEQUENCE_PARAMS)
     registry.sequence_makers(runtime_picks.SEQUENCE_MAKERS)
     registry.sequence_params(runtime_picks.SEQUENCE_PARAMS)
     registry.sequence_makers(runtime_statistics.SEQUENCE_MAKERS)
@@ -129,6 +132,7 @@ def register(registry: Registry) -> None:
     registry.complex_roles(runtime_arrangements.COMPLEX_ROLES)
     runtime_pieces.register(adjoint, tangent)
     runtime_picks.register(adjoint, tangent)
+    runtime_lists.register(adjoint, tangent)
     runtime_products.register(adjoint, tangent)
     runtime_statistics.register(adjoint, tangent)
     runtime_transforms.register(adjoint, tangent)

@@ -1,7 +1,8 @@
 """The second-order rules of rules/runtime_picks.py and of the signal helpers of
 rules/runtime_products.py (np.select, np.take, np.take_along_axis, astype, np.split,
 np.convolve, np.correlate, np.trapezoid, np.interp) and of the helpers those rules call
-(select_vjp_vjp, interp_slope_vjp): each reverse form (through tl.grad) and forward form
+(select_vjp_vjp, interp_slope_vjp), and of rules/runtime_lists.py (np.meshgrid,
+np.vectorize, np.apply_along_axis): each reverse form (through tl.grad) and forward form
 (through tl.jvp) against central differences, per differentiable argument, on calls
 written as user code (as tests/higher/test_runtime_rules.py)."""
 
@@ -92,6 +93,41 @@ def interp_vjp_fp(g, x, fp):
     return np.sum(runtime.interp_vjp(g, x, XP, fp, 2) * W4)
 
 
+def meshgrid_vjp(g0, g1):
+    return np.sum(runtime.meshgrid_vjp([g0, g1], 1, (W3, W4, None), "xy") * W4)
+
+
+def meshgrid_vjp_vjp(h):
+    out = runtime.meshgrid_vjp_vjp(h, [W34, None], 0, (W3, W4, None), "ij")
+    return np.sum(out[0] * W34)
+
+
+def meshgrid_of(x0, x1):
+    a, b = runtime.meshgrid_of(x0, x1, None, indexing="xy")
+    return np.sum(a * W34) + np.sum(b * W34[::-1])
+
+
+def unvectorized(g):
+    return sum(np.sum(p * W3[k]) for k, p in enumerate(runtime.unvectorized(g, [0.0, 0.0, 0.0])))
+
+
+def unvectorized_vjp(h0, h2):
+    return np.sum(runtime.unvectorized_vjp([h0, None, h2], W3, [0.0, 0.0, 0.0]) * W3)
+
+
+def unalong_axis(g):
+    rows = runtime.unalong_axis(g, [W4, W4, W4], W34, 1)
+    return np.sum(rows[0] * W4) + np.sum(rows[2] * W4[::-1])
+
+
+def unalong_axis_vjp(h0, h1):
+    return np.sum(runtime.unalong_axis_vjp([h0, h1, None], W34, [W4, W4, W4], W34, 1) * W34)
+
+
+def unrows_along(g0, g2):
+    return np.sum(runtime.unrows_along([g0, None, g2], W34, 1) * W34)
+
+
 def interp_slope_vjp(c):
     return np.sum(runtime.interp_slope_vjp(c, X5, XP, W4) * W4)
 """
@@ -123,6 +159,14 @@ CASES = [
     ("interp_vjp_x", (r(5), X, r(4)), (0, 2)),
     ("interp_vjp_fp", (r(5), X, r(4)), (0, 1)),
     ("interp_slope_vjp", (r(5),), (0,)),
+    ("meshgrid_vjp", (r(4, 3), r(4, 3)), (0, 1)),
+    ("meshgrid_vjp_vjp", (r(3),), (0,)),
+    ("meshgrid_of", (r(4), r(3)), (0, 1)),
+    ("unvectorized", (r(3),), (0,)),
+    ("unvectorized_vjp", (0.3, -1.2), (0, 1)),
+    ("unalong_axis", (r(3, 4),), (0,)),
+    ("unalong_axis_vjp", (r(4), r(4)), (0, 1)),
+    ("unrows_along", (r(4), r(4)), (0, 1)),
 ]
 PARAMS = [(name, args, i) for name, args, positions in CASES for i in positions]
 
