@@ -32,6 +32,7 @@ from . import (
     runtime_pieces,
     runtime_products,
     runtime_statistics,
+    runtime_tangents,
     runtime_transforms,
 )
 from .registry import Registry
@@ -116,6 +117,7 @@ def register(registry: Registry) -> None:
     registry.sequence_params(runtime_pieces.SEQUENCE_PARAMS)
     registry.sequence_makers(runtime_lists.SEQUENCE_MAKERS)
     registry.sequence_params(runtime_lists.SEQUENCE_PARAMS)
+    registry.sequence_makers(runtime_tangents.SEQUENCE_MAKERS)
     registry.sequence_makers(runtime_picks.SEQUENCE_MAKERS)
     registry.sequence_params(runtime_picks.SEQUENCE_PARAMS)
     registry.sequence_makers(runtime_statistics.SEQUENCE_MAKERS)
@@ -136,6 +138,7 @@ def register(registry: Registry) -> None:
     runtime_products.register(adjoint, tangent)
     runtime_statistics.register(adjoint, tangent)
     runtime_transforms.register(adjoint, tangent)
+    runtime_tangents.register(adjoint, tangent)
     registry.complex_roles(runtime_transforms.COMPLEX_ROLES)
 
     # -- NumPy calls generated gradients make (the adjoint of a sum is a broadcast) ------

@@ -286,14 +286,14 @@ def unpartition(g, a, partitioned, axis):
     return out
 
 
-def partitioned_like(t, a, result, axis):
-    """The tangent of `np.partition(a, kth, axis)`: t permuted as a was."""
-    a, result = np.asarray(a), np.asarray(result)
+def partitioned_like(t, a, partitioned, axis):
+    """The tangent of `partitioned = np.partition(a, kth, axis)`: t permuted as a was."""
+    a, partitioned = np.asarray(a), np.asarray(partitioned)
     t = np.broadcast_to(t, a.shape)
     if axis is None:
-        return partitioned_like(t.reshape(-1), a.reshape(-1), result, 0)
-    source, target = _permutation(a, result, axis)
-    out = np.empty(result.shape, dtype=np.result_type(t, np.float32))
+        return partitioned_like(t.reshape(-1), a.reshape(-1), partitioned, 0)
+    source, target = _permutation(a, partitioned, axis)
+    out = np.empty(partitioned.shape, dtype=np.result_type(t, np.float32))
     np.put_along_axis(out, target, np.take_along_axis(t, source, axis=axis), axis=axis)
     return out
 

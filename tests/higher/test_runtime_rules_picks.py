@@ -2,7 +2,8 @@
 rules/runtime_products.py (np.select, np.take, np.take_along_axis, astype, np.split,
 np.convolve, np.correlate, np.trapezoid, np.interp) and of the helpers those rules call
 (select_vjp_vjp, interp_slope_vjp), and of rules/runtime_lists.py (np.meshgrid,
-np.vectorize, np.apply_along_axis): each reverse form (through tl.grad) and forward form
+np.vectorize, np.apply_along_axis) and rules/runtime_tangents.py (forward forms
+differentiated in reverse, np.average's weights): each reverse form (through tl.grad) and forward form
 (through tl.jvp) against central differences, per differentiable argument, on calls
 written as user code (as tests/higher/test_runtime_rules.py)."""
 
@@ -128,6 +129,45 @@ def unrows_along(g0, g2):
     return np.sum(runtime.unrows_along([g0, None, g2], W34, 1) * W34)
 
 
+def sorted_like(t):
+    return np.sum(runtime.sorted_like(t, W34, 1) * W34)
+
+
+def sorted_like_flat(t):
+    return np.sum(runtime.sorted_like(t, W5[::-1], None) * W5)
+
+
+def partitioned_like(t):
+    a = np.array([0.5, -1.0, 2.0, 0.1, -0.3])
+    return np.sum(runtime.partitioned_like(t, a, np.partition(a, 2), -1) * W5)
+
+
+def gradient_of(f):
+    return np.sum(runtime.gradient_of(f, (0.5, None, None), -1, 1) * W34)
+
+
+def gradient_of_axes(f):
+    g0, g1 = runtime.gradient_of(f, (None, None, None), None, 2)
+    return np.sum(g0 * W34) + np.sum(g1 * W34[::-1])
+
+
+def quotient_remainder_tangent(t):
+    q, r = runtime.quotient_remainder_tangent(t, (W3 * 0.0, W23))
+    return np.sum(r * W23) + np.sum(q)
+
+
+def weights_like(w):
+    return np.sum(runtime.weights_like(w, W34, 0) * W34)
+
+
+def unweights(g):
+    return np.sum(runtime.unweights(g, W3, 0) * W3)
+
+
+def unweights_same(g):
+    return np.sum(runtime.unweights(g, W34, 1) * W34)
+
+
 def interp_slope_vjp(c):
     return np.sum(runtime.interp_slope_vjp(c, X5, XP, W4) * W4)
 """
@@ -160,6 +200,15 @@ CASES = [
     ("interp_vjp_fp", (r(5), X, r(4)), (0, 1)),
     ("interp_slope_vjp", (r(5),), (0,)),
     ("meshgrid_vjp", (r(4, 3), r(4, 3)), (0, 1)),
+    ("sorted_like", (r(3, 4),), (0,)),
+    ("sorted_like_flat", (r(5),), (0,)),
+    ("partitioned_like", (r(5),), (0,)),
+    ("gradient_of", (r(3, 4),), (0,)),
+    ("gradient_of_axes", (r(3, 4),), (0,)),
+    ("quotient_remainder_tangent", (r(3),), (0,)),
+    ("weights_like", (r(3),), (0,)),
+    ("unweights", (r(3, 4),), (0,)),
+    ("unweights_same", (r(3, 4),), (0,)),
     ("meshgrid_vjp_vjp", (r(3),), (0,)),
     ("meshgrid_of", (r(4), r(3)), (0, 1)),
     ("unvectorized", (r(3),), (0,)),
