@@ -1,11 +1,11 @@
-"""The second-order rules of rules/runtime_picks.py and of the signal helpers of
+"""The second-order rules of rules/runtime_picks.py, of the signal helpers of
 rules/runtime_products.py (np.select, np.take, np.take_along_axis, astype, np.split,
-np.convolve, np.correlate, np.trapezoid, np.interp) and of the helpers those rules call
-(select_vjp_vjp, interp_slope_vjp), and of rules/runtime_lists.py (np.meshgrid,
-np.vectorize, np.apply_along_axis) and rules/runtime_tangents.py (forward forms
-differentiated in reverse, np.average's weights): each reverse form (through tl.grad) and forward form
-(through tl.jvp) against central differences, per differentiable argument, on calls
-written as user code (as tests/higher/test_runtime_rules.py)."""
+np.convolve, np.correlate, np.trapezoid, np.interp), of the helpers those rules call
+(select_vjp_vjp, interp_slope_vjp), of rules/runtime_lists.py (np.meshgrid,
+np.vectorize, np.apply_along_axis) and of rules/runtime_tangents.py (forward forms
+differentiated in reverse, np.average's weights): each reverse form (through tl.grad)
+and forward form (through tl.jvp) against central differences, per differentiable
+argument, on calls written as user code (as tests/higher/test_runtime_rules.py)."""
 
 from __future__ import annotations
 
