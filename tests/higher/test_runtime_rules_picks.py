@@ -168,6 +168,25 @@ def unweights_same(g):
     return np.sum(runtime.unweights(g, W34, 1) * W34)
 
 
+def unconcatenate_vjp(h0, h1):
+    arrays = [W23[:, :1], W23[:, 1:]]
+    return np.sum(runtime.unconcatenate_vjp([h0, h1], W23, arrays, 1) * W23)
+
+
+def unconcatenate_index_vjp(h0, h2):
+    items = (W3, slice(0, 2), W4)
+    g = np.linspace(0.0, 1.0, 9)
+    return np.sum(runtime.unconcatenate_index_vjp([h0, None, h2], g, np.r_, items) ** 2)
+
+
+def unstack_vjp(h0, h1):
+    return np.sum(runtime.unstack_vjp([h0, h1], W34, [W4, W34[1:]], "v") * W34)
+
+
+def unsum_vjp(h0, h1):
+    return np.sum(runtime.unsum_vjp([h0, h1], W23, [W23, W3]) * W23)
+
+
 def interp_slope_vjp(c):
     return np.sum(runtime.interp_slope_vjp(c, X5, XP, W4) * W4)
 """
@@ -200,6 +219,10 @@ CASES = [
     ("interp_vjp_fp", (r(5), X, r(4)), (0, 1)),
     ("interp_slope_vjp", (r(5),), (0,)),
     ("meshgrid_vjp", (r(4, 3), r(4, 3)), (0, 1)),
+    ("unconcatenate_vjp", (r(2, 1), r(2, 2)), (0, 1)),
+    ("unconcatenate_index_vjp", (r(3), r(4)), (0, 1)),
+    ("unstack_vjp", (r(4), r(2, 4)), (0, 1)),
+    ("unsum_vjp", (r(2, 3), r(3)), (0, 1)),
     ("sorted_like", (r(3, 4),), (0,)),
     ("sorted_like_flat", (r(5),), (0,)),
     ("partitioned_like", (r(5),), (0,)),
