@@ -29,17 +29,17 @@ def meshgrid_vjp_vjp(h, g, i, xs, indexing):
     """The adjoint of g in `meshgrid_vjp(g, i, xs, indexing)` (output i of np.meshgrid
     summed down to xs[i]), given h shaped like xs[i]: h spread over output i's grid (as
     np.meshgrid spreads xs[i], to g[i]'s shape: a sparse grid's too), the other
-    outputs' adjoints None."""
+    outputs' adjoints zeros (of g's shapes: debug mode's checks take no None there)."""
     xs = [x for x in xs if not _zero(x)]
     slots = [np.zeros(np.shape(x)) for x in xs]
     slots[i] = h
-    out = [None] * len(xs)
-    like = None if _zero(g) else g[i]
-    if _zero(like):
-        out[i] = np.meshgrid(*slots, indexing=indexing)[i]
-    else:  # h along its own axis, spread to g[i]'s shape (a sparse grid's, or the full)
-        along = np.meshgrid(*slots, indexing=indexing, sparse=True)[i]
-        out[i] = np.broadcast_to(along, np.shape(like))
+    full = np.meshgrid(*slots, indexing=indexing)
+    along = np.meshgrid(*slots, indexing=indexing, sparse=True)[i]
+    out = []
+    for j, grid in enumerate(full):
+        like = None if _zero(g) else g[j]
+        shape = np.shape(grid) if _zero(like) else np.shape(like)  # a sparse grid's too
+        out.append(np.broadcast_to(along, shape) if j == i else np.zeros(shape))
     return out
 
 
