@@ -26,12 +26,16 @@ from ..runtime import forward
 from . import (
     runtime_arrangements,
     runtime_containers,
+    runtime_lists,
     runtime_numpy_helpers,
+    runtime_picks,
     runtime_pieces,
     runtime_products,
     runtime_scipy,
     runtime_sources,
     runtime_statistics,
+    runtime_tangents,
+    runtime_transforms,
 )
 from .registry import Registry
 from .template import d
@@ -113,6 +117,11 @@ def register(registry: Registry) -> None:
     )
     registry.sequence_makers(runtime_pieces.SEQUENCE_MAKERS)
     registry.sequence_params(runtime_pieces.SEQUENCE_PARAMS)
+    registry.sequence_makers(runtime_lists.SEQUENCE_MAKERS)
+    registry.sequence_params(runtime_lists.SEQUENCE_PARAMS)
+    registry.sequence_makers(runtime_tangents.SEQUENCE_MAKERS)
+    registry.sequence_makers(runtime_picks.SEQUENCE_MAKERS)
+    registry.sequence_params(runtime_picks.SEQUENCE_PARAMS)
     registry.sequence_makers(runtime_statistics.SEQUENCE_MAKERS)
     registry.sequence_params(runtime_statistics.SEQUENCE_PARAMS)
     registry.nondifferentiable(
@@ -130,9 +139,14 @@ def register(registry: Registry) -> None:
     runtime_arrangements.register(adjoint, tangent)
     registry.complex_roles(runtime_arrangements.COMPLEX_ROLES)
     runtime_pieces.register(adjoint, tangent)
+    runtime_picks.register(adjoint, tangent)
+    runtime_lists.register(adjoint, tangent)
     runtime_products.register(adjoint, tangent)
     runtime_statistics.register(adjoint, tangent)
     runtime_scipy.register(adjoint, tangent)
+    runtime_transforms.register(adjoint, tangent)
+    runtime_tangents.register(adjoint, tangent)
+    registry.complex_roles(runtime_transforms.COMPLEX_ROLES)
 
     # -- NumPy calls generated gradients make (the adjoint of a sum is a broadcast) ------
     if registry.lookup_tangent(np.broadcast_to) is None:  # until rules/numpy.py states it

@@ -13,6 +13,12 @@ tangent.
   copies instead of `unappend` and `unextend`, which shorten the list they are given;
 - take_item_copy (`y[key] = v` into a list or dict): the adjoint without the item at
   key, and that item's; the form's copy of `take_item`, which changes its list.
+
+Third order: the transposes the reverse forms call, unconcatenate_vjp,
+unconcatenate_index_vjp, and those of np.hstack & co. and of sum() over a list
+(unstack_vjp, unsum_vjp), are linear in the pieces' adjoints `h` and have the cuts
+themselves as their transposes (the transpose of a transpose): reverse form the cut,
+forward form the helper at h's tangent.
 """
 
 from __future__ import annotations
@@ -97,3 +103,37 @@ def register(adjoint: Callable, tangent: Callable) -> None:
     @tangent(runtime.take_item_copy)
     def take_item_copy_tangent(result, b, key, value):
         d[result] = runtime.take_item_copy(runtime.no_object_zero(d[b]), key, value)
+
+    @adjoint(runtime.unconcatenate_vjp, constant=("g", "arrays", "axis"))
+    def unconcatenate_vjp(result, h, g, arrays, axis):
+        d[h] = runtime.unconcatenate(d[result], arrays, axis)
+
+    @tangent(runtime.unconcatenate_vjp)
+    def unconcatenate_vjp_tangent(result, h, g, arrays, axis):
+        d[result] = runtime.unconcatenate_vjp(runtime.no_object_zero(d[h]), g, arrays, axis)
+
+    @adjoint(runtime.unconcatenate_index_vjp, constant=("g", "concatenator", "items"))
+    def unconcatenate_index_vjp(result, h, g, concatenator, items):
+        d[h] = runtime.unconcatenate_index(d[result], concatenator, items)
+
+    @tangent(runtime.unconcatenate_index_vjp)
+    def unconcatenate_index_vjp_tangent(result, h, g, concatenator, items):
+        d[result] = runtime.unconcatenate_index_vjp(
+            runtime.no_object_zero(d[h]), g, concatenator, items
+        )
+
+    @adjoint(runtime.unstack_vjp, constant=("g", "arrays", "kind"))
+    def unstack_vjp(result, h, g, arrays, kind):
+        d[h] = runtime.unstack(d[result], arrays, kind)
+
+    @tangent(runtime.unstack_vjp)
+    def unstack_vjp_tangent(result, h, g, arrays, kind):
+        d[result] = runtime.unstack_vjp(runtime.no_object_zero(d[h]), g, arrays, kind)
+
+    @adjoint(runtime.unsum_vjp, constant=("g", "iterable"))
+    def unsum_vjp(result, h, g, iterable):
+        d[h] = runtime.unsum(d[result], iterable)
+
+    @tangent(runtime.unsum_vjp)
+    def unsum_vjp_tangent(result, h, g, iterable):
+        d[result] = runtime.unsum_vjp(runtime.no_object_zero(d[h]), g, iterable)

@@ -19,8 +19,8 @@ what one computes is a versioned event: copies live in users' repositories.
     draws         random draws from a Generator passed in (constants)
     scalars       rule maths of rules/builtins.py and rules/math.py (Python floats)
     statistics    rule maths of rules/numpy_statistics.py (quantiles, cov, polynomials)
-    higher, higher_pieces, higher_products, higher_statistics  rule maths of the rules
-                  of runtime helpers (derivatives of generated gradients)
+    higher, higher_lists, higher_picks, higher_pieces, higher_products, higher_statistics
+                  rule maths of the rules of runtime helpers (derivatives of generated gradients)
 """
 
 from __future__ import annotations
@@ -74,6 +74,8 @@ from .higher import (
     unstack_vjp,
     unsum_vjp,
 )
+from .higher_lists import meshgrid_vjp_vjp, unalong_axis_vjp, unvectorized_vjp
+from .higher_picks import select_vjp_vjp
 from .higher_pieces import (
     cumprod_zero_refused,
     take_item_copy,
@@ -185,6 +187,7 @@ from .numpy_products import (
     dot_vjp_b,
     einsum_vjp,
     inner_vjp,
+    interp_slope_vjp,
     interp_vjp,
     kron_vjp,
     matmul_vjp_a,
@@ -317,6 +320,7 @@ __all__ = [
     "inner",
     "inner_vjp",
     "integer_exponent",
+    "interp_slope_vjp",
     "interp_vjp",
     "irfft_vjp",
     "irfftn_vjp",
@@ -343,6 +347,7 @@ __all__ = [
     "median_vjp_vjp",
     "meshgrid_of",
     "meshgrid_vjp",
+    "meshgrid_vjp_vjp",
     "multi_dot_jvp",
     "multi_dot_vjp",
     "negated",
@@ -385,6 +390,7 @@ __all__ = [
     "saved_item",
     "seed_like",
     "select_vjp",
+    "select_vjp_vjp",
     "selects",
     "sinc_curvature",
     "sinc_slope",
@@ -404,6 +410,7 @@ __all__ = [
     "unadd",
     "unadd_vjp",
     "unalong_axis",
+    "unalong_axis_vjp",
     "unappend",
     "unarray",
     "unbroadcast",
@@ -445,6 +452,7 @@ __all__ = [
     "untile",
     "untouched",
     "unvectorized",
+    "unvectorized_vjp",
     "unweights",
     "updated",
     "vectorized",

@@ -204,12 +204,13 @@ def unconcatenate_index(g, concatenator, items):
     ]
 
 
-def unsplit(g, result, axis):
-    """The adjoint of `np.split`-like functions: the pieces' adjoints joined along axis.
+def unsplit(g, pieces, axis):
+    """The adjoint of `np.split`-like functions: the pieces' adjoints joined along axis
+    (`pieces`: the function's result, the pieces).
 
     A piece whose adjoint is None (unused) contributes zeros.
     """
-    parts = [np.zeros_like(r) if p is None else p for p, r in zip(g, result, strict=True)]
+    parts = [np.zeros_like(r) if p is None else p for p, r in zip(g, pieces, strict=True)]
     return np.concatenate(parts, axis=axis)
 
 
@@ -285,14 +286,14 @@ def unpartition(g, a, partitioned, axis):
     return out
 
 
-def partitioned_like(t, a, result, axis):
-    """The tangent of `np.partition(a, kth, axis)`: t permuted as a was."""
-    a, result = np.asarray(a), np.asarray(result)
+def partitioned_like(t, a, partitioned, axis):
+    """The tangent of `partitioned = np.partition(a, kth, axis)`: t permuted as a was."""
+    a, partitioned = np.asarray(a), np.asarray(partitioned)
     t = np.broadcast_to(t, a.shape)
     if axis is None:
-        return partitioned_like(t.reshape(-1), a.reshape(-1), result, 0)
-    source, target = _permutation(a, result, axis)
-    out = np.empty(result.shape, dtype=np.result_type(t, np.float32))
+        return partitioned_like(t.reshape(-1), a.reshape(-1), partitioned, 0)
+    source, target = _permutation(a, partitioned, axis)
+    out = np.empty(partitioned.shape, dtype=np.result_type(t, np.float32))
     np.put_along_axis(out, target, np.take_along_axis(t, source, axis=axis), axis=axis)
     return out
 
@@ -363,13 +364,14 @@ def untake_along_axis(g, arr, indices, axis):
     return out
 
 
-def uncast(g, x, result):
-    """The adjoint of `x.astype(dtype)`: g in x's float type; zero for non-float targets."""
+def uncast(g, x, out):
+    """The adjoint of `x` in `out = x.astype(dtype)`: g in x's float type; zero for
+    non-float targets."""
     dtype = np.result_type(x)
-    if not np.issubdtype(np.result_type(result), np.inexact):
+    if not np.issubdtype(np.result_type(out), np.inexact):
         return np.zeros(np.shape(x), dtype=dtype)
     if np.iscomplexobj(g) and dtype.kind != "c":
-        if not np.iscomplexobj(result):  # a complex adjoint of a real value: a bug upstream
+        if not np.iscomplexobj(out):  # a complex adjoint of a real value: a bug upstream
             raise ValueError(
                 "tangentlike: a complex adjoint reached a real value through a cast: a complex "
                 "value was computed where tangentlike did not see it being made"

@@ -38,10 +38,10 @@ def meshgrid_vjp(g, i, xs, indexing):
     """The adjoint of the array xs[i] in np.meshgrid(*xs, indexing=indexing): output i
     repeats xs[i] (raveled) along every axis but its own (the first two swapped for
     'xy'), so its adjoint g[i] summed over the others; zero when g[i] is None."""
-    xs = [x for x in xs if x is not None]
+    xs = [x for x in xs if not _left_out(x)]
     x = xs[i]
-    part = g[i] if g is not None else None
-    if part is None:
+    part = g[i] if not _left_out(g) else None
+    if _left_out(part):  # a zero (None, or a forward sweep's zero of None)
         return np.zeros(np.shape(x), dtype=np.result_type(x, 1.0))
     n = len(xs)
     own = {0: 1, 1: 0}.get(i, i) if indexing == "xy" and n >= 2 else i

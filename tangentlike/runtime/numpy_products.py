@@ -244,6 +244,22 @@ def interp_vjp(g, x, xp, fp, side):
     return out.astype(np.result_type(g.dtype, fp.dtype), copy=False)
 
 
+def interp_slope_vjp(c, x, xp, fp):
+    """The adjoint of fp in `interp_vjp(c, x, xp, fp, 0)` (c times np.interp's slope in
+    x, linear in fp), and the term of x's tangent in `interp_vjp(g, x, xp, fp, 2)` given
+    c = g times that tangent: c / width sent to the right knot of x's segment, minus to
+    its left, where x has a slope (inside [xp[0], xp[-1]), as interp_vjp takes it); in
+    fp's float type. x's segment among the knots is locally constant."""
+    c, x, xp = np.asarray(c), np.asarray(x), np.asarray(xp)
+    n = xp.size
+    i = np.clip(np.searchsorted(xp, x, side="right") - 1, 0, n - 2)
+    w = np.where((x >= xp[0]) & (x < xp[-1]), c / (xp[i + 1] - xp[i]), 0.0)
+    w = np.broadcast_to(w, np.shape(i))
+    out = np.bincount((i + 1).ravel(), w.ravel(), minlength=n)
+    out = out - np.bincount(i.ravel(), w.ravel(), minlength=n)
+    return out.astype(np.result_type(w.dtype, np.asarray(fp).dtype), copy=False)
+
+
 def cross_vjp(g, a, b, axisa, axisb, axisc, axis, side):
     """The adjoint of operand `side` (0: a, 1: b) in `np.cross(a, b, axisa, axisb, axisc,
     axis)`: the vectors along axisa of a and axisb of b (2 or 3 components; a 2-vector is

@@ -60,10 +60,10 @@ def cumprod_jvp(t, a, axis):
     return np.moveaxis(out, -1, axis)
 
 
-def quotient_remainder_tangent(t, result):
-    """The tangent of `divmod(x, y)` (and np.divmod) given t, the remainder's: the quotient
-    is locally constant."""
-    quotient, remainder = result
+def quotient_remainder_tangent(t, pair):
+    """The tangent of `divmod(x, y)` (and np.divmod) given t, the remainder's (`pair`: the
+    result, quotient and remainder): the quotient is locally constant."""
+    quotient, remainder = pair
     return np.zeros(np.shape(quotient)), t + np.zeros(np.shape(remainder))
 
 

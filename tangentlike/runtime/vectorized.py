@@ -42,13 +42,18 @@ def rows_along(a, axis):
 
 
 def unrows_along(g, a, axis):
-    """The adjoint of `a` in `rows_along(a, axis)`: the rows' adjoints put back (None:
-    zero)."""
+    """The adjoint of `a` in `rows_along(a, axis)`: the rows' adjoints put back (None, or
+    a forward sweep's zero of None: zero)."""
     moved = np.moveaxis(np.zeros(np.shape(a), dtype=np.result_type(a, 1.0)), axis, -1)
     for k, i in enumerate(np.ndindex(*moved.shape[:-1])):
-        if g[k] is not None:
+        if not _zero(g[k]):
             moved[i] = g[k]
     return np.moveaxis(moved, -1, axis)
+
+
+def _zero(x):
+    """None, or the zero a forward sweep gives a None (a 0-d object array)."""
+    return x is None or (isinstance(x, np.ndarray) and x.dtype == object and x.ndim == 0)
 
 
 def along_axis(results, a, axis):
