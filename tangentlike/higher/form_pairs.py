@@ -57,6 +57,7 @@ from .form_lists import statement_lists
 
 PREFIX = "_pushed"
 HELPER = "pushed"
+SAME = "same_pushed"
 
 
 def pops_paired(fn: ast.FunctionDef, external: dict[str, object]) -> None:
@@ -108,6 +109,7 @@ def pops_paired(fn: ast.FunctionDef, external: dict[str, object]) -> None:
         stmts[k : k + 1] = [ast.fix_missing_locations(ast.copy_location(s, stmts[k])) for s in new]
     if edits:
         external[HELPER] = runtime.pushed
+        external[SAME] = runtime.same_pushed
         first = fn.body[0]
         fn.body[0:0] = [
             ast.fix_missing_locations(ast.copy_location(_assign(s, ast.Constant(None)), first))
@@ -228,7 +230,10 @@ def _checked_pop(pop: ast.Assign, name: str, sites: list[str], chain: str, where
         cause=None,
     )
     branch: list[ast.stmt] = [failed]
-    for saved in reversed(sites):
+    for saved in reversed(sites):  # then the same bytes (a saved view made again)
+        test = ast.Call(func=_load(SAME), args=[top, _load(saved)], keywords=[])
+        branch = [ast.If(test=test, body=[_assign(name, _load(saved))], orelse=branch)]
+    for saved in reversed(sites):  # the very object first
         test = ast.Compare(left=top, ops=[ast.Is()], comparators=[_load(saved)])
         branch = [ast.If(test=test, body=[_assign(name, _load(saved))], orelse=branch)]
     return branch[0]

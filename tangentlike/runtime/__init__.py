@@ -53,7 +53,7 @@ from .containers import (
 )
 from .draws import random_draw
 from .form_views import same_view
-from .forms import popped_array, pushed
+from .forms import popped_array, pushed, same_pushed
 from .gradient import stop_gradient
 from .higher import (
     add_part,
@@ -373,6 +373,7 @@ __all__ = [
     "rule_contribution",
     "same_array",
     "same_memory",
+    "same_pushed",
     "same_view",
     "saved_item",
     "seed_like",

@@ -24,3 +24,21 @@ def pushed(x):
     through the name it saved it under (higher/form_pairs.py), which is why analyze/memory
     counts the chain's entry as sharing no memory."""
     return x
+
+
+def same_pushed(top, saved):
+    """Whether `top`, the value on top of a stack chain, reads the very bytes the saved
+    name `saved` reads (higher/form_pairs.py), where it is not that object itself: both
+    arrays of numbers with one data address, shape, strides and dtype. The second pass
+    makes a saved view again after a write into its base (transform/view_updates.py), a
+    new object of the same memory; binding it instead of the chain's entry then computes
+    the same values, now and after any write into that memory."""
+    return (
+        isinstance(top, np.ndarray)
+        and isinstance(saved, np.ndarray)
+        and top.dtype.kind != "O"
+        and top.__array_interface__["data"][0] == saved.__array_interface__["data"][0]
+        and top.shape == saved.shape
+        and top.strides == saved.strides
+        and top.dtype == saved.dtype
+    )

@@ -112,7 +112,10 @@ def test_pops_outside_loops_pair_with_pushes_outside_loops_only():
     assert "_pushed1 = v\n    _stack = (pushed(v), _stack)" in text
     assert "        _stack = (v, _stack)\n" in text  # the loop's push stays as it was
     assert "        v = _stack[0]\n" in text  # and so does the loop's pop
-    assert "if _stack[0] is _pushed1:\n        v = _pushed1\n    else:\n        raise" in text
+    assert (
+        "if _stack[0] is _pushed1:\n        v = _pushed1\n"
+        "    elif same_pushed(_stack[0], _pushed1):\n        v = _pushed1\n    else:\n        raise"
+    ) in text
 
 
 def test_the_paired_form_computes_what_the_plain_one_does():
