@@ -10,7 +10,7 @@ does share base:
 - a view that may be a copy (`np.reshape(base, s)`, `np.transpose(base)`,
   `base[..., None]`: kinds "reshape", "transpose", "expand") on one path, and on the
   other a value whose memory is none of base's (a copy kept apart, a new array, None,
-  or an alias of such a value): the same view, still asked with runtime.same_memory,
+  or, for the kinds that may be copies, an alias of such a value): the same view, still asked with runtime.same_memory,
   which says False on the second path (separate memory never overlaps), where the name
   is then kept as it is. This comes first: the form's `if _shares1: z1 = y.reshape(2,
   2)` (else `z1 = _z11`, a new array) keeps z1 a reshape of y, which a later write into
@@ -59,6 +59,8 @@ def joined_views(
     for view, other, roots in ((mine, theirs, their_roots), (theirs, mine, my_roots)):
         if view is None or view.maybe or (other is not None and other not in found):
             continue
+        if other is not None and view.kind not in MAYBE_COPIES:
+            continue  # an index view against an alias: "the same" as the alias's base
         if view.kind not in (*MAYBE_COPIES, *BY_INDEX):
             continue
         base_roots = my_roots.get(view.base, frozenset()) | their_roots.get(view.base, frozenset())

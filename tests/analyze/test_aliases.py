@@ -141,11 +141,10 @@ def test_loops_and_branches_join(tmp_path, monkeypatch):
         "        if i > 1:\n            z = y[0:2]\n        else:\n            z = w\n"
         "        z += 1.0\n    return np.sum(y)\n"
     )
-    # z is y's view on one path and w itself on the other, whose memory is none of y's:
-    # no sure view, but a view of y where it shares y (asked at run time, by the same
-    # index), which the update then goes into; w is not read again
+    # z is y's view on one path and w itself on the other: no sure view, perhaps w
+    # itself (a "same" view, asked at run time); w is not read again
     assert _dump(tmp_path, monkeypatch, body).splitlines()[0] == (
-        "z += 1.0: shares w,y; live _r1,w,y; views z=y[0:2]"
+        "z += 1.0: shares w,y; live _r1,w,y; views z=same(w)"
     )
 
 
