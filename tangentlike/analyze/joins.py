@@ -10,12 +10,14 @@ does share base:
 - a view that may be a copy (`np.reshape(base, s)`, `np.transpose(base)`,
   `base[..., None]`: kinds "reshape", "transpose", "expand") on one path, and on the
   other a value whose memory is none of base's (a copy kept apart, a new array, None,
-  or, for the kinds that may be copies, an alias of such a value): the same view, still asked with runtime.same_memory,
+  or an alias of such a value): the same view, still asked with runtime.same_memory,
   which says False on the second path (separate memory never overlaps), where the name
-  is then kept as it is. This comes first: the form's `if _shares1: z1 = y.reshape(2,
-  2)` (else `z1 = _z11`, a new array) keeps z1 a reshape of y, which a later write into
-  y makes again, rather than "the same" as _z11, which nothing writes. A view by index (`base[1:3]`, a row `base[i]`) is certain where it is
-  made; across such a join it becomes an "expand" view of the same index, asked so.
+  is then kept as it is. Against an alias this comes first: the form's `if _shares1:
+  z1 = y.reshape(2, 2)` (else `z1 = _z11`, a new array) keeps z1 a reshape of y, which
+  a later write into y makes again, rather than "the same" as _z11, which nothing
+  writes. A view by index (`base[1:3]`, a row `base[i]`) is certain where it is made;
+  across a join with no view it becomes an "expand" view of the same index, asked so
+  (against an alias, the alias wins: `x = z[-1]` in a loop, x a number before it).
   The second differentiation of a gradient meets this after an update of a reshaped
   argument (`z = y.reshape(2, 2); z *= x`): the form's pop binds the pushed view on the
   path where the update went into y, and None (its prebinding) on the other.
