@@ -32,7 +32,7 @@ from ..parse.resolve import Scope
 from ..rules.registry import Registry
 from ..syntax import nodes
 from ..syntax.nodes import walk
-from . import liveness, tuple_items
+from . import liveness, shape_reads, tuple_items
 from .activity import user_function
 from .calls import hides_arguments
 from .effects import Effects
@@ -49,6 +49,8 @@ _KEPT_BY_UPDATES = ("index", "item", "expand", "reshape", "transpose")
 class Aliases:
     before: dict[int, Memory]  # id(simple statement) -> memory when it runs
     live: dict[int, frozenset[str]]  # id(simple statement) -> names read later
+    # id(simple statement) -> names read later for more than their shape (shape_reads)
+    valued: dict[int, frozenset[str]]
     statements: dict[int, gast.stmt]  # id -> every statement (to point at where names are made)
     params: tuple[str, ...]
     locals: frozenset[str]  # parameters and every name the function binds
@@ -70,8 +72,13 @@ class Aliases:
         return sorted(found, key=lambda n: (n.startswith("_"), n))
 
     def live_sharers(self, stmt: gast.stmt, name: str, skip: tuple[str, ...] = ()) -> list[str]:
-        """Sharers of `name` read after stmt (`name` itself counts unless skipped)."""
-        live = self.live.get(id(stmt), frozenset())
+        """Sharers of `name` read after stmt (`name` itself counts unless skipped): what a
+        write into name's memory would change. Where name certainly is an array (no list,
+        tuple or dict), whose writes change values only, reads of a shape do not count
+        (analyze.shape_reads)."""
+        arrays = self.before[id(stmt)].arrays if id(stmt) in self.before else frozenset()
+        table = self.valued if name in arrays else self.live
+        live = table.get(id(stmt), frozenset())
         found = [n for n in [name, *self.sharers(stmt, name)] if n in live and n not in skip]
         return found if self.roots(stmt, name) else []
 
@@ -115,6 +122,7 @@ def analyze(
     return Aliases(
         before=forward.before,
         live=liveness.live_after(fn),
+        valued=liveness.live_after(fn, lambda stmt: shape_reads.shape_only(stmt, scope)),
         statements=forward.statements,
         params=tuple(params),
         locals=frozenset(forward.locals),

@@ -9,11 +9,15 @@ does share base:
   asked with runtime.same_array (base itself, or nothing of it);
 - a view that may be a copy (`np.reshape(base, s)`, `np.transpose(base)`,
   `base[..., None]`: kinds "reshape", "transpose", "expand") on one path, and on the
-  other a value that is no view and whose memory is none of base's (a copy kept apart,
-  a new array, None): the same view, still asked with runtime.same_memory, which says
-  False on the second path (separate memory never overlaps), where the name is then
-  kept as it is. A view by index (`base[1:3]`, a row `base[i]`) is certain where it is
-  made; across such a join it becomes an "expand" view of the same index, asked so.
+  other a value whose memory is none of base's (a copy kept apart, a new array, None,
+  or an alias of such a value): the same view, still asked with runtime.same_memory,
+  which says False on the second path (separate memory never overlaps), where the name
+  is then kept as it is. Against an alias this comes first: the form's `if _shares1:
+  z1 = y.reshape(2, 2)` (else `z1 = _z11`, a new array) keeps z1 a reshape of y, which
+  a later write into y makes again, rather than "the same" as _z11, which nothing
+  writes. A view by index (`base[1:3]`, a row `base[i]`) is certain where it is made;
+  across a join with no view it becomes an "expand" view of the same index, asked so
+  (against an alias, the alias wins: `x = z[-1]` in a loop, x a number before it).
   The second differentiation of a gradient meets this after an update of a reshaped
   argument (`z = y.reshape(2, 2); z *= x`): the form's pop binds the pushed view on the
   path where the update went into y, and None (its prebinding) on the other.
@@ -54,14 +58,15 @@ def joined_views(
     found = [
         v for v in (mine, theirs) if v is not None and v.kind in ("alias", "same") and not v.maybe
     ]
-    if found:  # of two bases, the first path's (a loop's entry) first: asked at run time
-        return [replace(v, kind="same", reads=frozenset()) for v in found]
     for view, other, roots in ((mine, theirs, their_roots), (theirs, mine, my_roots)):
-        if view is None or view.maybe or other is not None:
+        if view is None or view.maybe or (other is not None and other not in found):
             continue
+        if other is not None and view.kind not in MAYBE_COPIES:
+            continue  # an index view against an alias: "the same" as the alias's base
         if view.kind not in (*MAYBE_COPIES, *BY_INDEX):
             continue
         base_roots = my_roots.get(view.base, frozenset()) | their_roots.get(view.base, frozenset())
         if name in roots and not (roots[name] & base_roots):
             return [replace(view, kind="expand") if view.kind in BY_INDEX else view]
-    return []
+    # of two bases, the first path's (a loop's entry) first: asked at run time
+    return [replace(v, kind="same", reads=frozenset()) for v in found]

@@ -9,6 +9,8 @@ reads y (the rest of y survives it). Never writes to the tree.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import gast
 
 from ..syntax import nodes
@@ -33,8 +35,11 @@ def binds(stmt: gast.stmt) -> str | None:
     return None
 
 
-def live_after(fn: gast.FunctionDef) -> dict[int, Live]:
-    """id(simple statement) -> the names live just after it.
+def live_after(
+    fn: gast.FunctionDef, ignored: Callable[[gast.stmt], frozenset[str]] | None = None
+) -> dict[int, Live]:
+    """id(simple statement) -> the names live just after it; `ignored(stmt)`, when given:
+    names a simple statement reads that do not count as read (analyze.shape_reads).
 
     A loop that can end early (normalize.jumps: `while _c1:` whose body ends by
     computing `_c1` again from `not _stop1`) runs no further round after its body
@@ -57,7 +62,7 @@ def live_after(fn: gast.FunctionDef) -> dict[int, Live]:
         if isinstance(stmt, (gast.For, gast.While)):
             return loop(stmt, live)
         out[id(stmt)] = live
-        return simple(stmt, live)
+        return simple(stmt, live, ignored)
 
     def loop(stmt: gast.For | gast.While, live: Live) -> Live:
         test = nodes.names_read(stmt.iter if isinstance(stmt, gast.For) else stmt.test)
@@ -95,21 +100,24 @@ def live_after(fn: gast.FunctionDef) -> dict[int, Live]:
                 live = {True: before, False: before}
             elif flag in nodes.names_stored(stmt):  # the flag rebound
                 out[id(stmt)] = either
-                before = simple(stmt, either)
+                before = simple(stmt, either, ignored)
                 live = {True: before, False: before}
             else:
                 out[id(stmt)] = either
-                live = {k: simple(stmt, live[k]) for k in (True, False)}
+                live = {k: simple(stmt, live[k], ignored) for k in (True, False)}
         return live
 
     block(fn.body, frozenset())
     return out
 
 
-def simple(stmt: gast.stmt, live: Live) -> Live:
+def simple(
+    stmt: gast.stmt, live: Live, ignored: Callable[[gast.stmt], frozenset[str]] | None = None
+) -> Live:
     """The names live before a simple statement, from those live after it."""
     bound = binds(stmt)
-    return frozenset((live - {bound}) | reads(stmt)) if bound else frozenset(live | reads(stmt))
+    read = reads(stmt) - ignored(stmt) if ignored is not None else reads(stmt)
+    return frozenset((live - {bound}) | read) if bound else frozenset(live | read)
 
 
 def stop_flag(stmt: gast.stmt) -> str | None:

@@ -48,6 +48,14 @@ _CODE_TYPES = (types.ModuleType, type, types.FunctionType, types.BuiltinFunction
 # subscript makes a new array (`np.r_[a, b]` concatenates copies; `np.mgrid[0:3]`).
 _NEW_ARRAY_SUBSCRIPTS = (np.r_, np.c_, np.mgrid, np.ogrid)
 _INDEX_TRICKS = (*_NEW_ARRAY_SUBSCRIPTS, np.s_, np.index_exp)
+# Run-time questions of generated code, whose answers (bools, ints) hold no memory.
+_QUESTIONS = (
+    runtime.same_memory,
+    runtime.same_array,
+    runtime.part_of,
+    runtime.same_view,
+    runtime.same_pushed,
+)
 
 
 @dataclass(frozen=True)
@@ -192,7 +200,7 @@ class Values:
         if _hashable(callee) and callee in _SOME_ARGUMENTS and not call.keywords:
             kept = [a for k, a in enumerate(call.args) if k in _SOME_ARGUMENTS[callee]]
             return self.atoms_roots(kept, m)
-        if callee in (runtime.same_memory, runtime.same_array, runtime.part_of, runtime.same_view):
+        if callee in _QUESTIONS:
             return NONE  # a bool (an int)
         if callee is runtime.entry_copy:
             return NONE  # a bool, a copy

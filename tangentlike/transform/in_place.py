@@ -59,7 +59,7 @@ from ..syntax.names import Namer
 from ..syntax.namespace import Namespace
 from ..syntax.nodes import walk
 from . import argument_containers, argument_copies, check_bindings, item_updates
-from .view_updates import ViewUpdates, keys_of
+from .view_updates import ViewUpdates, into_array, keys_of
 
 EffectsOf = Callable[[object], Effects | None]
 
@@ -293,7 +293,21 @@ class _Lowering:
             nodes.assign(tmp, nodes.call(updates.numpy("copy"), [nodes.name(y)])),
             nodes.assign(write, stmt.value),
         ]
-        return updates.lowered(y, view, update, tmp, order)
+        return updates.lowered(y, view, update, tmp, order, self.alone(stmt, y, view))
+
+    def alone(self, stmt: gast.Assign, y: str, view) -> list[gast.stmt] | None:
+        """Where y, "the same" as its base b on one path only, is not b (runtime.same_array:
+        then y shares none of b), the write into y itself, not into a copy that y is then
+        bound to: y keeps its object (the pops of a gradient's form check identity,
+        higher/form_pairs.py) and the views of y made again share it as before. Only
+        where y's memory is the function's own (a copy changes no caller's array); the
+        write may share b (asked at run time, `untouched`)."""
+        roots = self.aliases.roots(stmt, y)
+        if view.kind != "same" or not roots or any(r[0] != "new" for r in roots):
+            return None
+        write = into_array(nodes.deepcopy(stmt))
+        write.untouched = frozenset({view.base})
+        return [write]
 
     def updates(self, stmt: gast.stmt) -> ViewUpdates:
         what = f"{messages.place(self.parsed, stmt)}: `{messages.text(self.parsed, stmt)}`"

@@ -236,10 +236,10 @@ class ViewUpdates:
             name = w.base
         return path[::-1]
 
-    def lowered(
-        self, z: str, view: View, update: list[gast.stmt], new: str, order: list[tuple[str, View]]
-    ) -> list[gast.stmt]:
-        """The statements above; `update` binds `new`, the new value of z."""
+    def lowered(self, z: str, view: View, update, new: str, order, alone=None) -> list[gast.stmt]:
+        """The statements above; `update` binds `new`, the new value of z; `alone`: what
+        runs instead of `z = new` where z changes alone (the item write into z itself)."""
+        self.alone = alone
         written = (z, view.base, *(w.base for _, w in self.ups))  # z, b, c, ... up the chain
         out, tests, kept = self.asked([(z, view), *order], z, written)
         # a "maybe" view's base is written as a copy, which the base is then: the names
@@ -271,7 +271,7 @@ class ViewUpdates:
         if self.unseen:
             for node in walk(gast.Module(body=stmts, type_ignores=[])):
                 if nodes.is_item_write(node):
-                    node.untouched = frozenset(self.unseen)
+                    node.untouched = frozenset(self.unseen) | getattr(node, "untouched", set())
         return stmts
 
     def checked(self, stmts: list[gast.stmt]) -> list[gast.stmt]:
@@ -489,7 +489,8 @@ class ViewUpdates:
         if view.maybe:
             body.append(nodes.assign(b, nodes.name(written)))
         body.append(again)
-        return [nodes.if_(nodes.name(test), body, [nodes.assign(z, nodes.name(new))])]
+        alone = self.alone or [nodes.assign(z, nodes.name(new))]
+        return [nodes.if_(nodes.name(test), body, alone)]
 
     def numpy(self, attr: str) -> gast.expr:
         return self.helper(attr, getattr(np, attr))

@@ -1,0 +1,77 @@
+"""The names a statement reads for their shape only: what a write into an array leaves alone.
+
+A write into an array's memory (`y[i] = v`, `y[...] = v`, `y op= v` in place) changes
+its values, never its shape, dtype or size; a name sharing that memory and read
+afterwards only through `np.shape(w)`, `w.shape` (`.ndim`, `.size`, `.dtype`),
+`np.zeros_like(w)` (`ones_like`, `empty_like`), or as the shape argument of the
+gradient's helpers (`unbroadcast(g, w)`, `spread(g, w)`, `zeros_of(w)`,
+`gradient_like(b, w, name)`: the generated gradient reads most primal values there,
+which its differentiable form then sees) sees nothing of it.
+
+Assumes: A-normal form; `scope` resolves the calls' functions. Guarantees: `shape_only`
+returns the names every one of whose loads in the statement is in such a position (a
+name also read as a value anywhere in it is not one); it never writes to the tree.
+Only writes into what is certainly an array may ignore these reads (analyze.aliases):
+a list's item write can change the shape of what holds the list.
+"""
+
+from __future__ import annotations
+
+import gast
+import numpy as np
+
+from .. import runtime
+from ..parse.resolve import Scope
+from ..syntax.nodes import subtree
+
+# Functions whose listed positional arguments are read for their shape and dtype only.
+_SHAPE_ARGUMENTS: dict[object, tuple[int, ...]] = {
+    np.shape: (0,),
+    np.ndim: (0,),
+    np.size: (0,),
+    np.zeros_like: (0,),
+    np.ones_like: (0,),
+    np.empty_like: (0,),
+    runtime.unbroadcast: (1,),
+    runtime.spread: (1,),
+    runtime.zeros_of: (0,),
+    runtime.gradient_like: (1,),
+}
+_SHAPE_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype"})
+
+
+def shape_only(stmt: gast.stmt, scope: Scope) -> frozenset[str]:
+    """The names stmt reads only for their shape (see the module's docstring)."""
+    shaped: set[int] = set()  # id() of the Name nodes in a shape position
+    for node in subtree(stmt):
+        if isinstance(node, gast.Attribute) and node.attr in _SHAPE_ATTRIBUTES:
+            if isinstance(node.value, gast.Name) and isinstance(node.ctx, gast.Load):
+                shaped.add(id(node.value))
+        elif isinstance(node, gast.Call) and _plain_keywords(node):
+            for k in _positions(node, scope):
+                if k < len(node.args) and isinstance(node.args[k], gast.Name):
+                    shaped.add(id(node.args[k]))
+    if not shaped:
+        return frozenset()
+    value, shape = set(), set()
+    for node in subtree(stmt):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+            (shape if id(node) in shaped else value).add(node.id)
+        elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
+            value.add(node.target.id)
+    return frozenset(shape - value)
+
+
+def _plain_keywords(call: gast.Call) -> bool:
+    """A call whose keywords give no value but a dtype (`dtype=float`)."""
+    return all(k.arg == "dtype" for k in call.keywords)
+
+
+def _positions(call: gast.Call, scope: Scope) -> tuple[int, ...]:
+    if any(isinstance(a, gast.Starred) for a in call.args):
+        return ()
+    try:
+        callee = scope.resolve(call.func)
+        return _SHAPE_ARGUMENTS.get(callee, ())
+    except TypeError:  # an unhashable object
+        return ()
