@@ -54,7 +54,6 @@ _QUESTIONS = (
     runtime.same_array,
     runtime.part_of,
     runtime.same_view,
-    runtime.same_pushed,
 )
 
 
