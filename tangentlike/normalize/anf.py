@@ -48,6 +48,11 @@ from .anf_expressions import Expressions, Pre
 __all__ = ["Normalizer", "check", "run"]
 
 
+# Builtins returning an iterator, which has no len() and no items by position.
+_ITERATORS = (builtins.zip, builtins.enumerate, builtins.map, builtins.filter)
+_ITERATORS += (builtins.reversed, builtins.iter)
+
+
 class Normalizer(Expressions):
     """Rewrites one function to A-normal form; stateless between functions."""
 
@@ -193,7 +198,10 @@ class Normalizer(Expressions):
             index = self.namer.temp(target)  # each pass copies its position to the target
             first = nodes.located(nodes.assign(target, nodes.name(index)), stmt)
             return [*pre, nodes.for_(index, nodes.name(rng), [first, *self.block(stmt.body)])]
-        # Any other iterable: loop over the positions of its first axis.
+        # Any other iterable: loop over the positions of its first axis (an iterator
+        # such as zip(a, b, strict=True) or map(f, xs) made a list first: it has no len).
+        if isinstance(iterable, gast.Call) and self.scope.resolve(iterable.func) in _ITERATORS:
+            iterable = nodes.call(nodes.name(self._builtin("list")), [iterable])
         pre, seq = self.atom(iterable, "seq")
         if not isinstance(seq, gast.Name):
             name = self.namer.temp("seq")

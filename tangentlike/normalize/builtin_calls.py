@@ -1,5 +1,7 @@
 """Give builtins of several arguments the one form their rule takes.
 
+`enumerate(xs, start=k)` becomes `enumerate(xs, k)` and `zip(..., strict=False)`
+`zip(...)` (`zip(..., strict=True)` stays: a loop over it iterates a list of it).
 `max(a, b, c)` and `min(a, b, c)` become `max((a, b, c))`: with key=None they
 are the same call, and one rule over an iterable (rules/builtins.py) covers
 both forms. `math.hypot(a, b, c)` becomes `math.hypot(math.hypot(a, b), c)`
@@ -42,6 +44,24 @@ _BINARY = {
 _UNARY = {operator.neg: gast.USub, operator.pos: gast.UAdd}
 
 
+def _keywords_as_written(node: gast.Call, callee: object) -> None:
+    """`enumerate(xs, start=k)` as `enumerate(xs, k)`, and `zip(..., strict=False)` as
+    `zip(...)`: the forms the loop lowering (normalize/desugar.py) indexes."""
+    if len(node.keywords) != 1:
+        return
+    keyword = node.keywords[0]
+    if callee is builtins.enumerate and keyword.arg == "start" and len(node.args) == 1:
+        node.args.append(keyword.value)
+        node.keywords = []
+    elif (
+        callee is builtins.zip
+        and keyword.arg == "strict"
+        and isinstance(keyword.value, gast.Constant)
+        and keyword.value.value is False
+    ):
+        node.keywords = []
+
+
 def run(fn: gast.FunctionDef, scope: Scope) -> gast.FunctionDef:
     _Rewrite(scope).visit(fn)
     return fn
@@ -55,7 +75,9 @@ class _Rewrite(gast.NodeTransformer):
         self.generic_visit(node)
         if not node.args or any(isinstance(a, gast.Starred) for a in node.args):
             return node
-        return one_form(node, self.scope.resolve(node.func))
+        callee = self.scope.resolve(node.func)
+        _keywords_as_written(node, callee)
+        return one_form(node, callee)
 
 
 def one_form(node: gast.Call, callee: object) -> gast.expr:
