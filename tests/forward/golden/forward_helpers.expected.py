@@ -25,8 +25,8 @@ def direction(t, j):
 
 def iterable(x):
     """What a `for` loop over `x` visits, as something indexable: a dict's keys (a list),
-    anything else unchanged."""
-    return list(x) if isinstance(x, dict) else x
+    an iterator's items (a list: zip, map, a generator, a set), anything else unchanged."""
+    return list(x) if isinstance(x, dict) or not hasattr(x, "__getitem__") else x
 
 
 def lift(t, like):

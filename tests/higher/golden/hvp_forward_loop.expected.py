@@ -195,8 +195,8 @@ def gradient_like(b, x, name):
 
 def iterable(x):
     """What a `for` loop over `x` visits, as something indexable: a dict's keys (a list),
-    anything else unchanged."""
-    return list(x) if isinstance(x, dict) else x
+    an iterator's items (a list: zip, map, a generator, a set), anything else unchanged."""
+    return list(x) if isinstance(x, dict) or not hasattr(x, "__getitem__") else x
 
 
 def no_object_zero(t):
