@@ -189,6 +189,12 @@ def _calls() -> dict[object, list[Call]]:
     ]
     # LAPACK's pivots as a row order (scipy.linalg.lu_factor's helpers), integers
     calls[runtime.pivot_order] = [Call(runtime.pivot_order, (np.array([2, 2, 2]),), ())]
+    # whether an exponent is an integer (runtime.power_log): a boolean, for floats too
+    calls[runtime.integer_exponent] = [
+        Call(runtime.integer_exponent, (2.5,)),
+        Call(runtime.integer_exponent, (V,)),
+        Call(runtime.integer_exponent, (3,), ()),
+    ]
     return calls
 
 
