@@ -26,7 +26,7 @@ from .. import runtime
 from ..syntax import nodes
 from ..syntax.nodes import walk
 
-_ARITHMETIC = (
+ARITHMETIC = (
     gast.Add,
     gast.Sub,
     gast.Mult,
@@ -46,7 +46,7 @@ def floating(
         return type(value.value) in (float, complex)
     if isinstance(value, gast.Name):
         return value.id in known
-    if isinstance(value, gast.BinOp) and isinstance(value.op, _ARITHMETIC):
+    if isinstance(value, gast.BinOp) and isinstance(value.op, ARITHMETIC):
         if isinstance(value.op, gast.Div):  # never an int, nor of a list
             return True
         return any(floating(o, known, makes_array) for o in (value.left, value.right))
@@ -118,7 +118,7 @@ def numeric(
         return True
     if isinstance(value, gast.Constant):
         return not isinstance(value.value, (str, bytes))
-    if isinstance(value, gast.BinOp) and isinstance(value.op, _ARITHMETIC):
+    if isinstance(value, gast.BinOp) and isinstance(value.op, ARITHMETIC):
         operands = (value.left, value.right)
         if isinstance(value.op, gast.Mult):
             same = all(isinstance(o, gast.Name) for o in operands) and (

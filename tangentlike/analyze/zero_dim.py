@@ -26,22 +26,13 @@ import numpy as np
 
 from .. import runtime
 from .aliases import Aliases
+from .numeric import ARITHMETIC
 
 # Whole-array reductions: a NumPy scalar without `axis`, `keepdims` or `out=`.
 _REDUCTIONS = frozenset(
     {np.sum, np.mean, np.prod, np.max, np.min, np.amax, np.amin, np.std, np.var, np.median}
 )
 _NUMBER_BUILTINS = frozenset({float, int, complex, bool, len, round, abs, sum})
-_ARITHMETIC = (
-    gast.Add,
-    gast.Sub,
-    gast.Mult,
-    gast.Div,
-    gast.Pow,
-    gast.Mod,
-    gast.FloorDiv,
-    gast.MatMult,
-)
 
 
 def may_be_0d(
@@ -113,7 +104,7 @@ def _never_0d(value: gast.expr, resolve: Callable[[gast.expr], object]) -> bool:
     if isinstance(value, (gast.Constant, gast.Compare)):
         return True
     if isinstance(value, gast.BinOp):
-        return isinstance(value.op, _ARITHMETIC)
+        return isinstance(value.op, ARITHMETIC)
     if isinstance(value, gast.UnaryOp):
         return isinstance(value.op, (gast.USub, gast.UAdd, gast.Not))
     if isinstance(value, gast.Call):
