@@ -348,7 +348,9 @@ class _Lowering:
         ):
             helper = nodes.name(self.namespace.bind("updated", runtime.updated, self.namer))
             new = nodes.call(helper, [nodes.name(z), new])
-        return [nodes.assign(tmp, value), nodes.assign(z, new)]
+        rebinding = nodes.assign(z, new)
+        rebinding.update_result = True  # z is the update's result: views of z stay of z
+        return [nodes.assign(tmp, value), rebinding]
 
     def numeric_item(self, stmt: gast.Assign) -> list[gast.stmt]:
         """`L[k] op= v` (normalize/desugar.py marks it) into what may be a list or dict:

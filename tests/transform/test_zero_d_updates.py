@@ -156,3 +156,34 @@ def test_an_argument_changed_in_place_is_right_for_0d_and_1d_arrays(a):
     if a.ndim:
         arrays = [s for label, s in df.specialised.items() if "a[N]" in label]
         assert arrays and all(" updated(" not in s for s in arrays)
+
+
+def _squared_in_place(b):
+    np.multiply(b, b, out=b)
+    return b
+
+
+def updated_then_viewed(x, y):
+    y += y
+    _squared_in_place(y)
+    head = y[0:1]
+    head /= -0.5
+    return np.sum(y**2) * x
+
+
+def test_a_view_of_an_updated_array_is_of_the_array_not_of_the_update_result():
+    """In the build specialised to a 1-d y, `y += y` is `_y1 = y + y; y = _y1`; the view
+    `head = y[0:1]` must stay one of y. Taken for one of `_y1`, its update was written
+    through `_y1`, which was then read after the write into y by np.multiply(out=) and
+    refused (random program seed 0 #52)."""
+    df = tl.grad(updated_then_viewed, wrt=(0, 1), checks=False)
+    y = np.array([0.3, 0.5, 0.7, 0.2])
+    gx, gy = df(1.5, y.copy())
+    ref_x = _central(lambda x: updated_then_viewed(x, y.copy()), 1.5)
+    ref_y = [
+        _central(lambda t, i=i: updated_then_viewed(1.5, np.where(np.arange(4) == i, t, y)), y[i])
+        for i in range(4)
+    ]
+    assert float(gx) == pytest.approx(ref_x, rel=1e-6)
+    np.testing.assert_allclose(gy, ref_y, rtol=1e-6)
+    assert any("y[N]" in label for label in df.specialised)
