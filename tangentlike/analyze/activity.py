@@ -19,6 +19,7 @@ from ..rules.registry import Registry
 from ..syntax import nodes
 from . import containers
 from .operands import SHAPE_ATTRIBUTES, data_operands
+from .stack_entries import StackEntries
 
 __all__ = [
     "SHAPE_ATTRIBUTES",
@@ -59,33 +60,32 @@ def analyze(
     form: bool = False,
 ) -> Activity:
     """`form`: fn is a function of the differentiable form of a generated module
-    (higher/forms.py), whose pops restore what the same name pushed (see `_restores`)."""
-    flows: list[tuple[str, list[str]]] = [
-        (
-            nodes.assigned_name(a),
-            # a write into y keeps the rest of y: the new y depends on the old one too
-            data_operands(a.value, scope, registry)
-            + ([nodes.assigned_name(a)] if nodes.is_item_write(a) else []),
-        )
-        for a in assignments(fn.body)
-    ]
+    (higher/forms.py), whose pops restore what the same name pushed (see `_restored`)."""
+    restored = _restored(fn, scope) if form else {}
+    flows: list[tuple[str, list[str]]] = []
+    varies_as: list[tuple[str, list[str]]] = []  # flows, but a pop varies as its variable
+    for a in assignments(fn.body):
+        target = nodes.assigned_name(a)
+        # a write into y keeps the rest of y: the new y depends on the old one too
+        operands = data_operands(a.value, scope, registry)
+        operands += [target] if nodes.is_item_write(a) else []
+        flows.append((target, operands))
+        varies_as.append((target, [restored[id(a)]] if id(a) in restored else operands))
     # `xs.append(v)`: the new xs depends on v and on the old xs
     for stmt in containers.mutations(fn.body):
         xs, _, arg = containers.mutation(stmt)
         flows.append((xs, [*data_operands(arg, scope, registry), xs]))
-    restores = _restores(fn) if form else set()
+        varies_as.append(flows[-1])
     varied = set(wrt)
     changed = True
     while changed:
         changed = False
-        for target, operands in flows:
-            if (target, tuple(operands)) in restores:
-                continue  # a value the name held before: varied only as the name is
+        for target, operands in varies_as:
             if target not in varied and any(o in varied for o in operands):
                 varied.add(target)
                 changed = True
     ret = fn.body[-1].value.id
-    useful = {ret}
+    useful = {ret}  # a pop reads the chain: its tangent comes through the chain's
     changed = True
     while changed:
         changed = False
@@ -98,40 +98,22 @@ def analyze(
     return Activity(frozenset(varied), frozenset(useful))
 
 
-def _restores(fn: gast.FunctionDef) -> set[tuple[str, tuple[str, ...]]]:
-    """The pops `X = S[0]` of a function of the differentiable form that also pushes X
-    itself onto the chain S (`S = (X, S)`), as flows (X, (S,)). The generated gradient
-    pushes a name's value before overwriting it and its backward sweep pops it back into
-    that name (transform/sweep.py pairs a site's push and restore by the variable), so
-    such a pop binds a value X held earlier: it varies only where X's other bindings do.
-    (The chain itself varies with every value pushed, so read through it, the pop would
-    vary whenever any value pushed does: an exponent `k + 1` restored in a loop, taken
-    for varied, makes its zero tangent meet the nan of log(x) at a negative x.)"""
-    pairs: dict[str, tuple[str, str]] = {}  # T -> (X, S) for `T = (X, S)`
-    copies: set[tuple[str, str]] = set()  # (S, T) for `S = T`
-    pops: set[tuple[str, str]] = set()
+def _restored(fn: gast.FunctionDef, scope: Scope) -> dict[int, str]:
+    """id(pop) -> the variable X whose value a pop from the function's own stack chain
+    restores (analyze/stack_entries.py: `X = S[0]`, or `T = S[0]` before
+    `X = popped_array(T, ...)`). The generated gradient pushes a name's value before
+    overwriting it and its backward sweep pops it back into that name, so such a pop
+    binds a value X held earlier: it varies only where X's other bindings do. (The
+    chain itself varies with every value pushed, so read through it, the pop would vary
+    whenever any value pushed does: an exponent `k + 1` restored in a loop, taken for
+    varied, makes its zero tangent meet the nan of log(x) at a negative x.)"""
+    entries = StackEntries(fn, scope.resolve)
+    found = {}
     for a in assignments(fn.body):
-        target, value = a.targets[0], a.value
-        if not isinstance(target, gast.Name):
-            continue
-        if (
-            isinstance(value, gast.Tuple)
-            and len(value.elts) == 2
-            and all(isinstance(e, gast.Name) for e in value.elts)
-        ):
-            pairs[target.id] = (value.elts[0].id, value.elts[1].id)
-        elif isinstance(value, gast.Name):
-            copies.add((target.id, value.id))
-        elif (
-            isinstance(value, gast.Subscript)
-            and isinstance(value.value, gast.Name)
-            and isinstance(value.slice, gast.Constant)
-            and value.slice.value == 0
-        ):
-            pops.add((target.id, value.value.id))
-    # a push: `S = (X, S)`, or in A-normal form `T = (X, S); S = T`
-    pushed = {(x, chain) for t, (x, chain) in pairs.items() if t == chain or (chain, t) in copies}
-    return {(x, (chain,)) for x, chain in pops & pushed}
+        variable = entries.restored(a)
+        if variable is not None:
+            found[id(a)] = variable
+    return found
 
 
 def user_function(obj: object, registry: Registry) -> bool:

@@ -71,7 +71,7 @@ class StackEntries:
                 chain, value = entry
                 if not value.id.startswith(PREFIX):  # a temporary of an expression pushed
                     self.variables[chain].add(value.id)
-        self.pops: dict[int, str] = {}
+        self.pops: dict[int, tuple[str, str]] = {}  # id(pop) -> (chain, variable)
         for stmts in _statement_lists(fn):
             for k, stmt in enumerate(stmts):
                 found = self._pop(stmt, stmts[k + 1] if k + 1 < len(stmts) else None, resolve)
@@ -92,7 +92,13 @@ class StackEntries:
         return []
 
     def popped(self, stmt: gast.stmt) -> str | None:
-        return self.pops.get(id(stmt))
+        found = self.pops.get(id(stmt))
+        return key(*found) if found is not None else None
+
+    def restored(self, stmt: gast.stmt) -> str | None:
+        """The variable a recognised pop restores a value of (its pushes' name), else None."""
+        found = self.pops.get(id(stmt))
+        return found[1] if found is not None else None
 
     def _entry(self, node: gast.AST) -> tuple[str, gast.expr] | None:
         """(S, E) for `T = (E, S)`, S one of the chains."""
@@ -109,8 +115,8 @@ class StackEntries:
             return tail.id, head
         return None
 
-    def _pop(self, stmt: gast.stmt, after: gast.stmt | None, resolve) -> str | None:
-        """The key for `X = S[0]` (X a variable pushed on S), or for `T = S[0]` followed
+    def _pop(self, stmt: gast.stmt, after: gast.stmt | None, resolve) -> tuple[str, str] | None:
+        """(S, X) for `X = S[0]` (X a variable pushed on S), or for `T = S[0]` followed
         by `X = popped_array(T, ...)`."""
         if not (
             isinstance(stmt, gast.Assign)
@@ -125,7 +131,7 @@ class StackEntries:
             return None
         chain, target = stmt.value.value.id, stmt.targets[0].id
         if target in self.variables[chain]:
-            return key(chain, target)
+            return chain, target
         if (
             isinstance(after, gast.Assign)
             and len(after.targets) == 1
@@ -137,7 +143,7 @@ class StackEntries:
             and after.value.args[0].id == target
             and resolve(after.value.func) is runtime_forms.popped_array
         ):
-            return key(chain, after.targets[0].id)
+            return chain, after.targets[0].id
         return None
 
 
