@@ -29,7 +29,7 @@ the side-effect-free code that is differentiated). Where Python may not run it, 
 runs it more than once, the expression around it becomes statements first: a
 branch of `a if c else b` an `if` that assigns `_cond`, an operand after `and`/`or`
 an `if` on the value so far, a `while` test a `while True:` whose body starts with
-the test and `break` (refused in a loop with `else:`).
+the test and `break` (its `else:` after the loop, run where the test ended it).
 Invalidates: every analysis.
 """
 
@@ -76,7 +76,7 @@ class _Lowering:
         if isinstance(stmt, gast.While):
             stmt.body = self.block(stmt.body)
             if _has_comprehension(stmt.test):
-                self.test_each_step(stmt)  # after the body: its statements are lowered
+                return self.test_each_step(stmt)  # after the body: its statements are lowered
             stmt.orelse = self.block(stmt.orelse)
             return [stmt]
         pre: list[gast.stmt] = []
@@ -91,18 +91,38 @@ class _Lowering:
                 setattr(stmt, field, self.block(getattr(stmt, field)))
         return [*pre, stmt]
 
-    def test_each_step(self, stmt: gast.While) -> None:
+    def test_each_step(self, stmt: gast.While) -> list[gast.stmt]:
         """`while <test with a comprehension>:` as `while True:` whose body computes the
         test first and leaves by `break` when it is false (the comprehension runs once
-        per test, as Python runs it). A loop with an `else:` is refused (a `break` of
-        the loop's own would skip it, the test's would not)."""
-        if stmt.orelse:
-            self.refuse_inside(stmt.test, "in the condition of a `while` with an `else:`")
+        per test, as Python runs it). A loop with an `else:` sets a flag before that
+        `break` and runs its `else:` after the loop where the flag is set: only a false
+        test runs it, never a `break` of the loop's own.
+
+            _exhausted = False
+            while True:
+                <the test's comprehensions>
+                if not <test>:
+                    _exhausted = True
+                    break
+                <body>
+            if _exhausted:
+                <else>
+        """
         pre: list[gast.stmt] = []
         test = self.expr(stmt.test, pre)
-        leave = nodes.if_(gast.UnaryOp(op=gast.Not(), operand=test), [gast.Break()])
+        before: list[gast.stmt] = []
+        leaving: list[gast.stmt] = [gast.Break()]
+        after: list[gast.stmt] = []
+        if stmt.orelse:
+            flag = self.namer.temp("exhausted")
+            before = [nodes.assign(flag, nodes.const(False))]
+            leaving = [nodes.assign(flag, nodes.const(True)), gast.Break()]
+            after = [nodes.if_(nodes.name(flag), self.block(stmt.orelse))]
+            stmt.orelse = []
+        leave = nodes.if_(gast.UnaryOp(op=gast.Not(), operand=test), leaving)
         stmt.body = [*pre, nodes.located(leave, stmt), *stmt.body]
         stmt.test = nodes.located(nodes.const(True), stmt.test)
+        return [*before, stmt, *after]
 
     def loop_over(self, stmt: gast.For) -> tuple[list[gast.stmt], gast.For]:
         """Loops over dicts visit keys; `.keys()`, `.values()`, `.items()` read d[key]."""
@@ -152,15 +172,6 @@ class _Lowering:
         return nodes.call(self.helper("iterable"), [it])
 
     # -- expressions ----------------------------------------------------------------
-    def refuse_inside(self, node: gast.AST, where: str) -> None:
-        for n in walk(node):
-            if isinstance(n, COMPREHENSIONS):
-                raise self.parsed.error(
-                    n,
-                    f"a comprehension {where}",
-                    "compute it in its own statement before, and use the variable",
-                )
-
     def expr(self, node: gast.AST, pre: list[gast.stmt]) -> gast.AST:
         """`node` with its comprehensions replaced by names computed in `pre`."""
         if node is None:  # `{**d}`'s key, a missing slice bound

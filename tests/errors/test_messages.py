@@ -104,18 +104,6 @@ UNSUPPORTED = [
         4,
         "appended",
     ),
-    (
-        "comprehension in the test of a while with else",
-        [
-            "while sum([x for _ in range(2)]) < 0:",
-            "    x = x + 1",
-            "else:",
-            "    x = x * 2",
-            "return x",
-        ],
-        3,
-        "while",
-    ),
     ("dict ** unpacking", ["d = {**{'a': x}}", "return d['a']"], 3, "**"),
     ("return nothing", ["y = x", "return"], 4, "return"),
     ("no return", ["y = x * 2"], 2, "return"),

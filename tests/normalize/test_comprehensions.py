@@ -3,10 +3,7 @@
 
 from __future__ import annotations
 
-import pytest
 from stages import code, prepare
-
-from tangentlike.errors import UnsupportedSyntaxError
 
 
 def lowered(tmp_path, source: str) -> str:
@@ -138,10 +135,23 @@ def test_a_comprehension_in_a_while_test_runs_before_each_test(tmp_path):
     )
 
 
-def test_a_comprehension_in_the_test_of_a_while_with_else_is_refused_at_its_line(tmp_path):
+def test_a_while_with_else_and_a_comprehension_in_its_test_runs_else_after_a_false_test(
+    tmp_path,
+):
     body = "while sum([v for v in x]) < 3.0:\n        x = x * 2.0\n    else:\n        x = x + 1.0"
-    with pytest.raises(UnsupportedSyntaxError, match="`while` with an `else:`") as err:
-        lowered(tmp_path, f"def f(x):\n    {body}\n    return x\n")
-    where_ = err.value.location
-    assert where_.line == 7 and where_.col == where_.text.index("[v for")  # the caret
-    assert "in its own statement" in err.value.hint
+    assert lowered(tmp_path, f"def f(x):\n    {body}\n    return x\n") == code(
+        """
+        _exhausted1 = False
+        while True:
+            _comp1 = []
+            for _v1 in iterable(x):
+                _comp1.append(_v1)
+            if not sum(_comp1) < 3.0:
+                _exhausted1 = True
+                break
+            x = x * 2.0
+        if _exhausted1:
+            x = x + 1.0
+        return x
+        """
+    )
