@@ -204,8 +204,16 @@ class Expressions:
         if out is not None:  # `f(..., out=y)`: y[...] = f(...), and its value is y
             pre, value = self.call(gast.Call(func=func, args=args, keywords=node.keywords), hint)
             result = self.namer.temp(hint)
-            base = nodes.name(out.id)
-            write = gast.Subscript(value=base, slice=nodes.const(Ellipsis), ctx=gast.Store())
+            if isinstance(out, gast.Subscript):  # `out=y[1:]`: y[1:] = f(...), its value y[1:]
+                more, index = self.index(out.slice, hint)
+                pre = [*more, *pre]
+                out = gast.Subscript(value=nodes.name(out.value.id), slice=index, ctx=gast.Load())
+                write = gast.Subscript(
+                    value=nodes.name(out.value.id), slice=nodes.deepcopy(index), ctx=gast.Store()
+                )
+            else:
+                base = nodes.name(out.id)
+                write = gast.Subscript(value=base, slice=nodes.const(Ellipsis), ctx=gast.Store())
             return [*pre, nodes.assign(result, value), nodes.assign(write, nodes.name(result))], out
         pre: Pre = []
         out_args = []
@@ -275,10 +283,13 @@ class Expressions:
             raise self.unsupported(
                 node, f"{name}(..., out=..., where=...)", "write y[mask] = f(...)[mask] instead"
             )
+        if isinstance(out, gast.Subscript) and _basic_view(out, self.callables):
+            return out, args, gast.Call(func=node.func, args=node.args, keywords=keywords)
         if not isinstance(out, gast.Name) or out.id in self.callables:
             raise self.unsupported(
                 node,
-                f"{name}(..., out=...) writing into anything but a variable",
+                f"{name}(..., out=...) writing into anything but a variable or a slice of "
+                "one (`out=y[1:]`, `out=y[:, 0:2]`: slices, integer literals, None and `...`)",
                 f"assign the result instead: y[...] = {name}(...) or y[index] = {name}(...)",
             )
         return (
@@ -373,3 +384,25 @@ class Expressions:
 
     def unsupported(self, node: gast.AST, what: str, hint: str) -> UnsupportedSyntaxError:
         return self.parsed.error(node, f"{what} is not supported yet", hint)
+
+
+def _basic_view(out: gast.Subscript, callables: frozenset[str] | set[str]) -> bool:
+    """`y[...]` with y a variable and an index NumPy certainly makes a view of y with (a
+    slice or `...` among slices, integer literals and None): writing a call's result into
+    it is `y[index] = result`. An index of variables may be an integer array, whose
+    y[index] is a copy that `out=` would write into instead of y."""
+    if not isinstance(out.value, gast.Name) or out.value.id in callables:
+        return False
+    parts = out.slice.elts if isinstance(out.slice, gast.Tuple) else [out.slice]
+
+    def fixed(p: gast.expr) -> bool:
+        if isinstance(p, gast.UnaryOp) and isinstance(p.op, gast.USub):
+            p = p.operand
+        return isinstance(p, gast.Constant) and (
+            p.value is None or p.value is Ellipsis or type(p.value) is int
+        )
+
+    def sliced(p: gast.expr) -> bool:
+        return isinstance(p, gast.Slice) or (isinstance(p, gast.Constant) and p.value is Ellipsis)
+
+    return any(sliced(p) for p in parts) and all(sliced(p) or fixed(p) for p in parts)
