@@ -42,6 +42,7 @@ from .normalize import (
     jumps,
     methods,
     nested_grads,
+    strict_zips,
     vectorized,
 )
 from .optimize import (
@@ -279,7 +280,7 @@ class ModuleBuilder:
                     self.registry.lookup(obj) is not None or self.registry.is_nondifferentiable(obj)
                 ),
             )
-            desugar.run(g, namer, scope)
+            desugar.run(g, namer, scope, strict_zips.StrictZips(self.namespace, namer, own))
             jumps.run(g, namer)
             return anf.run(
                 g,

@@ -8,7 +8,9 @@ passed to or returned from user functions, results of functions that return
 lists (np.split), names passed as a list to np.stack or sum, a `*args` tuple and a
 `**kwargs` dict, closed under plain copies `a = b`;
 but never a name every binding of which is certainly an array or a number (analyze.numeric:
-`u = u0 * 1.0`, `u = u + k * lap`, `b = a * a`), whatever it is indexed or passed to.
+`u = u0 * 1.0`, `u = u + k * lap`, `b = a * a`), whatever it is indexed or passed to,
+unless (in a gradient's differentiable form) it is ever bound to None: its adjoint may
+stay None, which only `add` adds.
 Every other variable's adjoint is an array or a float. `mutations(stmts)` lists
 the `xs.append(v)` / `xs.extend(ys)` statements, the only mutations of containers
 A-normal form keeps.
@@ -112,7 +114,7 @@ def structured(
         bound.setdefault(target.id, []).append(value)
         if isinstance(value, (gast.List, gast.Tuple, gast.Dict)):
             found.add(target.id)
-        elif none_is_structured and isinstance(value, gast.Constant) and value.value is None:
+        elif none_is_structured and _none(value):
             found.add(target.id)  # its adjoint may stay None: accumulated with `add`, not `+`
         elif isinstance(value, gast.Name):
             copies.append((target.id, value.id))
@@ -147,15 +149,23 @@ def structured(
             if (result in found) != (operand in found):
                 found.update((result, operand))
                 changed = True
+    # in a form, a name ever bound to None may keep a None adjoint (None is numeric, no
+    # container, but `None + None` fails): never certainly an array, nor a copy of one
+    nones = frozenset(
+        n for n, values in bound.items() if none_is_structured and any(map(_none, values))
+    )
     arrays = {
         n
         for n, values in bound.items()
         if all(numeric(v, floating, makes_array) for v in values) and n not in as_lists
     } | (no_containers - as_lists)
     arrays |= (
-        plain_names(fn, floating, makes_array, no_containers, checked_params, shares_structure)
+        plain_names(
+            fn, floating, makes_array, no_containers, checked_params, shares_structure, nones
+        )
         - as_lists
     )
+    arrays -= nones
     params = set(nodes.param_names(fn))
     given = {  # parameters passed arrays that stay arrays
         p
@@ -167,6 +177,10 @@ def structured(
     return frozenset(
         ((found - arrays - params) | (found & (params - given)) | as_lists | packed) & _locals(fn)
     )
+
+
+def _none(value: gast.expr) -> bool:
+    return isinstance(value, gast.Constant) and value.value is None
 
 
 def _locals(fn: gast.FunctionDef) -> set[str]:

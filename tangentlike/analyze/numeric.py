@@ -172,6 +172,7 @@ def plain_names(
     plain: frozenset[str],
     checked: frozenset[str],
     same_kind: Callable[[gast.Call], list[str]] | None = None,
+    excluded: frozenset[str] = frozenset(),
 ) -> frozenset[str]:
     """Names never bound to a list, tuple or dict, given `plain` (names whose calls,
     entry_copy(...), give an array, a number, a string or None: an argument's copy) and
@@ -179,9 +180,10 @@ def plain_names(
     bound only by plain assignments (`z op= v` too), each binding numeric, a copy of such
     a name, or a sum with such a name (an array or number plus a list is an array or
     fails; never `n * xs`, which repeats a list), or a call whose result is of the kind of
-    such names (`same_kind(call)`: kept_apart(y, s) is y or y's copy)."""
+    such names (`same_kind(call)`: kept_apart(y, s) is y or y's copy). `excluded`: names
+    never counted (nor their copies), whatever they are bound to."""
     bindings: dict[str, list[gast.expr]] = {}
-    other: set[str] = set(nodes.all_param_names(fn)) - checked
+    other: set[str] = (set(nodes.all_param_names(fn)) - checked) | excluded
     targets = set()
     for node in walk(fn):
         if isinstance(node, gast.Assign) and isinstance(node.targets[0], gast.Name):

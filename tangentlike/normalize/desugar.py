@@ -20,42 +20,62 @@ from ..syntax import nodes
 from ..syntax.names import Namer
 from ..syntax.nodes import walk
 from . import builtin_calls
+from .strict_zips import StrictZips, strict_zip
 
 
-def run(fn: gast.FunctionDef, namer: Namer, scope: Scope | None = None) -> gast.FunctionDef:
+def run(
+    fn: gast.FunctionDef,
+    namer: Namer,
+    scope: Scope | None = None,
+    strict: StrictZips | None = None,
+) -> gast.FunctionDef:
+    """`strict`: how loops over zip(..., strict=True) end (normalize/strict_zips.py);
+    without it such a loop stays as written (and zip, which has no rule, is refused)."""
     if scope is not None:
         builtin_calls.run(fn, scope)
-        fn.body = _iterators(fn.body, namer, scope)
+        fn.body = _iterators(fn.body, namer, scope, strict)
     fn.body = _block(fn.body, namer)
     return fn
 
 
-def _iterators(stmts: list[gast.stmt], namer: Namer, scope: Scope) -> list[gast.stmt]:
+def _iterators(
+    stmts: list[gast.stmt], namer: Namer, scope: Scope, strict: StrictZips | None
+) -> list[gast.stmt]:
     """`for i, a in enumerate(s)`, `for a, b in zip(s, t)`, `for a in reversed(s)` become
-    loops over a range of positions that index the sequences (what the transform handles)."""
+    loops over a range of positions that index the sequences (what the transform handles).
+    A loop over `zip(s, t, strict=True)` (or enumerate of it) runs over the positions both
+    have, and its `else:` (what runs when the loop ends without break or return) begins
+    with `end(len(s), len(t))`: Python's ValueError when the lengths differ, raised
+    where the strict zip raises, after the last step of the loop."""
     out: list[gast.stmt] = []
     for stmt in stmts:
         for field in ("body", "orelse"):
             if isinstance(getattr(stmt, field, None), list):
-                setattr(stmt, field, _iterators(getattr(stmt, field), namer, scope))
-        lowered = _lower_iterator(stmt, namer, scope) if isinstance(stmt, gast.For) else None
+                setattr(stmt, field, _iterators(getattr(stmt, field), namer, scope, strict))
+        lowered = (
+            _lower_iterator(stmt, namer, scope, strict) if isinstance(stmt, gast.For) else None
+        )
         out.extend(nodes.located(s, stmt) for s in (lowered or [stmt]))
     return out
 
 
-def _lower_iterator(stmt: gast.For, namer: Namer, scope: Scope) -> list[gast.stmt] | None:
+def _lower_iterator(
+    stmt: gast.For, namer: Namer, scope: Scope, strict: StrictZips | None
+) -> list[gast.stmt] | None:
     call = stmt.iter
     if isinstance(call, gast.Call) and scope.resolve(call.func) is checkpointed and call.args:
         # tl.checkpointed(enumerate(xs), ...): lower the inner iterator, keep the marker
         stmt.iter = call.args[0]
-        lowered = _lower_iterator(stmt, namer, scope)
+        lowered = _lower_iterator(stmt, namer, scope, strict)
         loop = lowered[-1] if lowered else stmt
         loop.iter = gast.Call(func=call.func, args=[loop.iter], keywords=call.keywords)
         return lowered
-    kind = _iterator_kind(call, scope)
+    lowered_strict = strict is not None and strict_zip(call, scope) is not None
+    kind = builtins.zip if lowered_strict else _iterator_kind(call, scope)
     if kind is None:
         return None
     pre: list[gast.stmt] = []
+    checks: list[gast.stmt] = []
     if kind is builtins.reversed and _iterator_kind(call.args[0], scope) is None:
         # for a in reversed(s): the positions backwards, s indexed directly
         seq = namer.temp("seq")
@@ -67,14 +87,14 @@ def _lower_iterator(stmt: gast.For, namer: Namer, scope: Scope) -> list[gast.stm
         )
         bounds = [last, nodes.const(-1), nodes.const(-1)]
     else:
-        length, item = _indexable(call, namer, scope, pre)
+        length, item = _indexable(call, namer, scope, pre, strict, checks)
         index = namer.temp("i")
         value = item(nodes.name(index))
         bounds = [length]
     rng = nodes.call(nodes.name("range"), bounds)
     head = nodes.located(nodes.assign(stmt.target, value), stmt)
     loop = nodes.for_(index, rng, [head, *stmt.body])
-    loop.orelse = stmt.orelse
+    loop.orelse = [nodes.located(c, stmt) for c in checks] + stmt.orelse
     return [*pre, loop]
 
 
@@ -93,11 +113,30 @@ def _iterator_kind(call: gast.expr, scope: Scope) -> object | None:
 
 
 def _indexable(
-    expr: gast.expr, namer: Namer, scope: Scope, pre: list[gast.stmt]
+    expr: gast.expr,
+    namer: Namer,
+    scope: Scope,
+    pre: list[gast.stmt],
+    strict: StrictZips | None = None,
+    checks: list[gast.stmt] | None = None,
 ) -> tuple[gast.expr, Callable[[gast.expr], gast.expr]]:
     """(length, item at a position) of what iterating `expr` visits, in any nesting of
     enumerate, zip and reversed (`enumerate(zip(a, b))`, `zip(reversed(a), b)`): each
-    sequence is bound once in `pre` and indexed; a zip stops at its shortest sequence."""
+    sequence is bound once in `pre` and indexed; a zip stops at its shortest sequence.
+    `checks`, when `expr` is what the loop runs to its end (the loop's iterable or
+    enumerate's argument there): where a strict zip's check goes (strict_zips.py); a
+    strict zip elsewhere is refused."""
+    if strict is not None and strict_zip(expr, scope) is not None:
+        if checks is None:
+            raise strict.refuse(expr)
+        parts = [_indexable(a, namer, scope, pre, strict) for a in expr.args]
+        lengths: list[gast.expr] = []
+        for n, _ in parts:
+            lengths.append(nodes.name(namer.temp("n")))
+            pre.append(nodes.assign(lengths[-1].id, n))
+        checks.append(strict.end(lengths))
+        length = nodes.call(nodes.name("min"), [nodes.deepcopy(n) for n in lengths])
+        return length, lambda i: nodes.tuple_([item(nodes.deepcopy(i)) for _, item in parts])
     kind = _iterator_kind(expr, scope)
     if kind is None:
         name = namer.temp("seq")
@@ -105,11 +144,12 @@ def _indexable(
         length = nodes.call(nodes.name("len"), [nodes.name(name)])
         return length, lambda i: nodes.subscript(nodes.name(name), i)
     if kind is builtins.zip:
-        parts = [_indexable(a, namer, scope, pre) for a in expr.args]
+        parts = [_indexable(a, namer, scope, pre, strict) for a in expr.args]
         lengths = [n for n, _ in parts]
         length = nodes.call(nodes.name("min"), lengths) if len(lengths) > 1 else lengths[0]
         return length, lambda i: nodes.tuple_([item(nodes.deepcopy(i)) for _, item in parts])
-    inner_length, inner = _indexable(expr.args[0], namer, scope, pre)
+    ends_with_it = checks if kind is builtins.enumerate else None  # enumerate(zip(...))
+    inner_length, inner = _indexable(expr.args[0], namer, scope, pre, strict, ends_with_it)
     if kind is builtins.reversed:
 
         def backwards(i: gast.expr) -> gast.expr:

@@ -129,6 +129,7 @@ def register(registry: Registry) -> None:
             runtime.extremum_index: "the position of a max or min among items: an integer",
             runtime.integer_exponent: "whether an exponent is an integer: a boolean",
             runtime.pivot_order: "the row order of LAPACK's pivots: integers",
+            runtime.zip_strict_end: "a check that a strict zip's sequences have one length",
         }
     )
     _broadcasting(adjoint, tangent)

@@ -50,6 +50,7 @@ from .containers import (
     with_zero_item,
     without_item,
     zeros_of,
+    zip_strict_end,
 )
 from .draws import random_draw
 from .form_views import same_view

@@ -230,6 +230,16 @@ def iterable(x):
     return list(x) if isinstance(x, dict) or not hasattr(x, "__getitem__") else x
 
 
+def zip_strict_end(*lengths):
+    """What `zip(..., strict=True)` of sequences of these lengths does once its shortest
+    one runs out (a loop over it lowered to positions, normalize/desugar.py): nothing when
+    the lengths agree, else Python's own ValueError ("zip() argument 2 is shorter than
+    argument 1"): one step of a strict zip of ranges that run out where the sequences do."""
+    shortest = min(lengths)
+    for _ in zip(*(range(shortest, n) for n in lengths), strict=True):
+        break  # not reached: one range at least is empty
+
+
 def unadd(g, x, y):
     """The adjoints of x and y in `x + y`: for two lists or tuples (concatenation) the
     two parts of g; otherwise g undone of broadcasting against each. None is zero."""

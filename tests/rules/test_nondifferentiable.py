@@ -195,6 +195,9 @@ def _calls() -> dict[object, list[Call]]:
         Call(runtime.integer_exponent, (V,)),
         Call(runtime.integer_exponent, (3,), ()),
     ]
+    # the end of a loop over zip(..., strict=True) (normalize/strict_zips.py): lengths in,
+    # None out (or Python's ValueError)
+    calls[runtime.zip_strict_end] = [Call(runtime.zip_strict_end, (3, 3), ())]
     return calls
 
 
