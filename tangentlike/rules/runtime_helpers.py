@@ -70,7 +70,6 @@ def register(registry: Registry) -> None:
             runtime.unadd_vjp,
             runtime.unappend,
             runtime.undict_of,
-            runtime.undict_of_vjp,
             runtime.unextend,
             runtime.unmul,
             runtime.unmul_term,
@@ -104,7 +103,6 @@ def register(registry: Registry) -> None:
             runtime.unadd_vjp: ("h",),
             runtime.unappend: ("b",),
             runtime.undict_of: ("g",),
-            runtime.undict_of_vjp: ("h",),
             runtime.unextend: ("b",),
             runtime.unmul: ("g",),
             runtime.unmul_vjp: ("h",),
@@ -210,7 +208,6 @@ THROUGH_SOURCE = (
         {
             runtime.prod_others,
             runtime.cumprod_vjp,  # no zero in its input; cumprod_vjp_at_zeros refuses
-            runtime.cumprod_jvp,  # out of place, exact at zeros (its first order: cumprod's)
             runtime.norm_vjp,
             runtime.power_slope_dx,
             runtime.power_slope_dy,

@@ -30,9 +30,11 @@ from collections.abc import Callable
 from .. import runtime
 from .template import d
 
-# the helpers whose result, or whose argument, is a list adjoint (runtime_helpers.py
-# registers them as such: a name bound to one is accumulated with `add`)
+# the helpers whose result, or whose argument, is a list or dict adjoint (runtime_helpers.py
+# registers them as such: a name bound to one is accumulated with `add`); with a dict
+# comprehension's undict_of_vjp (its rules in runtime_containers.py)
 SEQUENCE_MAKERS = (
+    runtime.undict_of_vjp,
     runtime.negated,
     runtime.scaled,
     runtime.undist,
@@ -43,6 +45,7 @@ SEQUENCE_MAKERS = (
     runtime.iterable_tangent,
 )
 SEQUENCE_PARAMS = {
+    runtime.undict_of_vjp: ("h",),
     runtime.inner: ("weights", "tangents"),
     runtime.negated: ("parts",),
     runtime.scaled: ("parts",),

@@ -49,7 +49,7 @@ def cumprod_jvp(t, a, axis):
     """The tangent of `np.cumprod(a, axis)`, exact when `a` holds zeros: entry k is the sum
     over j <= k of t[j] times the product of a[:k + 1] without a[j]. Out of place, plain
     NumPy calls with rules of their own: differentiated again through this source (grad of
-    a jvp: rules/runtime_helpers.py THROUGH_SOURCE)."""
+    a jvp: rules/runtime_sources.py THROUGH_SOURCE)."""
     a = np.asarray(a)
     t = np.broadcast_to(np.asarray(t), a.shape)
     if axis is None:
