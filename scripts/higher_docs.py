@@ -160,9 +160,13 @@ back to `bw_2`, which is H v.
   `np.corrcoef`, `np.polyval`, `np.vander`, `math.lgamma`'s `digamma` and
   `scipy.integrate`'s `simpson` and `cumulative_trapezoid`: a rank-deficient `lstsq`
   stays refused at run time), or are refused with the user's line they come from (e.g.
-  `math.dist`'s). `np.quantile`'s and `np.percentile`'s helpers and the convolutions'
-  `full_of` have rules of their own (`rules/runtime_statistics.py`, `runtime_scipy.py`:
-  linear in the adjoint). `np.cumprod`'s
+  `xs.pop`'s `with_zero_item`). `np.quantile`'s and `np.percentile`'s helpers and the
+  convolutions' `full_of` have rules of their own (`rules/runtime_statistics.py`,
+  `runtime_scipy.py`: linear in the adjoint), and so do `math.prod`'s and `math.dist`'s
+  helpers, `np.arange`'s adjoint, a dict comprehension's, and forward mode's helpers of
+  casts, `np.einsum` and loops (`rules/runtime_scalars.py`, `runtime_containers.py`; a
+  third derivative through `math.prod` is refused). `np.cumprod`'s tangent `cumprod_jvp`
+  is read through its source (exact at zeros), and its
   `cumprod_vjp` is read through its source where its input holds no zero; at an exact
   zero its exact formula treats the tail after the zero as the constant 0, so its second
   derivative there would be wrong: refused when the gradient runs. `np.sinc`'s slope has

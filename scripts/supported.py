@@ -233,7 +233,7 @@ def render(registry) -> str:
     lines.append(
         f"- the second derivative (grad of grad, hvp, hessian) through the bespoke adjoints of "
         f"some functions above ({helpers} helpers of generated gradients with no second-order "
-        "rule yet, e.g. those of math.dist and math.prod): refused at the user's line; "
+        "rule yet, e.g. that of xs.pop): refused at the user's line; "
         "docs/higher.md"
     )
     lines.append("- f-strings and `%`-formatting of a differentiated value: they make text")

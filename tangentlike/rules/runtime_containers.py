@@ -27,6 +27,16 @@ def register(adjoint: Callable, tangent: Callable) -> None:
     def own_container_tangent(result, x, what):
         d[result] = runtime.own_tangent(d[x])
 
+    # a checkpointed block's list or dict state, copied (transform/checkpoints.py): the
+    # identity on values, as own_container
+    @adjoint(runtime.copied)
+    def copied(result, x):
+        d[x] = d[result]
+
+    @tangent(runtime.copied)
+    def copied_tangent(result, x):
+        d[result] = runtime.own_tangent(d[x])
+
     @adjoint(runtime.own_tangent)
     def own_tangent(result, t):
         d[t] = d[result]
@@ -106,6 +116,24 @@ def register(adjoint: Callable, tangent: Callable) -> None:
             runtime.add(runtime.unmul(d[g], x, y), runtime.unmul_term(g, d[x], y, 1)),
             runtime.unmul_term(g, x, d[y], 0),
         )
+
+    # a dict comprehension's values (dict_of): undict_of is linear in the adjoint, the
+    # keys constant; undict_of_vjp its transpose, and it undict_of's
+    @adjoint(runtime.undict_of, constant=("keys",))
+    def undict_of(result, g, keys):
+        d[g] = runtime.undict_of_vjp(d[result], keys)
+
+    @tangent(runtime.undict_of)
+    def undict_of_tangent(result, g, keys):
+        d[result] = runtime.undict_of(runtime.no_object_zero(d[g]), keys)
+
+    @adjoint(runtime.undict_of_vjp, constant=("keys",))
+    def undict_of_vjp(result, h, keys):
+        d[h] = runtime.undict_of(d[result], keys)
+
+    @tangent(runtime.undict_of_vjp)
+    def undict_of_vjp_tangent(result, h, keys):
+        d[result] = runtime.undict_of_vjp(runtime.no_object_zero(d[h]), keys)
 
     @adjoint(runtime.unsetitem, constant=("index",))
     def unsetitem(result, g, index):

@@ -31,6 +31,7 @@ from . import (
     runtime_picks,
     runtime_pieces,
     runtime_products,
+    runtime_scalars,
     runtime_scipy,
     runtime_sources,
     runtime_statistics,
@@ -123,6 +124,8 @@ def register(registry: Registry) -> None:
     registry.sequence_makers(runtime_picks.SEQUENCE_MAKERS)
     registry.sequence_params(runtime_picks.SEQUENCE_PARAMS)
     registry.sequence_makers(runtime_statistics.SEQUENCE_MAKERS)
+    registry.sequence_makers(runtime_scalars.SEQUENCE_MAKERS)
+    registry.sequence_params(runtime_scalars.SEQUENCE_PARAMS)
     registry.sequence_params(runtime_statistics.SEQUENCE_PARAMS)
     registry.nondifferentiable(
         {
@@ -147,6 +150,7 @@ def register(registry: Registry) -> None:
     runtime_scipy.register(adjoint, tangent)
     runtime_transforms.register(adjoint, tangent)
     runtime_tangents.register(adjoint, tangent)
+    runtime_scalars.register(adjoint, tangent)
     registry.complex_roles(runtime_transforms.COMPLEX_ROLES)
 
     # -- NumPy calls generated gradients make (the adjoint of a sum is a broadcast) ------

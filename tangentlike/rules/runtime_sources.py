@@ -69,6 +69,8 @@ THROUGH_SOURCE = frozenset(
         runtime.pinv_jvp,
         runtime.slogdet_jvp,
         runtime.solve_jvp,
+        # np.cumprod's tangent: out of place, exact at zeros (its first order: cumprod's)
+        runtime.cumprod_jvp,
         # np.cov, np.corrcoef, np.polyval, np.vander
         runtime.cov_vjp,
         runtime.cov_jvp,

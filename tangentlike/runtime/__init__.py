@@ -19,7 +19,8 @@ what one computes is a versioned event: copies live in users' repositories.
     draws         random draws from a Generator passed in (constants)
     scalars       rule maths of rules/builtins.py and rules/math.py (Python floats)
     statistics    rule maths of rules/numpy_statistics.py (quantiles, cov, polynomials)
-    higher, higher_lists, higher_picks, higher_pieces, higher_products, higher_statistics
+    higher, higher_containers, higher_lists, higher_picks, higher_pieces, higher_products,
+    higher_scalars, higher_statistics
                   rule maths of the rules of runtime helpers (derivatives of generated gradients)
 """
 
@@ -75,6 +76,7 @@ from .higher import (
     unstack_vjp,
     unsum_vjp,
 )
+from .higher_containers import undict_of_vjp
 from .higher_lists import meshgrid_vjp_vjp, unalong_axis_vjp, unvectorized_vjp
 from .higher_picks import select_vjp_vjp
 from .higher_pieces import (
@@ -95,6 +97,14 @@ from .higher_products import (
     inner_vjp_vjp,
     kron_vjp_vjp,
     tensordot_vjp_vjp,
+)
+from .higher_scalars import (
+    arange_vjp_vjp,
+    ratio_or_zero,
+    scaled,
+    uncast_tangent,
+    uniterable_tangent,
+    unprod_hessian,
 )
 from .higher_statistics import gradient_vjp_of, gradient_vjp_vjp, median_vjp_vjp
 from .indexing import (

@@ -149,16 +149,16 @@ def _stack_layout(arrays, kind):
     return pieces, 0 if pieces[0].ndim == 1 else 1
 
 
-def arange_vjp(g, arg, stop, result, side):
+def arange_vjp(g, arg, stop, values, side):
     """The adjoint of `start` (side 0) or `step` (side 2) in `np.arange(start, stop, step)`,
     whose values are start + i * step. With one argument (stop is None) that argument is
     the stop: the values are counts, locally constant in it; so are integer results."""
     dtype = np.result_type(arg)
     if not np.issubdtype(dtype, np.inexact):
         dtype = np.float64
-    if stop is None or g is None or not np.issubdtype(np.result_type(result), np.inexact):
+    if stop is None or g is None or not np.issubdtype(np.result_type(values), np.inexact):
         return np.zeros(np.shape(arg), dtype=dtype)
-    weights = 1.0 if side == 0 else np.arange(np.size(result))
+    weights = 1.0 if side == 0 else np.arange(np.size(values))
     return np.asarray(np.sum(np.asarray(g) * weights), dtype=dtype)
 
 

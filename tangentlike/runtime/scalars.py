@@ -116,10 +116,10 @@ def prod_of(items):
     return total
 
 
-def undist(g, p, q, result):
-    """The adjoint of `p` in `math.dist(p, q)` (negate it for q): g (p - q) / result, and
+def undist(g, p, q, dist):
+    """The adjoint of `p` in `math.dist(p, q)` (negate it for q): g (p - q) / dist, and
     0 where p == q (the kink of a norm at zero)."""
-    scale = 0.0 if result == 0 else g / result
+    scale = 0.0 if dist == 0 else g / dist
     out = [scale * (a - b) for a, b in zip(p, q, strict=True)]
     if isinstance(p, np.ndarray):
         return np.array(out, dtype=p.dtype if p.dtype.kind == "f" else np.float64)
@@ -127,14 +127,24 @@ def undist(g, p, q, result):
 
 
 def inner(weights, tangents):
-    """sum(w * t) over paired items of two lists or arrays (None is zero): a tangent."""
+    """sum(w * t) over paired items of two lists or arrays (None is zero, on either side;
+    None for all of one is zero too): a tangent. Items are summed, not their entries: for
+    arrays, along the items' axis (the rows of a 2-D array, as math.prod multiplies them;
+    a tangent's leading axes, vector mode, kept)."""
+    if weights is None or tangents is None:
+        return 0.0
     if isinstance(weights, np.ndarray) and isinstance(tangents, np.ndarray):
-        return float(np.sum(weights * tangents))
-    return sum(w * t for w, t in zip(weights, tangents, strict=True) if t is not None)
+        total = np.sum(weights * tangents, axis=tangents.ndim - weights.ndim)
+        return float(total) if np.ndim(total) == 0 else total
+    return sum(
+        w * t for w, t in zip(weights, tangents, strict=True) if w is not None and t is not None
+    )
 
 
 def negated(parts):
-    """-parts for a list (None stays None) or an array."""
+    """-parts for a list (None stays None) or an array; None (a zero) for None."""
+    if parts is None:
+        return None
     if isinstance(parts, np.ndarray):
         return -parts
     return [None if v is None else -v for v in parts]

@@ -20,12 +20,10 @@ def list_pop(x):
     items = [x[0], x[1] * x[2]]
     first = items.pop(0)
     return first * items[0] * x[3]
-
-def arange_from(x):
-    return np.sum(np.arange(x[0], 5.0, 0.5) ** 2)
 """
-# (np.average's weights_like has a rule now: tests/higher/test_second_order_tangents.py)
-REFUSED = {"list_pop": "with_zero_item", "arange_from": "arange_vjp"}
+# (np.average's weights_like has a rule now: tests/higher/test_second_order_tangents.py;
+# np.arange's arange_vjp too: test_second_order_scalars.py)
+REFUSED = {"list_pop": "with_zero_item"}
 SUPPORTED = sorted(CASES)
 
 
