@@ -9,10 +9,11 @@ pushed object is (a view of) an array the gradient writes into in place afterwar
 that array when it is written, and the second pass, which reads the chain as a value,
 refuses the write (hvp fuzz seed 12 programs 69, 56). Where every pop of the name is
 read only for its type, structure, shape and dtype until the name is bound again, the
-form pushes `shape_kept(X)` instead (runtime/forms.py): zeros of X's shape and dtype
-that share no memory. A write into an array changes its values only, so every such read
-of a pop gives what it gave with the object itself, and the chain no longer holds the
-array written.
+form pushes `shape_kept(X)` instead (runtime/forms.py): for an array, zeros of its
+shape and dtype that share no memory (a number's zero; a list, dict or other object as
+it is, whose length or keys a change in place could alter). A write into an array
+changes its values only, so every such read of a pop gives what it gave with the object
+itself, and the chain no longer holds the array written.
 
 Assumes: the form of a generated function after the stack rewrite and pops_paired (a
 push `S = (X, S)`, a pop `X = S[0]; S = S[1]`, paired pops `X = _pushedN`), whose chain
@@ -23,8 +24,8 @@ key on top, so it raises rather than take a stand-in. Guarantees: a push of X is
 rewritten only in a function that writes in place somewhere, where X has at least one
 plain pop, is bound from the chain in no other way, is never written into (`X[...] = `,
 `X op= `), and every read of X that a plain pop's value may reach (loops and branches
-joined, conservatively) is a shape read
-(below); the values the function computes are unchanged.
+joined, conservatively) is a shape read (below); the values the function computes are
+unchanged.
 """
 
 from __future__ import annotations

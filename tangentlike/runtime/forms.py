@@ -38,12 +38,11 @@ def own_values(x):
 
 def shape_kept(x):
     """What a stack chain holds for a value whose pops the differentiable form reads only
-    for their type, structure, shape and dtype (higher/form_shapes.py): zeros of x's
-    shape and dtype for an array (read-only, one element's memory), a zero of x's type
-    for a number, the same for each item of a list, tuple or dict (its keys kept), and
-    None, a string, a range or a slice as they are. Its values are constant, and it
-    shares no memory with anything the function writes into. Any other object (a
-    subclass, a user object) raises ValueError: the stand-in would not be one."""
+    for their type, shape and dtype (higher/form_shapes.py): for an array, zeros of its
+    shape and dtype (read-only, one element's memory), sharing no memory with anything
+    the function writes into; for a number, a zero of its type; anything else (a list,
+    a dict, a tuple, an object: what a later change in place could give another length
+    or keys) as it is. The form reads it for its shape only, so its derivative is zero."""
     kind = type(x)
     if kind is np.ndarray:
         return np.broadcast_to(np.zeros((), x.dtype), x.shape)
@@ -51,14 +50,4 @@ def shape_kept(x):
         return kind(0)
     if isinstance(x, np.generic):
         return np.zeros((), x.dtype)[()]
-    if kind in (list, tuple):
-        return kind(shape_kept(v) for v in x)
-    if kind is dict:
-        return {k: shape_kept(v) for k, v in x.items()}
-    if x is None or x is Ellipsis or kind in (str, bytes, range, slice):
-        return x
-    raise ValueError(
-        f"tangentlike: the differentiable form saves a {kind.__name__} for its shape "
-        "only, and has no stand-in of that kind: differentiate the original function "
-        "(tl.hvp, tl.hessian) with that value held in an array, list or dict"
-    )
+    return x
