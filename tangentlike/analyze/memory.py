@@ -212,6 +212,9 @@ class Values:
             return NONE if first and self.is_array(first[0], m) else self.atoms_roots(first, m)
         if callee is runtime.pushed:
             return NONE  # a stack entry read back only through a name (higher/form_pairs)
+        if callee is runtime.shape_kept:  # zeros for an array, a number; else itself
+            first = call.args[:1]
+            return NONE if first and self.is_array(first[0], m) else self.atoms_roots(first, m)
         if callee is MISSING or runtime.owns(callee):
             return everything  # iterable(xs), stop_gradient(x): the argument itself
         if _hashable(callee) and callee in _IMMUTABLE_RESULTS:

@@ -20,9 +20,10 @@ restores each site's push where it pops (a name pushed is popped into that name,
 region an item write overwrote, `push(np.copy(v[0:2]))`, into that region), in the
 order the sweeps keep; entries a push marks `pushed` (higher/form_pairs.py) are read
 back through the names they are saved under. A pop of anything else (into a region, a
-tuple of names, a list's copy) reads the whole chain, as before. The pushes of v in the
-function are gathered under the key `_stack[v]` of the memory's roots (a name no code
-binds), which grows at each push and which the pop reads.
+tuple of names, a list's copy) reads the whole chain, as before. A push of
+`shape_kept(v)` (higher/form_shapes.py, through a temporary) is one of v that adds
+nothing. The pushes of v in the function are gathered under the key `_stack[v]` of the
+memory's roots (a name no code binds), which grows at each push and which the pop reads.
 
 Assumes: `fn` is a function of a gradient's differentiable form, in A-normal form; its
 chain is its own (`S = None` at its top level, S named `_stack...` and no parameter):
@@ -65,12 +66,15 @@ class StackEntries:
             and s.value.value is None
         }
         self.variables: dict[str, set[str]] = {c: set() for c in self.chains}
+        stand_ins = _stand_ins(fn, resolve)
         for node in walk(fn):
             entry = self._entry(node)
             if entry is not None and isinstance(entry[1], gast.Name):
                 chain, value = entry
                 if not value.id.startswith(PREFIX):  # a temporary of an expression pushed
                     self.variables[chain].add(value.id)
+                elif value.id in stand_ins:  # pushed for v, sharing nothing (below)
+                    self.variables[chain].add(stand_ins[value.id])
         self.pops: dict[int, tuple[str, str]] = {}  # id(pop) -> (chain, variable)
         for stmts in _statement_lists(fn):
             for k, stmt in enumerate(stmts):
@@ -145,6 +149,26 @@ class StackEntries:
         ):
             return chain, after.targets[0].id
         return None
+
+
+def _stand_ins(fn: gast.FunctionDef, resolve) -> dict[str, str]:
+    """T -> v for each `T = shape_kept(v)` (T a temporary of the chain): a push of T is
+    one of v, whose value shares no memory (higher/form_shapes.py), so it adds no roots
+    to what a pop of v may return, and a pop of v still reads only v's pushes."""
+    found: dict[str, str] = {}
+    for node in walk(fn):
+        if (
+            isinstance(node, gast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], gast.Name)
+            and node.targets[0].id.startswith(PREFIX)
+            and isinstance(node.value, gast.Call)
+            and len(node.value.args) == 1
+            and isinstance(node.value.args[0], gast.Name)
+            and resolve(node.value.func) is runtime_forms.shape_kept
+        ):
+            found[node.targets[0].id] = node.value.args[0].id
+    return found
 
 
 def _statement_lists(fn: gast.FunctionDef):

@@ -115,6 +115,8 @@ def register(registry: Registry) -> None:
     registry.nondifferentiable({runtime.same_array: "whether a name is an array itself"})
     registry.nondifferentiable({runtime.part_of: "whether an update is through a view"})
     registry.nondifferentiable({runtime.same_view: "which view of an array a name is"})
+    # zeros for an array or a number; the form reads whatever it gives for its shape only
+    registry.nondifferentiable({runtime.shape_kept: "a stand-in read for its shape only"})
 
     _bespoke(registry)
 

@@ -34,3 +34,20 @@ def own_values(x):
     if isinstance(x, np.ndarray):
         return x.copy()
     return x
+
+
+def shape_kept(x):
+    """What a stack chain holds for a value whose pops the differentiable form reads only
+    for their type, shape and dtype (higher/form_shapes.py): for an array, zeros of its
+    shape and dtype (read-only, one element's memory), sharing no memory with anything
+    the function writes into; for a number, a zero of its type; anything else (a list,
+    a dict, a tuple, an object: what a later change in place could give another length
+    or keys) as it is. The form reads it for its shape only, so its derivative is zero."""
+    kind = type(x)
+    if kind is np.ndarray:
+        return np.broadcast_to(np.zeros((), x.dtype), x.shape)
+    if kind in (bool, int, float, complex):
+        return kind(0)
+    if isinstance(x, np.generic):
+        return np.zeros((), x.dtype)[()]
+    return x

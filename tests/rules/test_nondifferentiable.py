@@ -160,6 +160,13 @@ def _calls() -> dict[object, list[Call]]:
             Call(runtime.same_view, (A[1:], A, (A[:1], A[1:])), ()),
             Call(runtime.same_view, (A[1:].copy(), A, (A[1:],)), ()),
         ],
+        # a stand-in pushed for an array or number read back for its shape only
+        # (higher/form_shapes.py): zeros (other values, never read for more, as they are)
+        runtime.shape_kept: [
+            Call(runtime.shape_kept, (V,)),
+            Call(runtime.shape_kept, (1.3,)),
+            Call(runtime.shape_kept, (np.float32(1.3),)),
+        ],
         # the keys a dict copy iterates (dict(d), {**d}; normalize/builtin_calls.py)
         runtime.keys_of: [Call(runtime.keys_of, ({"a": 1.5, "b": 2.5}, "not a dict"), ())],
         # math
