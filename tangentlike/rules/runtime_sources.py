@@ -23,9 +23,10 @@ loses a little near x = 6, where the recurrence stops): tests check it against S
 (|x| < 0.1) and the closed form, the same function; each differentiated is the third
 derivative (tests/higher/test_second_order_sinc.py: against the series in 60 digits).
 
-tests/higher/test_second_order_scipy.py, test_second_order_statistics.py and
-test_reverse_over_forward_linalg.py check each against central differences of the
-gradient (or of the jvp) and against autograd where autograd has the function.
+tests/higher/test_second_order_scipy.py, test_second_order_statistics.py,
+test_reverse_over_forward_linalg.py and test_third_order_products.py check each against
+central differences of the gradient (or of the jvp, or of the second derivative) and
+against autograd where autograd has the function.
 """
 
 from __future__ import annotations
@@ -84,5 +85,12 @@ THROUGH_SOURCE = frozenset(
         # scipy.integrate.simpson and cumulative_trapezoid
         runtime.linear_weights_vjp,
         runtime.cumulative_trapezoid_vjp,
+        # the second-order helpers of np.tensordot, np.kron, np.inner and np.cross
+        # (runtime/higher_products.py): multilinear, the products and their first-order
+        # helpers (third order: tests/higher/test_third_order_products.py)
+        runtime.tensordot_vjp_vjp,
+        runtime.kron_vjp_vjp,
+        runtime.inner_vjp_vjp,
+        runtime.cross_vjp_vjp,
     }
 )

@@ -9,6 +9,12 @@ operand `side`), <h, vjp(g, a, b, 0)> = <g, P(h, b)>, so g's adjoint is the prod
 operand `side` replaced by h, and the other operand's is that operand's own adjoint of
 the product at (h in place of operand `side`), given g. Operand `side` gets zeros.
 
+tensordot_vjp_vjp, kron_vjp_vjp, inner_vjp_vjp and cross_vjp_vjp are multilinear
+themselves: plain NumPy and the first-order helpers, branching on `side` only.
+Differentiated again (third order) they are read through their source
+(rules/runtime_sources.py). einsum_vjp_vjp is not: its unused operand slots are None
+values, whose adjoints a reading through its source cannot add (refused instead).
+
 Part of the runtime: copied into generated modules that use it (NumPy only).
 """
 
@@ -50,12 +56,11 @@ def inner_vjp_vjp(h, g, a, b, side):
 def cross_vjp_vjp(h, g, a, b, axisa, axisb, axisc, axis, side):
     """The adjoints (of g, a, b) in `cross_vjp(g, a, b, axisa, axisb, axisc, axis, side)`,
     given h (shaped like operand `side`, whose broadcasting cross_vjp summed away)."""
-    axes = (axisa, axisb, axisc, axis)
     if side == 0:
-        dg = np.cross(np.broadcast_to(h, np.shape(a)), b, *axes)
-        return unbroadcast(dg, g), _zeros(a), cross_vjp(g, h, b, *axes, 1)
-    dg = np.cross(a, np.broadcast_to(h, np.shape(b)), *axes)
-    return unbroadcast(dg, g), cross_vjp(g, a, h, *axes, 0), _zeros(b)
+        dg = np.cross(np.broadcast_to(h, np.shape(a)), b, axisa, axisb, axisc, axis)
+        return unbroadcast(dg, g), _zeros(a), cross_vjp(g, h, b, axisa, axisb, axisc, axis, 1)
+    dg = np.cross(a, np.broadcast_to(h, np.shape(b)), axisa, axisb, axisc, axis)
+    return unbroadcast(dg, g), cross_vjp(g, a, h, axisa, axisb, axisc, axis, 0), _zeros(b)
 
 
 def einsum_vjp_vjp(h, g, subscripts, k, x0, x1=None, x2=None, x3=None, x4=None, x5=None):
@@ -77,9 +82,10 @@ def einsum_vjp_vjp(h, g, subscripts, k, x0, x1=None, x2=None, x3=None, x4=None, 
 def einsum_vjp_term(g, subscripts, k, j, t, x0, x1=None, x2=None, x3=None, x4=None, x5=None):
     """One term of the tangent of `einsum_vjp(g, subscripts, k, x0, ...)`: the term of
     operand j's tangent `t` (einsum_vjp with operand j replaced by t); zeros for j == k,
-    the operand einsum_vjp reads for its shape only."""
+    the operand einsum_vjp reads for its shape only, and for an unused slot (t None: not
+    einsum_vjp itself, which an unchanged list of operands would give)."""
     operands = [x0, x1, x2, x3, x4, x5]
-    if j == k:
+    if j == k or t is None:
         return _zeros(operands[k])
     operands[j] = t
     return einsum_vjp(g, subscripts, k, *operands)
