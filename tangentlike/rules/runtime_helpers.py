@@ -35,6 +35,7 @@ from . import (
     runtime_sources,
     runtime_statistics,
     runtime_tangents,
+    runtime_third,
     runtime_transforms,
 )
 from .registry import Registry
@@ -146,6 +147,7 @@ def register(registry: Registry) -> None:
     runtime_scipy.register(adjoint, tangent)
     runtime_transforms.register(adjoint, tangent)
     runtime_tangents.register(adjoint, tangent)
+    runtime_third.register(adjoint, tangent)
     registry.complex_roles(runtime_transforms.COMPLEX_ROLES)
 
     # -- NumPy calls generated gradients make (the adjoint of a sum is a broadcast) ------
