@@ -26,6 +26,7 @@ from ..runtime import forward
 from . import (
     runtime_arrangements,
     runtime_containers,
+    runtime_jvp,
     runtime_lists,
     runtime_numpy_helpers,
     runtime_picks,
@@ -148,6 +149,7 @@ def register(registry: Registry) -> None:
     runtime_transforms.register(adjoint, tangent)
     runtime_tangents.register(adjoint, tangent)
     runtime_third.register(adjoint, tangent)
+    runtime_jvp.register(adjoint, tangent)
     registry.complex_roles(runtime_transforms.COMPLEX_ROLES)
 
     # -- NumPy calls generated gradients make (the adjoint of a sum is a broadcast) ------
