@@ -203,14 +203,14 @@ back to `bw_2`, which is H v.
   (tests/higher/test_third_order.py), and so do fourth derivatives of the same loops
   (the third-order code's helpers, `unmul_vjp` and `add_part_vjp` among them, have
   rules); a helper without one at a higher order is refused with its line. Third
-  derivatives also go through `np.tensordot`, `np.kron`, `np.inner` and `np.cross`
-  (their second-order helpers read through their source; a fourth derivative through
-  `np.tensordot` or `np.cross` is refused: their axes are taken for differentiated
-  values there), lists appended to or extended in a loop, list items written, and
-  `np.linspace` with a differentiated end (`tangentlike/rules/runtime_third.py`;
-  tests/higher/test_third_order_products.py, test_third_order_lists.py). `np.einsum`'s
-  (`einsum_vjp_vjp`, whose unused operand slots are None values), a dict item written
-  and `xs = [t]; xs.extend(...)` outside a loop are refused, located.
+  derivatives also go through `np.tensordot`, `np.kron`, `np.inner`, `np.cross` and
+  `np.einsum` (their second-order helpers read through their source; a fourth
+  derivative through `np.tensordot`, `np.cross` or `np.einsum` is refused: their axes
+  and subscripts are taken for differentiated values there), lists appended to or
+  extended in a loop, list items written, and `np.linspace` with a differentiated end
+  (`tangentlike/rules/runtime_third.py`; tests/higher/test_third_order_products.py,
+  test_third_order_lists.py). A dict item written and `xs = [t]; xs.extend(...)`
+  outside a loop are refused there, located.
 """
 
 

@@ -85,12 +85,13 @@ THROUGH_SOURCE = frozenset(
         # scipy.integrate.simpson and cumulative_trapezoid
         runtime.linear_weights_vjp,
         runtime.cumulative_trapezoid_vjp,
-        # the second-order helpers of np.tensordot, np.kron, np.inner and np.cross
-        # (runtime/higher_products.py): multilinear, the products and their first-order
-        # helpers (third order: tests/higher/test_third_order_products.py)
+        # the second-order helpers of np.tensordot, np.kron, np.inner, np.cross and
+        # np.einsum (runtime/higher_products.py): multilinear, the products and their
+        # first-order helpers (third order: tests/higher/test_third_order_products.py)
         runtime.tensordot_vjp_vjp,
         runtime.kron_vjp_vjp,
         runtime.inner_vjp_vjp,
         runtime.cross_vjp_vjp,
+        runtime.einsum_vjp_vjp,
     }
 )

@@ -1,8 +1,8 @@
-"""Third order through np.tensordot, np.kron, np.inner and np.cross: the second
-derivative's reverse forms call tensordot_vjp_vjp, kron_vjp_vjp, inner_vjp_vjp and
-cross_vjp_vjp, which were refused ("has no second-order rule yet") when differentiated
-again; they are multilinear NumPy, read through their source now
-(rules/runtime_sources.py). np.einsum's einsum_vjp_vjp stays refused, located.
+"""Third order through np.tensordot, np.kron, np.inner, np.cross and np.einsum: the
+second derivative's reverse forms call tensordot_vjp_vjp, kron_vjp_vjp, inner_vjp_vjp,
+cross_vjp_vjp and einsum_vjp_vjp, which were refused ("has no second-order rule yet")
+when differentiated again; they are multilinear NumPy, read through their source now
+(rules/runtime_sources.py; einsum_vjp_vjp spelled out per number of operands).
 Against central differences of tangentlike's second derivative and autograd's third:
 tl.grad three times of a function of a scalar, and the Hessian-vector product of a
 gradient's projection (the third-derivative tensor contracted twice) on arrays."""
@@ -48,6 +48,16 @@ def f_einsum(t):
     return np.sum(np.einsum("ij,jk,k->i", M, np.sin(C * t), A[:2]) ** 2)
 
 
+def f_einsum_one(t):
+    M = np.outer(A, A) * t + np.eye(3)
+    return np.sum(np.einsum("ij->j", np.sin(M) * M) ** 3)
+
+
+def f_einsum_four(t):
+    M = B * t
+    return np.einsum("ij,jk,kl,l->", M, np.sin(C * t), B, np.cos(A * t)) ** 2
+
+
 def g_tensordot(x):
     M = np.reshape(x, (2, 3))
     return np.sum(np.tensordot(M, np.sin(M.T), 1) ** 2)
@@ -78,8 +88,16 @@ def projection_of(gradient, w):
     return phi
 """
 
-SCALARS = ["f_tensordot", "f_kron", "f_inner", "f_cross"]
-ARRAYS = ["g_tensordot", "g_kron", "g_inner", "g_cross"]
+SCALARS = [
+    "f_tensordot",
+    "f_kron",
+    "f_inner",
+    "f_cross",
+    "f_einsum",
+    "f_einsum_one",
+    "f_einsum_four",
+]
+ARRAYS = ["g_tensordot", "g_kron", "g_inner", "g_cross", "g_einsum"]
 
 
 @pytest.fixture(scope="module")
@@ -116,20 +134,13 @@ def test_hvp_of_a_gradients_projection(m, case):
 
 @pytest.mark.parametrize("case", ["f_kron", "f_inner"])
 def test_fourth_derivative(m, case):
-    """The through-source derivatives call the helpers' own rules again. (np.tensordot's
-    and np.cross's fourth derivatives are refused, located: their axes, passed on by the
-    third-order code, are taken for differentiated values there.)"""
+    """The through-source derivatives call the helpers' own rules again. (np.tensordot's,
+    np.cross's and np.einsum's fourth derivatives are refused, located: their axes and
+    subscripts, passed on by the third-order code, are taken for differentiated values
+    there.)"""
     f, t, eps = getattr(m, case), 0.7, 1e-5
     third = tl.grad(tl.grad(tl.grad(f)))
     fourth = tl.grad(tl.grad(tl.grad(tl.grad(f))))(t)
     assert np.isclose(fourth, (third(t + eps) - third(t - eps)) / (2 * eps), rtol=1e-6)
     expected = autograd.grad(autograd.grad(autograd.grad(autograd.grad(autograd_version(f)))))(t)
     assert np.isclose(fourth, expected, rtol=1e-9)
-
-
-def test_einsum_third_order_is_refused_located(m):
-    """einsum_vjp_vjp's unused operand slots are None values: read through its source,
-    their adjoints could not be added (a TypeError at run time), so it keeps its refusal."""
-    with pytest.raises(tl.UnsupportedSyntaxError, match="einsum_vjp_vjp") as info:
-        tl.grad(tl.grad(tl.grad(m.f_einsum)))(0.7)
-    assert "tl_third_products.py" in str(info.value)
