@@ -84,7 +84,11 @@ one product per basis vector).
   with the line that calls it: never read as user code, never zero. A generated
   jvp is differentiable the same way (reverse over forward: `tl.grad` of
   `x -> tl.jvp(f)(x, v)[1]` is H v; forward mode's boundaries `tangent_like` and
-  `output_tangent` have rules; tests/higher/test_reverse_over_forward.py).
+  `output_tangent` have rules; tests/higher/test_reverse_over_forward.py), and so do
+  its copy of a tangent it writes into (`fresh_tangent`) and the tangent of `np.r_` and
+  `np.c_` (`concatenated_tangent`; `tangentlike/rules/runtime_jvp.py`). Vector-mode
+  code (what `tl.jacobian` and `tl.hessian` run) is not differentiated again: its
+  helpers keep their refusal.
 - **Its checkpoints.** A checkpoint schedule changes what a gradient stores and
   recomputes, never the gradient. A gradient whose loops are checkpointed
   (`tl.checkpointed(...)` in the source, or `tl.grad(f, checkpoint=...)`) drives a
@@ -202,7 +206,15 @@ back to `bw_2`, which is H v.
   branches, `while`, lists and helpers, tested against autograd
   (tests/higher/test_third_order.py), and so do fourth derivatives of the same loops
   (the third-order code's helpers, `unmul_vjp` and `add_part_vjp` among them, have
-  rules); a helper without one at a higher order is refused with its line.
+  rules); a helper without one at a higher order is refused with its line. Third
+  derivatives also go through `np.tensordot`, `np.kron`, `np.inner`, `np.cross` and
+  `np.einsum` (their second-order helpers read through their source; a fourth
+  derivative through `np.tensordot`, `np.cross` or `np.einsum` is refused: their axes
+  and subscripts are taken for differentiated values there), lists appended to or
+  extended in a loop, list items written, and `np.linspace` with a differentiated end
+  (`tangentlike/rules/runtime_third.py`; tests/higher/test_third_order_products.py,
+  test_third_order_lists.py). A dict item written and `xs = [t]; xs.extend(...)`
+  outside a loop are refused there, located.
 """
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from .. import runtime
 from ..parse.resolve import MISSING, Scope
 from ..rules.registry import Registry
-from ..runtime import boundary
+from ..runtime import boundary, forward
 from ..syntax import nodes
 from ..syntax.nodes import walk
 from . import tuple_items, views
@@ -207,6 +207,8 @@ class Values:
             return NONE  # a copy (its value, when not a copy, is not read)
         if callee is runtime.zeros_of:
             return NONE  # new zeros, or None (a container's zero adjoint)
+        if callee is forward.fresh_tangent:
+            return NONE  # a copy (arrays and containers copied, numbers immutable)
         if callee is runtime.own_values:  # a copy of an array; anything else itself
             first = call.args[:1]
             return NONE if first and self.is_array(first[0], m) else self.atoms_roots(first, m)
@@ -304,7 +306,7 @@ class Values:
                 return len(value.args) == 2 and self.is_array(value.args[1], m)
             if callee is runtime.popped_array:  # an array or None, or it raises
                 return True
-            if callee in (runtime.iterable, runtime.own_values):  # (see call_roots)
+            if callee in _ARRAY_WHERE_FIRST_IS:  # (see call_roots)
                 return len(value.args) == 1 and self.is_array(value.args[0], m)
             return isinstance(callee, np.ufunc) or self.registry.makes_new_array(callee)
         return False
@@ -413,6 +415,12 @@ _FIRST_ARGUMENT_ONLY = frozenset(
 # new memory: add_item(b, x, index, g) returns b (a container adjoint updated in place)
 # or a new array, holding g's items; x and index give shapes and places.
 _SOME_ARGUMENTS = {runtime.add_item: (0, 3), runtime.updated: (1,)}
+
+
+# Helpers of generated code whose result is an array where their first argument is one
+# (see call_roots): iterable's and own_values', and a jvp's fresh_tangent (a copy of the
+# tangent it is given, arrays and containers copied).
+_ARRAY_WHERE_FIRST_IS = (runtime.iterable, runtime.own_values, forward.fresh_tangent)
 
 
 def _dotted(node: gast.expr) -> str:

@@ -7,7 +7,8 @@ to a copy must mean the runtime helper itself, whose rule rules/runtime_helpers.
 states: a copy is never read as user source.
 
 Guarantees: `runtime_helper(obj)` is the runtime function `obj` is a verbatim
-copy of (same name, same code), or None; nothing else is ever matched.
+copy of (same name, or that name with the `_2` a module adds where the name is taken;
+same code), or None; nothing else is ever matched.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import functools
 import importlib
 import os
+import re
 import types
 
 from .. import runtime
@@ -25,10 +27,23 @@ def runtime_helper(obj: object) -> types.FunctionType | None:
     if not isinstance(obj, types.FunctionType) or runtime.owns(obj):
         return None
     original = _helpers().get(obj.__name__)
-    if original is None or obj.__qualname__ != original.__qualname__:
+    if original is None:  # a copy renamed where its name was taken: `unappend_2`
+        base = _RENAMED.fullmatch(obj.__name__)
+        original = None if base is None else _helpers().get(base.group(1))
+    if original is None or not _renamed(obj.__qualname__, original.__qualname__):
         return None
     same = _same_code(obj.__code__, original.__code__, obj.__globals__, original.__globals__)
     return original if same else None
+
+
+# the name a generated module gives a helper's copy when the helper's own name is bound
+# to something else there (emit/module.py: `unappend_2`, as `np_2` for `np`)
+_RENAMED = re.compile(r"(.+)_[0-9]+")
+
+
+def _renamed(copy: str, name: str) -> bool:
+    """Whether `copy` is `name`, or `name` with the suffix a module's renaming adds."""
+    return copy == name or re.fullmatch(re.escape(name) + r"_[0-9]+", copy) is not None
 
 
 @functools.cache
@@ -87,6 +102,6 @@ def _same_object(a: object, b: object) -> bool:
         isinstance(a, types.FunctionType)
         and isinstance(b, types.FunctionType)
         and runtime.owns(b)
-        and a.__qualname__ == b.__qualname__
+        and _renamed(a.__qualname__, b.__qualname__)
         and a.__code__.co_code == b.__code__.co_code
     )

@@ -26,6 +26,7 @@ from ..runtime import forward
 from . import (
     runtime_arrangements,
     runtime_containers,
+    runtime_jvp,
     runtime_lists,
     runtime_numpy_helpers,
     runtime_picks,
@@ -36,6 +37,7 @@ from . import (
     runtime_sources,
     runtime_statistics,
     runtime_tangents,
+    runtime_third,
     runtime_transforms,
 )
 from .registry import Registry
@@ -151,6 +153,8 @@ def register(registry: Registry) -> None:
     runtime_transforms.register(adjoint, tangent)
     runtime_tangents.register(adjoint, tangent)
     runtime_scalars.register(adjoint, tangent)
+    runtime_third.register(adjoint, tangent)
+    runtime_jvp.register(adjoint, tangent)
     registry.complex_roles(runtime_transforms.COMPLEX_ROLES)
 
     # -- NumPy calls generated gradients make (the adjoint of a sum is a broadcast) ------
@@ -194,40 +198,7 @@ def register(registry: Registry) -> None:
     )
 
 
-# Helpers of generated gradients whose source is plain NumPy calls with rules of their own
-# (no isinstance dispatch on differentiated values, no raise but a refusal of a case the
-# first order refuses too (svd_vjp's full U of a tall matrix, eig_vjp's complex
-# eigenvalues), and no branch between formulas whose derivatives differ: cumprod_vjp's
-# exact case at a zero takes the tail after the zero as the constant 0, whose derivative
-# is not; tests/higher keeps it refused): their second derivative is that of their
-# source, read and differentiated like a user's function. The decompositions' helpers
-# are smooth where their first-order conditions hold (distinct eigen- and singular
-# values): tests/higher/test_second_order_decompositions.py checks them against autograd
-# and central differences of the gradient.
-THROUGH_SOURCE = (
-    frozenset(
-        {
-            runtime.prod_others,
-            runtime.cumprod_vjp,  # no zero in its input; cumprod_vjp_at_zeros refuses
-            runtime.norm_vjp,
-            runtime.power_slope_dx,
-            runtime.power_slope_dy,
-            runtime.power_log,
-            runtime.pinv_vjp,
-            runtime.slogdet_vjp,
-            runtime.solve_vjp,
-            runtime.cholesky_vjp,
-            runtime.eigh_vjp,
-            runtime.eig_vjp,
-            runtime.svd_vjp,
-            runtime.qr_vjp,
-            runtime.frechet_block,
-            runtime.top_right,
-            runtime.standard,  # scipy.linalg.eigh's check of a standard problem: a, or raises
-        }
-    )
-    | runtime_sources.THROUGH_SOURCE
-)  # the solvers', statistics' and SciPy's helpers
+THROUGH_SOURCE = runtime_sources.THROUGH_SOURCE  # helpers read through their source
 
 
 def _checks(adjoint: Callable, tangent: Callable) -> None:

@@ -23,16 +23,49 @@ loses a little near x = 6, where the recurrence stops): tests check it against S
 (|x| < 0.1) and the closed form, the same function; each differentiated is the third
 derivative (tests/higher/test_second_order_sinc.py: against the series in 60 digits).
 
-tests/higher/test_second_order_scipy.py, test_second_order_statistics.py and
-test_reverse_over_forward_linalg.py check each against central differences of the
-gradient (or of the jvp) and against autograd where autograd has the function.
+tests/higher/test_second_order_scipy.py, test_second_order_statistics.py,
+test_reverse_over_forward_linalg.py and test_third_order_products.py check each against
+central differences of the gradient (or of the jvp, or of the second derivative) and
+against autograd where autograd has the function.
 """
 
 from __future__ import annotations
 
 from .. import runtime
 
-THROUGH_SOURCE = frozenset(
+# The first-order helpers whose source is plain NumPy calls with rules of their own
+# (no isinstance dispatch on differentiated values, no raise but a refusal of a case the
+# first order refuses too (svd_vjp's full U of a tall matrix, eig_vjp's complex
+# eigenvalues), and no branch between formulas whose derivatives differ: cumprod_vjp's
+# exact case at a zero takes the tail after the zero as the constant 0, whose derivative
+# is not; tests/higher keeps it refused): their second derivative is that of their
+# source, read and differentiated like a user's function. The decompositions' helpers
+# are smooth where their first-order conditions hold (distinct eigen- and singular
+# values): tests/higher/test_second_order_decompositions.py checks them against autograd
+# and central differences of the gradient.
+_DECOMPOSITIONS_AND_PRODUCTS = frozenset(
+    {
+        runtime.prod_others,
+        runtime.cumprod_vjp,  # no zero in its input; cumprod_vjp_at_zeros refuses
+        runtime.norm_vjp,
+        runtime.power_slope_dx,
+        runtime.power_slope_dy,
+        runtime.power_log,
+        runtime.pinv_vjp,
+        runtime.slogdet_vjp,
+        runtime.solve_vjp,
+        runtime.cholesky_vjp,
+        runtime.eigh_vjp,
+        runtime.eig_vjp,
+        runtime.svd_vjp,
+        runtime.qr_vjp,
+        runtime.frechet_block,
+        runtime.top_right,
+        runtime.standard,  # scipy.linalg.eigh's check of a standard problem: a, or raises
+    }
+)
+
+THROUGH_SOURCE = _DECOMPOSITIONS_AND_PRODUCTS | frozenset(
     {
         # scipy.linalg: cho_factor/cho_solve, lu_factor/lu_solve, solve_triangular,
         # solve's and inv's check of a general matrix, sqrtm's of a real root
@@ -86,5 +119,13 @@ THROUGH_SOURCE = frozenset(
         # scipy.integrate.simpson and cumulative_trapezoid
         runtime.linear_weights_vjp,
         runtime.cumulative_trapezoid_vjp,
+        # the second-order helpers of np.tensordot, np.kron, np.inner, np.cross and
+        # np.einsum (runtime/higher_products.py): multilinear, the products and their
+        # first-order helpers (third order: tests/higher/test_third_order_products.py)
+        runtime.tensordot_vjp_vjp,
+        runtime.kron_vjp_vjp,
+        runtime.inner_vjp_vjp,
+        runtime.cross_vjp_vjp,
+        runtime.einsum_vjp_vjp,
     }
 )

@@ -19,8 +19,8 @@ what one computes is a versioned event: copies live in users' repositories.
     draws         random draws from a Generator passed in (constants)
     scalars       rule maths of rules/builtins.py and rules/math.py (Python floats)
     statistics    rule maths of rules/numpy_statistics.py (quantiles, cov, polynomials)
-    higher, higher_containers, higher_lists, higher_picks, higher_pieces, higher_products,
-    higher_scalars, higher_statistics
+    higher, higher_containers, higher_forward, higher_lists, higher_picks, higher_pieces,
+    higher_products, higher_scalars, higher_statistics
                   rule maths of the rules of runtime helpers (derivatives of generated gradients)
 """
 
@@ -77,6 +77,7 @@ from .higher import (
     unsum_vjp,
 )
 from .higher_containers import undict_of_vjp
+from .higher_forward import concatenated_vjp
 from .higher_lists import meshgrid_vjp_vjp, unalong_axis_vjp, unvectorized_vjp
 from .higher_picks import select_vjp_vjp
 from .higher_pieces import (

@@ -97,9 +97,9 @@ def add_item(b, x, index, g):
     if isinstance(x, (list, tuple)):
         b = [None] * len(x) if b is None else list(b) if isinstance(b, np.ndarray) else b
         if isinstance(index, slice):
-            positions = range(len(x))[index]
-            for k, piece in zip(positions, g):  # noqa: B905 (g is the slice's adjoint)
-                b[k] = add(b[k], piece)
+            positions = range(len(x))[index] if g is not None else ()  # None: a zero
+            for k, piece in zip(positions, () if g is None else g):  # noqa: B905
+                b[k] = add(b[k], piece)  # (g is the slice's adjoint)
         else:
             b[index] = add(b[index], g)
         return b
