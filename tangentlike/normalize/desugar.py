@@ -209,7 +209,11 @@ def _assign(target: gast.expr, value: gast.expr, namer: Namer) -> list[gast.stmt
     if isinstance(value, (gast.Tuple, gast.List)) and len(value.elts) == len(elts) and not starred:
         written = nodes.names_stored(target)
         read = set().union(*(nodes.names_read(v) for v in value.elts))
-        if not written & read:
+        # a write into an element changes memory that an item read after it may see (a
+        # name or a constant is an object the writes leave as Python's right side holds it)
+        into_memory = any(isinstance(t, (gast.Subscript, gast.Attribute)) for t in walk(target))
+        held = all(isinstance(v, (gast.Name, gast.Constant)) for v in value.elts)
+        if not written & read and (held or not into_memory):
             out = []
             for t, v in zip(elts, value.elts, strict=True):
                 out.extend(_assign(t, v, namer))
