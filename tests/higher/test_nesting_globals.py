@@ -49,6 +49,20 @@ def scaled(y, x):
 
 def of_vjp(x):
     return np.sum(tl.vjp(scaled)(x, x[0], 2.0) * x)
+
+
+def second_of_closure(x):
+    def h(y):
+        return x * y ** 3
+
+    return tl.grad(tl.grad(h))(2.0)  # 6 x y at y = 2: 12 x
+
+
+def hessian_of_closure(x):
+    def h(y):
+        return x * y ** 4
+
+    return tl.hessian(h)(1.0)
 """
 
 
@@ -78,6 +92,20 @@ def test_against_central_differences(m, name):
     g = tl.grad(f)
     fd = (g(x + eps * v) - g(x - eps * v)) / (2 * eps)
     assert np.allclose(tl.hvp(f)(x, v), fd, rtol=1e-5, atol=1e-7)
+
+
+def test_grad_of_grad_of_a_closure(m):
+    # once refused naming the generated '_dh1' ("the nested function '_dh1' is used as a value")
+    assert tl.grad(m.second_of_closure)(0.7) == pytest.approx(12.0)
+    assert tl.jvp(m.second_of_closure)(0.7, 1.0)[1] == pytest.approx(12.0)
+
+
+def test_hessian_of_a_closure_is_refused_at_the_users_line(m):
+    # once refused inside tangentlike's own higher/api.py (the wrapper's *args)
+    with pytest.raises(tl.UnsupportedSyntaxError) as err:
+        tl.grad(m.hessian_of_closure)(0.7)
+    message = str(err.value)
+    assert m.__file__ in message and "tl.hessian(h)(1.0)" in message and "'h'" in message
 
 
 def test_rebinding_the_inner_function_reaches_the_outer_derivative(m):
