@@ -386,7 +386,8 @@ def _reverse_blocks(f, wrt, xs, args, kwargs):
     calls = sum(int(np.size(leaf)) for _, leaf in paths)
     for path, leaf in paths:
         shape = np.shape(leaf)
-        rows = [np.zeros((*shape, *np.shape(x))) for x in xs]
+        # the float dtype forward mode gives (the output's and the input's, promoted)
+        rows = [np.zeros((*shape, *np.shape(x)), dtype=_float_of(leaf, x)) for x in xs]
         for index in np.ndindex(*shape):
             calls -= 1
             at, named = call_arguments(args, kwargs, last=calls == 0)
@@ -395,6 +396,12 @@ def _reverse_blocks(f, wrt, xs, args, kwargs):
                 row[index] = g
         result[path] = _Blocks(rows)
     return _rebuild(out, result)
+
+
+def _float_of(*values: Any) -> np.dtype:
+    """The promoted float dtype of `values` (float64 for integers and booleans)."""
+    dtypes = [np.result_type(v) for v in values]
+    return np.result_type(*(d if d.kind in "fc" else np.float64 for d in dtypes))
 
 
 def _leaves(value: Any) -> list[Any]:
