@@ -58,6 +58,10 @@ def second_of_closure(x):
     return tl.grad(tl.grad(h))(2.0)  # 6 x y at y = 2: 12 x
 
 
+def hvp_of_global(x):
+    return tl.hvp(scaled)(np.ones(2), x, np.ones(2))
+
+
 def hessian_of_closure(x):
     def h(y):
         return x * y ** 4
@@ -106,6 +110,15 @@ def test_hessian_of_a_closure_is_refused_at_the_users_line(m):
         tl.grad(m.hessian_of_closure)(0.7)
     message = str(err.value)
     assert m.__file__ in message and "tl.hessian(h)(1.0)" in message and "'h'" in message
+
+
+def test_hvp_of_a_global_is_refused_saying_what_is_called(m):
+    # once "calling a local variable is not supported yet": there is no local variable
+    with pytest.raises(tl.UnsupportedSyntaxError) as err:
+        tl.grad(m.hvp_of_global)(0.7)
+    message = str(err.value)
+    assert "calling what a call returns" in message and "`tl.hvp(...)`" in message
+    assert m.__file__ in message and "tl.hvp(scaled)(np.ones(2), x, np.ones(2))" in message
 
 
 def test_rebinding_the_inner_function_reaches_the_outer_derivative(m):
