@@ -143,6 +143,19 @@ def _stmt(stmt: gast.stmt, namer: Namer) -> list[gast.stmt]:
         # checks at run time that the item is a number there
         stmt.target.augmented = True
         return _assign(stmt.target, nodes.binop(load, stmt.op, stmt.value), namer)
+    chained = isinstance(stmt, gast.Assign) and len(stmt.targets) > 1
+    if chained and not all(isinstance(t, gast.Name) for t in stmt.targets):
+        # Python evaluates the value once, then assigns the targets left to right: an
+        # element target written first may be read by a later one (`y[:2] = y[1:] = v`)
+        out = []
+        value = stmt.value
+        if not isinstance(value, gast.Constant):
+            temp = namer.temp("v")
+            out.append(nodes.assign(temp, value))
+            value = nodes.name(temp)
+        for target in stmt.targets:
+            out.extend(_assign(target, nodes.deepcopy(value), namer))
+        return out
     if isinstance(stmt, gast.Assign):
         *outer, last = stmt.targets
         out = _assign(last, stmt.value, namer)

@@ -2,7 +2,9 @@
 Desugared item by item (as names are when no target is read), the second element read
 the first one's new value (hold-out 12: value and gradient wrong, no error). Element
 targets read their own memory: the right side goes to temporaries first unless every item
-of it is a name or a constant (whose objects the writes cannot change, as in Python)."""
+of it is a name or a constant (whose objects the writes cannot change, as in Python).
+Chained targets (`y[0:2] = y[1:3] = v`) are assigned left to right from the value read
+once (they were assigned last first, the others then read back from the last)."""
 
 from __future__ import annotations
 
@@ -38,6 +40,18 @@ def test_names_and_constants_into_elements_stay_item_by_item(tmp_path):
     )
 
 
+def test_chained_element_targets_are_assigned_left_to_right(tmp_path):
+    source = "def f(x, y):\n    y[0:2] = y[1:3] = x * 2.0\n    return y\n"
+    assert prepare(tmp_path, source).desugar().body() == code(
+        """
+        _v1 = x * 2.0
+        y[0:2] = _v1
+        y[1:3] = _v1
+        return y
+        """
+    )
+
+
 MODULE = """
 import numpy as np
 
@@ -54,6 +68,19 @@ def rotate_rows(x):
     return np.sum(M * np.arange(9.0).reshape(3, 3))
 
 
+def chained_overlap(x):
+    y = np.zeros(3)
+    y[0:2] = y[1:3] = x[:2] * 2.0
+    return np.sum(y * np.array([1.0, 2.0, 3.0]))
+
+
+def chained_index(x):
+    y = x * 1.0
+    i = 2
+    i = y[i - 2] = 1  # i first: the write goes to y[-1], not y[0]
+    return np.sum(y * np.array([1.0, 2.0, 3.0])) + i
+
+
 def through_alias(x):
     y = x * 1.0
     z = y
@@ -62,7 +89,9 @@ def through_alias(x):
 """
 
 
-@pytest.mark.parametrize("name", ["swap", "rotate_rows", "through_alias"])
+@pytest.mark.parametrize(
+    "name", ["swap", "rotate_rows", "through_alias", "chained_overlap", "chained_index"]
+)
 def test_element_swaps_against_the_function(tmp_path, name):
     m = load_module(tmp_path, MODULE)
     f = getattr(m, name)
