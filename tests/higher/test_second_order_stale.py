@@ -40,7 +40,12 @@ def sin(x):
 X = np.array([0.3, 0.7])
 V = np.array([1.0, -0.5])
 # the Hessian of f, diagonal, for each helper
-DIAGONALS = [(cube, lambda x: 6 * x), (exp, np.exp), (sin, lambda x: -np.sin(x)), (cube, lambda x: 6 * x)]
+DIAGONALS = [
+    (cube, lambda x: 6 * x),
+    (exp, np.exp),
+    (sin, lambda x: -np.sin(x)),
+    (cube, lambda x: 6 * x),
+]
 
 
 @pytest.mark.parametrize("way", ["jvp", "jacobian"])
@@ -49,10 +54,7 @@ def test_forward_derivative_of_a_gradient_gone_stale_before_it_is_built(tmp_path
     g = tl.grad(m.f)
     np.testing.assert_allclose(g(X), 2 * X)
     m.helper = cube  # g has not run since: what it would run now is the cube's gradient
-    if way == "jvp":
-        got = tl.jvp(g)(X, V)[1]
-    else:
-        got = tl.jacobian(g, mode="forward")(X) @ V
+    got = tl.jvp(g)(X, V)[1] if way == "jvp" else tl.jacobian(g, mode="forward")(X) @ V
     np.testing.assert_allclose(got, 6 * X * V)
 
 
