@@ -27,7 +27,7 @@ from .build import cached
 from .errors import JitError, JitWarning, UnknownClassError, WrtError
 from .gradients import _function_for, disk_cache
 from .job import Job, Mode, resolve_wrt
-from .live import Built, Live, show
+from .live import Built, Live, refreshed, show
 from .parse.record import Recorder
 from .parse.source import peel_bound, unwrap
 from .pipeline import ModuleText
@@ -82,6 +82,8 @@ def _jvp(
     rebuild = functools.partial(_jvp, optimize=optimize, verbose=verbose, vector=vector, jit=jit)
     if peel_bound(f) is not None:  # a bound method, partial or callable object
         return specialize.bound(f, *resolve_wrt(f, wrt), rebuild)
+    if hasattr(f, "__tangentlike_live__"):  # a gradient: its code as it runs now
+        refreshed(f)
     func = unwrap(f)
     if not isinstance(func, types.FunctionType):
         func = _function_for(func)
@@ -102,7 +104,7 @@ def _jvp(
     front = f if hasattr(f, "__tangentlike_live__") else None
 
     def build() -> Built:
-        now = func if front is None else unwrap(front)
+        now = func if front is None else unwrap(refreshed(front))
         return _build(now, names, optimize, vector, registry, dict(param_types), front)
 
     try:
@@ -384,7 +386,8 @@ def _reverse_blocks(f, wrt, xs, args, kwargs):
     calls = sum(int(np.size(leaf)) for _, leaf in paths)
     for path, leaf in paths:
         shape = np.shape(leaf)
-        rows = [np.zeros((*shape, *np.shape(x))) for x in xs]
+        # the float dtype forward mode gives (the output's and the input's, promoted)
+        rows = [np.zeros((*shape, *np.shape(x)), dtype=_float_of(leaf, x)) for x in xs]
         for index in np.ndindex(*shape):
             calls -= 1
             at, named = call_arguments(args, kwargs, last=calls == 0)
@@ -393,6 +396,12 @@ def _reverse_blocks(f, wrt, xs, args, kwargs):
                 row[index] = g
         result[path] = _Blocks(rows)
     return _rebuild(out, result)
+
+
+def _float_of(*values: Any) -> np.dtype:
+    """The promoted float dtype of `values` (float64 for integers and booleans)."""
+    dtypes = [np.result_type(v) for v in values]
+    return np.result_type(*(d if d.kind in "fc" else np.float64 for d in dtypes))
 
 
 def _leaves(value: Any) -> list[Any]:

@@ -30,7 +30,7 @@ from .compile.cache import DiskCache
 from .errors import JitError, JitWarning, SourceNotFoundError, UnknownClassError
 from .jit import compiled
 from .job import CacheOption, Job, Mode, Wrt, resolve_wrt
-from .live import Built, Live, show
+from .live import Built, Live, refreshed, show
 from .parse.source import function_for_rule, peel_bound, unwrap
 from .rules.registry import default_registry
 from .wrapper import Signature, signature_label, wrap
@@ -97,7 +97,7 @@ def gradient(
     front = f if hasattr(f, "__tangentlike_live__") else None
 
     def build_job(asked: Job) -> Built:
-        now = asked if front is None else dataclasses.replace(asked, func=unwrap(front))
+        now = asked if front is None else dataclasses.replace(asked, func=unwrap(refreshed(front)))
         return build_module.build(now, registry, disk, front)
 
     build = functools.partial(build_job, job)

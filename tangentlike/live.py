@@ -70,6 +70,16 @@ class Live:
             return built
 
 
+def refreshed(gradient: Callable) -> Callable:
+    """`gradient` (a tangentlike gradient object) brought up to date: rebuilt now if what
+    it was built from changed since its last call. Read before its generated code is
+    differentiated again, so that the derivative is built from the code it runs now (its
+    guards are watched afterwards: a build from the code before the change would pass
+    them)."""
+    gradient.__tangentlike_live__.current()  # type: ignore[attr-defined]
+    return gradient
+
+
 def show(wrapper: Callable, built: Built) -> None:
     """Let a gradient object show what it now runs (and stand for it when differentiated:
     tangentlike's own wrappers are transparent)."""

@@ -133,6 +133,11 @@ def wrap(
             _reraise_check(err, func)
             if mode.scalar_output:
                 _reraise_nonscalar(err, func, args, kwargs)
+                reraise_container_output(func, args, given)
+            raise
+        except TypeError:
+            if mode.scalar_output:
+                reraise_container_output(func, args, kwargs)
             raise
 
     if mode in (Mode.GRAD, Mode.VALUE_AND_GRAD):
@@ -370,6 +375,26 @@ def _reraise_nonscalar(err: ValueError, func: Callable, args: tuple, kwargs: dic
         hint="What to do: use tangentlike.vjp(f)(*args, seed) for non-scalar outputs, "
         "or reduce the output to a scalar (e.g. np.sum).",
     ) from None
+
+
+def reraise_container_output(func: Callable, args: tuple, kwargs: dict) -> None:
+    """After a failure of a derivative that needs a scalar output (grad, hvp, hessian):
+    a NonScalarOutputError if `func` returns a tuple, list or dict on these arguments
+    (run on copies). The generated check, `np.ndim(out)`, passes a dict (0) and fails
+    on a ragged tuple with NumPy's own error; nothing here when `func` returns anything
+    else or raises."""
+    try:
+        at, named = structure.call_arguments(args, kwargs, last=False)
+        out = func(*at, **named)
+    except Exception:  # the original failure stands
+        return
+    if isinstance(out, (tuple, list, dict)):
+        raise NonScalarOutputError(
+            f"grad needs a scalar output, but {getattr(func, '__qualname__', func)} returned "
+            f"a {type(out).__name__} of {len(out)} items",
+            hint="What to do: use tangentlike.vjp(f)(*args, seed) with a seed of the "
+            "output's structure, or return one scalar (e.g. the sum of the parts).",
+        ) from None
 
 
 def _check_differentiable(value: Any, name: str, func: Callable) -> None:

@@ -57,10 +57,15 @@ def generate(
     return build(target.func, wrt=wrt, checkpoint=checkpoint, checks=checks)
 
 
-def hvp_entry(source: str, func: Callable, names: tuple[str, ...], single: bool) -> str:
+def hvp_entry(
+    source: str, func: Callable, names: tuple[str, ...], single: bool, method: str
+) -> str:
     """`def hvp_FUNC(<f's parameters>, v)`, H v by the generated module's entry function
-    (forward over reverse: the tangent it returns, its tangents keyword-only; reverse over
-    reverse: its last parameter is the seed)."""
+    (forward over reverse: the tangent it returns, its tangents its last keyword-only
+    parameters; reverse over reverse: its seed is its last parameter before `**kwargs`).
+    f's parameters are passed on as f takes them: `*args` are spread (v is then the last
+    of them, as `tl.hvp(f)(*args, v)` takes it), keyword-only parameters and `**kwargs`
+    by name; the gradient's own seed keeps its default 1.0."""
     found = re.search(r"^# Entry point: (\w+)", source, re.MULTILINE)
     tree = ast.parse(source)
     entry = next(
@@ -69,20 +74,57 @@ def hvp_entry(source: str, func: Callable, names: tuple[str, ...], single: bool)
     )
     if entry is None:
         raise CliError("the generated HVP module names no entry point; this is a tangentlike bug")
-    params = [p.name for p in inspect.signature(func).parameters.values()]
-    arguments = ", ".join(params)
-    tangents = [a.arg for a in entry.args.kwonlyargs]
-    if tangents:
-        vector = "v" if single else None
-        keywords = ", ".join(f"{t}={vector or f'v[{i}]'}" for i, t in enumerate(tangents))
-        call = f"{entry.name}({arguments}, {keywords})[1]"
+    params = list(inspect.signature(func).parameters.values())
+    taken = {p.name for p in params}
+    v = next(
+        n
+        for n in ("v", "v_", "vector", *(f"v{i}" for i in range(len(taken) + 1)))
+        if n not in taken
+    )
+    defaults = {
+        a.arg: d for a, d in zip(entry.args.kwonlyargs, entry.args.kw_defaults, strict=True)
+    }
+    signature, passed, spread = [], [], None
+    for p in params:
+        if p.kind is p.VAR_POSITIONAL:
+            spread = p.name
+            signature.append(f"*{p.name}")
+            passed.append(f"*{p.name}")
+        elif p.kind is p.KEYWORD_ONLY:
+            default = defaults.get(p.name)
+            signature.append(p.name if default is None else f"{p.name}={ast.unparse(default)}")
+            passed.append(f"{p.name}={p.name}")
+        elif p.kind is p.VAR_KEYWORD:
+            signature.append(f"**{p.name}")
+            passed.append(f"**{p.name}")
+        else:
+            signature.append(p.name)
+            passed.append(p.name)
+    if spread is None:  # v after f's positional parameters, before its keyword-only ones
+        at = next(
+            (i for i, p in enumerate(params) if p.kind in (p.KEYWORD_ONLY, p.VAR_KEYWORD)),
+            len(params),
+        )
+        signature.insert(at, v)
+        if any(p.kind is p.KEYWORD_ONLY for p in params):
+            signature.insert(at + 1, "*")
+    kwargs = [p for p in passed if p.startswith("**")]
+    plain = [p for p in passed if not p.startswith("**")]
+    if method == "forward":
+        tangents = [a.arg for a in entry.args.kwonlyargs][-len(names) :]
+        keywords = [f"{t}={v if single else f'{v}[{i}]'}" for i, t in enumerate(tangents)]
+        call = f"{entry.name}({', '.join([*plain, *keywords, *kwargs])})[1]"
     else:
-        call = f"{entry.name}({arguments}, {entry.args.args[-1].arg}=v)"
+        last = entry.args.kwonlyargs[-1].arg if entry.args.kwonlyargs else entry.args.args[-1].arg
+        call = f"{entry.name}({', '.join([*plain, f'{last}={v}', *kwargs])})"
     shape = "shaped like " + (names[0] if single else f"the tuple ({', '.join(names)})")
+    unpack = f"    *{spread}, {v} = {spread}\n" if spread else ""
+    where = f"; pass it last, after *{spread}" if spread else ""
     return (
-        f"\n\ndef hvp_{func.__name__}({arguments}, v):\n"
+        f"\n\ndef hvp_{func.__name__}({', '.join(signature)}):\n"
         f'    """H v: the Hessian of {func.__name__} with respect to {", ".join(names)} '
-        f'times v ({shape})."""\n'
+        f'times {v} ({shape}{where})."""\n'
+        f"{unpack}"
         f"    return {call}\n"
     )
 
@@ -143,7 +185,11 @@ def module_text(
         header.insert(1, f"H v by hvp_{target.attr}(...) at the end (method: {df.method}).")
         if f"# {PLAIN_NOTE}\n" in df.source:  # higher/form_schedules.py
             header.insert(2, PLAIN_NOTE)
-        body = body.rstrip("\n") + "\n" + hvp_entry(df.source, target.func, names, len(names) == 1)
+        body = (
+            body.rstrip("\n")
+            + "\n"
+            + hvp_entry(df.source, target.func, names, len(names) == 1, df.method)
+        )
     return "\n".join(f"# {line}" for line in header) + "\n\n\n" + body
 
 

@@ -37,6 +37,7 @@ from ..errors import TangentlikeError, WrtError
 from ..job import resolve_wrt
 from ..parse.source import unwrap
 from ..structure import call_arguments
+from ..wrapper import reraise_container_output
 
 METHODS = ("auto", "forward", "reverse")
 
@@ -76,9 +77,13 @@ def hvp(
         if not args:
             raise TypeError("hvp: pass the vector v last, after f's arguments")
         *primal, v = args
-        if used == "forward":
-            return product(*primal, v, **kwargs)[1]
-        return product(*primal, v, **kwargs)
+        try:
+            if used == "forward":
+                return product(*primal, v, **kwargs)[1]
+            return product(*primal, v, **kwargs)
+        except (ValueError, TypeError):
+            reraise_container_output(f, tuple(primal), kwargs)
+            raise
 
     functools.update_wrapper(hv, f, assigned=("__module__", "__doc__"), updated=())
     hv.__name__ = hv.__qualname__ = f"hvp_{getattr(f, '__name__', 'f')}"
@@ -168,7 +173,11 @@ def _forward_hessian(f: Callable, gradient: Callable, wrt: api.Wrt, single: bool
     jacobian = api_forward.jacobian(gradient, wrt, mode="forward")
 
     def H(*args, **kwargs):
-        blocks = jacobian(*args, **kwargs)
+        try:
+            blocks = jacobian(*args, **kwargs)
+        except (ValueError, TypeError):
+            reraise_container_output(f, args, kwargs)
+            raise
         if single:
             return blocks
         return tuple(tuple(row) for row in blocks)

@@ -156,6 +156,14 @@ class Expressions:
         elif isinstance(func, gast.Name) and func.id in self.callables:
             pass  # `t = g(atoms)`, inlined by normalize.closure_calls
         elif callee is MISSING:
+            if isinstance(func, gast.Call):  # `tl.hvp(g)(...)`, `make()(...)`
+                raise self.unsupported(
+                    node,
+                    f"calling what a call returns (here the result of `{_dotted(func.func)}(...)`)",
+                    "inside a differentiated function, tl.grad, tl.value_and_grad and "
+                    "tl.vjp of a function can be called directly; for anything else, call "
+                    "a function defined at module level (or register a rule for it)",
+                )
             if not isinstance(func, gast.Attribute):
                 raise self.unsupported(
                     node,
@@ -406,3 +414,12 @@ def _basic_view(out: gast.Subscript, callables: frozenset[str] | set[str]) -> bo
         return isinstance(p, gast.Slice) or (isinstance(p, gast.Constant) and p.value is Ellipsis)
 
     return any(sliced(p) for p in parts) and all(sliced(p) or fixed(p) for p in parts)
+
+
+def _dotted(node: gast.expr) -> str:
+    """`tl.hvp` for a chain of names and attributes; `...` for anything else."""
+    if isinstance(node, gast.Name):
+        return node.id
+    if isinstance(node, gast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    return "..."

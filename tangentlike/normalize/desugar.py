@@ -183,6 +183,19 @@ def _stmt(stmt: gast.stmt, namer: Namer) -> list[gast.stmt]:
         # checks at run time that the item is a number there
         stmt.target.augmented = True
         return _assign(stmt.target, nodes.binop(load, stmt.op, stmt.value), namer)
+    chained = isinstance(stmt, gast.Assign) and len(stmt.targets) > 1
+    if chained and not all(isinstance(t, gast.Name) for t in stmt.targets):
+        # Python evaluates the value once, then assigns the targets left to right: an
+        # element target written first may be read by a later one (`y[:2] = y[1:] = v`)
+        out = []
+        value = stmt.value
+        if not isinstance(value, gast.Constant):
+            temp = namer.temp("v")
+            out.append(nodes.assign(temp, value))
+            value = nodes.name(temp)
+        for target in stmt.targets:
+            out.extend(_assign(target, nodes.deepcopy(value), namer))
+        return out
     if isinstance(stmt, gast.Assign):
         *outer, last = stmt.targets
         out = _assign(last, stmt.value, namer)
@@ -249,7 +262,11 @@ def _assign(target: gast.expr, value: gast.expr, namer: Namer) -> list[gast.stmt
     if isinstance(value, (gast.Tuple, gast.List)) and len(value.elts) == len(elts) and not starred:
         written = nodes.names_stored(target)
         read = set().union(*(nodes.names_read(v) for v in value.elts))
-        if not written & read:
+        # a write into an element changes memory that an item read after it may see (a
+        # name or a constant is an object the writes leave as Python's right side holds it)
+        into_memory = any(isinstance(t, (gast.Subscript, gast.Attribute)) for t in walk(target))
+        held = all(isinstance(v, (gast.Name, gast.Constant)) for v in value.elts)
+        if not written & read and (held or not into_memory):
             out = []
             for t, v in zip(elts, value.elts, strict=True):
                 out.extend(_assign(t, v, namer))

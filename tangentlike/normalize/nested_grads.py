@@ -18,10 +18,16 @@ explicitly:
 The outer derivative then differentiates through the generated inner derivative
 (higher/forms.py) with x an ordinary argument, in which it is differentiated.
 
+A derivative of a function of the module, `x * tl.grad(add)(1.0, x)`, is the same
+named lambda with no variables to pass: the outer derivative differentiates through
+the generated gradient of `add`, resolved (and so watched) as the outer one's global.
+
 Assumes: a parsed function, before closures.check. Guarantees: every call
-`tl.grad(g, ...)` (also value_and_grad, vjp, hvp) whose first argument names a
-nested def of the function, whose other arguments are literals, and whose nested
-def reads no other nested function, is replaced by a named lambda as above;
+`tl.grad(g, ...)` (also value_and_grad, vjp) whose first argument names a nested def
+of the function or a Python function it reads as a global, or is such a call itself
+(`tl.grad(tl.grad(inner))`), whose other arguments are literals, and whose nested
+def reads no other nested function, is replaced by a named lambda as above (hvp and
+hessian are Python wrappers of generated code: left as they are);
 anything else is left for closures.check (which refuses a nested function used
 as a value).
 """
@@ -63,7 +69,7 @@ def run(
     `resolve` maps a callee expression to its object; `bind(preferred, obj)` binds an
     object in the generated module and gives its name."""
     defs = {s.name: s for s in _own_defs(fn.body)}
-    if not defs:
+    if not defs and not _derivative_calls(fn):
         return
     outer = function_locals(fn) | frozenset(parsed.func.__code__.co_freevars)
     taken = {n.id for n in walk(fn) if isinstance(n, gast.Name)} | set(defs)
@@ -75,27 +81,52 @@ def run(
         taken.add(f"_{base}{k}")
         return f"_{base}{k}"
 
-    def lift(call: gast.Call) -> gast.expr | None:
+    def derivative(call: gast.Call) -> tuple[object, list[str], str] | None:
+        """(the derivative `call` builds, the outer variables it takes by keyword, the
+        name of the function it differentiates), or None where it is left as it is."""
         derive = resolve(call.func)
         if not is_derivative(derive) or not call.args:
             return None
         target = call.args[0]
-        if not (isinstance(target, gast.Name) and target.id in defs):
-            return None
-        node = defs[target.id]
         try:
             options = {k.arg: ast.literal_eval(gast.gast_to_ast(k.value)) for k in call.keywords}
             rest = [ast.literal_eval(gast.gast_to_ast(a)) for a in call.args[1:]]
         except ValueError:
             return None  # a computed wrt: left as a nested function used as a value
-        free = sorted(free_names(node) & outer)
-        if any(n in defs or n == node.name for n in free) or any(k is None for k in options):
+        if any(k is None for k in options):
             return None
-        function = _lifted_function(parsed, node, free)
+        if derive.__name__ not in DERIVATIVES["tangentlike.api"]:
+            # hvp, hessian: Python wrappers of generated code, which the outer derivative
+            # cannot follow: left for closures.check (a nested function used as a value)
+            return None
+        if isinstance(target, gast.Call):  # tl.grad(tl.grad(inner)): of the inner derivative
+            inner = derivative(target)
+            if inner is None:
+                return None
+            function, free, name = inner
+        elif not isinstance(target, gast.Name):
+            return None
+        elif target.id not in defs:  # a function of the module (no closure over f's variables)
+            function = None if target.id in outer else resolve(target)
+            if not isinstance(function, types.FunctionType) or is_derivative(function):
+                return None
+            free, name = [], target.id
+        else:
+            node = defs[target.id]
+            free = sorted(free_names(node) & outer)
+            if any(n in defs or n == node.name for n in free):
+                return None
+            function, name = _lifted_function(parsed, node, free), target.id
+            lifted.add(node.name)
         # plain mode: the inner level runs inside the outer one's code, which checks itself
-        gradient = derive(function, *rest, **{"checks": False, **options})
-        lifted.add(node.name)
-        bound = bind(f"_d{node.name}_lifted", gradient)
+        return derive(function, *rest, **{"checks": False, **options}), free, name
+
+    def lift(call: gast.Call) -> gast.expr | None:
+        found = derivative(call)
+        if found is None:
+            return None
+        gradient, free, name = found
+        bound = bind(f"_d{name}_lifted", gradient)
         rest_args, rest_kw = fresh("args"), fresh("kw")
         body = gast.Call(
             func=nodes.name(bound),
@@ -151,7 +182,10 @@ def run(
         lam = lift(call)
         if lam is None:
             return call
-        name = fresh(f"d{call.args[0].id}")
+        target = call.args[0]
+        while isinstance(target, gast.Call):
+            target = target.args[0]
+        name = fresh(f"d{target.id}")
         before.append(nodes.located(nodes.assign(name, lam), stmt))
         return nodes.located(nodes.name(name), call)
 
@@ -165,6 +199,19 @@ def run(
         if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)
     }
     fn.body = _without_defs(fn.body, lifted - read)
+
+
+def _derivative_calls(fn: gast.FunctionDef) -> bool:
+    """Whether `fn` may call one of the entry points of DERIVATIVES (by its name: `grad(`,
+    `tl.grad(`)."""
+    names = {n for entry in DERIVATIVES.values() for n in entry}
+    for node in walk(fn):
+        if isinstance(node, gast.Call):
+            func = node.func
+            called = func.attr if isinstance(func, gast.Attribute) else getattr(func, "id", None)
+            if called in names:
+                return True
+    return False
 
 
 def _without_defs(stmts: list[gast.stmt], names: set[str]) -> list[gast.stmt]:

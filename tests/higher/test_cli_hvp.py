@@ -31,6 +31,25 @@ def loss(w, X, y):
 
 def pair(a, b):
     return np.sum(np.sin(a) * b) + np.sum(b ** 3)
+
+
+def star(x, *rest):
+    s = np.sum(x ** 3)
+    for r in rest:
+        s = s + np.sum(r * x ** 2)
+    return s
+
+
+def keyword_only(x, *, a=2.0):
+    return np.sum(x ** 3) * a
+
+
+def keywords(x, **opts):
+    return np.sum(x ** 3) * opts["a"]
+
+
+def named_v(v, w):
+    return np.sum(v ** 3 * w)
 """
 
 RUN = """
@@ -113,6 +132,44 @@ def test_written_hvp_module_for_two_parameters(tmp_path, model):
     )
     expected = tl.hvp(model.pair, wrt=(0, 1))(a, b, (va, vb))
     assert np.allclose(got[0], expected[0]) and np.allclose(got[1], expected[1])
+
+
+# f's parameters as f takes them: *rest spread (v last, as tl.hvp takes it; the written
+# module once passed the tuple as one item and v as the gradient's seed: H v times v),
+# keyword-only parameters and **kwargs by name, a parameter named v kept apart from v
+SIGNATURES = [
+    ("star", "m.hvp_star(x, r, v)", lambda x, r: 6 * x + 2 * r),
+    ("star", "m.hvp_star(x, r, r, v)", lambda x, r: 6 * x + 4 * r),
+    ("keyword_only", "m.hvp_keyword_only(x, v, a=3.0)", lambda x, r: 18 * x),
+    ("keyword_only", "m.hvp_keyword_only(x, v)", lambda x, r: 12 * x),
+    ("keywords", "m.hvp_keywords(x, v, a=3.0)", lambda x, r: 18 * x),
+    ("named_v", "m.hvp_named_v(x, r, v)", lambda x, r: 6 * x * r),
+]
+
+
+@pytest.mark.parametrize("name, call, diagonal", SIGNATURES)
+def test_written_hvp_module_takes_the_arguments_f_takes(tmp_path, model, name, call, diagonal):
+    _write(tmp_path, f"model.py:{name}", f"h{name}.py")
+    x, r, v = np.array([0.3, -0.5]), np.array([0.7, 1.1]), np.array([1.0, 2.0])
+    call = f"(lambda x, r, v: {call})(*args, np.array(v))"
+    got = _run(tmp_path, f"h{name}", [x.tolist(), r.tolist()], repr(v.tolist()), call)
+    assert np.allclose(got, diagonal(x, r) * v)
+
+
+@pytest.mark.parametrize("name", ["star", "keyword_only", "keywords"])
+def test_hvp_entry_over_a_reverse_over_reverse_module(model, name):
+    from tangentlike.cli.output import hvp_entry
+
+    f = getattr(model, name)
+    product = tl.hvp(f, method="reverse")
+    namespace: dict = {}
+    exec(product.source + hvp_entry(product.source, f, ("x",), True, "reverse"), namespace)
+    x, r, v = np.array([0.3, -0.5]), np.array([0.7, 1.1]), np.array([1.0, 2.0])
+    hv = namespace[f"hvp_{name}"]
+    if name == "star":
+        assert np.allclose(hv(x, r, v), (6 * x + 2 * r) * v)
+    else:
+        assert np.allclose(hv(x, v, a=3.0), 18 * x * v)
 
 
 def test_checkpoint_with_hvp_is_refused(tmp_path, model):
