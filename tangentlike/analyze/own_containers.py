@@ -45,10 +45,16 @@ def rebound(fn: gast.FunctionDef, scope: Scope) -> dict[str, frozenset[int]]:
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
             loads[node.id] = loads.get(node.id, 0) + 1
 
-    def new(value: gast.expr | None) -> bool:
+    def new(value: gast.expr | None, seen: frozenset[str] = frozenset()) -> bool:
         if isinstance(value, gast.Name):  # `_xs1 = list(xs); xs = _xs1`: handed over
             made = stores.get(value.id, [])
-            return len(made) == 1 and loads.get(value.id) == 1 and new(values.get(id(made[0])))
+            if value.id in seen:  # `t = p; p = t`: a cycle of copies makes nothing new
+                return False
+            return (
+                len(made) == 1
+                and loads.get(value.id) == 1
+                and new(values.get(id(made[0])), seen | {value.id})
+            )
         return new_container(value, scope)
 
     found: dict[str, frozenset[int]] = {}

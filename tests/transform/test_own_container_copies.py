@@ -114,3 +114,22 @@ def test_another_name_for_the_copy_before_the_write_is_refused():
 
     with pytest.raises(UnsupportedSyntaxError, match="ys"):
         tl.grad(f)([np.ones(2), np.ones(2)])
+
+
+def _swapped_back(p0, p1):
+    t = p0
+    p0 = t
+    return 1.5
+
+
+def calls_a_parameter_copied_back(x, y):
+    s = x * 1.0
+    s = s + _swapped_back(x, x)
+    return np.sum(s)
+
+
+def test_a_parameter_rebound_to_a_copy_of_itself_is_no_new_container():
+    """`t = p0; p0 = t` is a cycle of copies: following it for a new list or dict
+    recursed without end (a RecursionError, found by tests/properties)."""
+    g = tl.grad(calls_a_parameter_copied_back)(np.array([1.0, 2.0]), 3.0)
+    np.testing.assert_allclose(g, [1.0, 1.0])
