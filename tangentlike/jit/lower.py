@@ -176,6 +176,23 @@ class _Patterns(ast.NodeTransformer):
     def __init__(self, module: Module) -> None:
         self.module = module
 
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
+        """The scalar check `isinstance(f, (tuple, list, dict)) or np.ndim(f)` as
+        `np.ndim(f)`, the compiled module's check as before: numba cannot test
+        isinstance of a value typed on several paths."""
+        node = self.generic_visit(node)
+        first = node.values[0]
+        if (
+            isinstance(node.op, ast.Or)
+            and len(node.values) == 2
+            and isinstance(first, ast.Call)
+            and isinstance(first.func, ast.Name)
+            and first.func.id == "isinstance"
+            and ast.unparse(first.args[1]) == "(tuple, list, dict)"
+        ):
+            return node.values[1]
+        return node
+
     def visit_Call(self, node: ast.Call) -> ast.expr:
         node = self.generic_visit(node)
         attr = self.numpy_function(node.func)

@@ -392,5 +392,10 @@ def _scalar_check(ctx: Context, ret: str, what: str) -> list[gast.stmt]:
         return []
     message = f"{what}: grad needs a scalar output; use vjp"
     error = nodes.call(nodes.name("ValueError"), [nodes.const(message)])
-    test = nodes.call(ctx.np("ndim"), [nodes.name(ret)])
+    # np.ndim of a dict is 0, and of a tuple of arrays of different shapes an error
+    kinds = nodes.tuple_([nodes.name("tuple"), nodes.name("list"), nodes.name("dict")])
+    container = nodes.call(nodes.name("isinstance"), [nodes.name(ret), kinds])
+    test = gast.BoolOp(
+        op=gast.Or(), values=[container, nodes.call(ctx.np("ndim"), [nodes.name(ret)])]
+    )
     return [nodes.if_(test, [gast.Raise(exc=error, cause=None)], [])]

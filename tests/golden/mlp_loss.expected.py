@@ -26,7 +26,7 @@ def dloss(W1, W2, X, y, bloss=1.0):
     _loss2 = np.sum(W1 * W1)            # mlp_loss.py:10  return data + 0.01 * (np.sum(W1 * W1) + np.sum(W2 * W2))
     _loss6 = 0.01 * (_loss2 + np.sum(W2 * W2))  # mlp_loss.py:10
     loss = data + _loss6                # mlp_loss.py:10
-    if np.ndim(loss):
+    if isinstance(loss, (tuple, list, dict)) or np.ndim(loss):
         raise ValueError('mlp_loss.py:10: grad needs a scalar output; use vjp')
     # backward sweep
     # grad of mlp_loss.py:10  return data + 0.01 * (np.sum(W1 * W1) + np.sum(W2 * W2))

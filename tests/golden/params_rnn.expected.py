@@ -68,7 +68,7 @@ def dloss(params, xs, bloss=1.0):
     _loss3 = np.sum(_loss2)             # params_rnn.py:10
     _loss5 = 0.1 * sum(_comp1)          # params_rnn.py:10
     loss = _loss3 + _loss5              # params_rnn.py:10
-    if np.ndim(loss):
+    if isinstance(loss, (tuple, list, dict)) or np.ndim(loss):
         raise ValueError('params_rnn.py:10: grad needs a scalar output; use vjp')
     # backward sweep
     # grad of params_rnn.py:10  return np.sum(np.stack(hs) ** 2) + 0.1 * sum(np.sum(p * p) for p in params.values())
