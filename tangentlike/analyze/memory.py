@@ -242,14 +242,15 @@ class Values:
     def view(self, value: gast.expr, m: Memory, stmt: gast.stmt) -> View | None:
         """`base[index]` certainly a view of base, or base itself, its transpose or a
         reshape of it, perhaps views (of a local base certainly no list). A base that is
-        an alias of another name counts as that name (`b = a` after `a = y`: b is y), but
-        for the result of `z op= v` lowered out of place (`_z1 = z op v; z = _z1`): a
-        view of z stays one of z, not of the temporary, which nothing reads again."""
+        an alias of another name counts as that name (`b = a` after `a = y`: b is y). The
+        rebinding `z = _z1` of `z op= v` lowered out of place (`_z1 = z op v`) makes z no
+        view of the temporary, which nothing reads again: z is that memory (its roots
+        say so), and views of z and updates of z stay of z."""
+        if getattr(stmt, "update_result", False):
+            return None
         found = self._view(value, m, stmt)
         alias = m.views.get(found.base) if found is not None else None
         if alias is None or alias.kind != "alias" or alias.base in found.reads:
-            return found
-        if getattr(alias.stmt, "update_result", False):
             return found
         again = nodes.deepcopy(value)
         for node in walk(again):

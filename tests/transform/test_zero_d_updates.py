@@ -187,3 +187,28 @@ def test_a_view_of_an_updated_array_is_of_the_array_not_of_the_update_result():
     assert float(gx) == pytest.approx(ref_x, rel=1e-6)
     np.testing.assert_allclose(gy, ref_y, rtol=1e-6)
     assert any("y[N]" in label for label in df.specialised)
+
+
+def updated_then_aliased(y):
+    y = y * 2.0
+    y -= y * 0.5
+    v1 = y
+    z1 = v1
+    z1 -= v1 * 0.5
+    y *= 3.0
+    return np.sum(v1 * y)
+
+
+def test_an_alias_of_an_updated_array_is_updated_through_the_array():
+    """`y -= ...` is `_y1 = y - ...; y = _y1` in the build specialised to a 1-d y: y is
+    that memory, not a view of the temporary. Taken for one, `y *= 3.0` was written
+    through `_y1`, read after the update through the alias z1, and refused (hvp seed
+    12 #287, which that made a refusal for a while)."""
+    df = tl.grad(updated_then_aliased, checks=False)
+    y = np.array([0.3, 0.5])
+    expected = [
+        _central(lambda t, i=i: updated_then_aliased(np.where(np.arange(2) == i, t, y)), y[i])
+        for i in range(2)
+    ]
+    np.testing.assert_allclose(df(y.copy()), expected, rtol=1e-6)
+    assert any("y[N]" in label for label in df.specialised)
