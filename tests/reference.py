@@ -101,6 +101,24 @@ def check_against_fd(f, df_value, args, i, rtol=1e-5, atol=1e-7, seed=0):
     assert np.isclose(actual, expected, rtol=rtol, atol=atol), (actual, expected)
 
 
+def check_reverse_form(f, args, i, rtol=1e-5):
+    """A rule's reverse form (tl.grad of f in argument i) against central differences."""
+    import tangentlike as tl
+
+    check_against_fd(f, tl.grad(f, wrt=i)(*args), list(args), i, rtol=rtol)
+
+
+def check_forward_form(f, args, i, rng, rtol=1e-5):
+    """A rule's forward form (tl.jvp of f in argument i, along a direction drawn from
+    `rng`, 0.6 for a number) against central differences."""
+    import tangentlike as tl
+
+    t = rng.standard_normal(np.shape(args[i])) if np.ndim(args[i]) else 0.6
+    _, tangent = tl.jvp(f, wrt=i)(*args, t)
+    expected = directional_fd(f, list(args), i, t)
+    assert np.isclose(float(tangent), expected, rtol=rtol, atol=1e-7)
+
+
 def autograd_version(f):
     """The same function with `np` rebound to autograd.numpy (f's globals untouched)."""
     import autograd.numpy as anp
