@@ -349,7 +349,8 @@ class _Lowering:
             helper = nodes.name(self.namespace.bind("updated", runtime.updated, self.namer))
             new = nodes.call(helper, [nodes.name(z), new])
         rebinding = nodes.assign(z, new)
-        rebinding.update_result = True  # z is the update's result: views of z stay of z
+        if isinstance(new, gast.Name):  # z is the temporary's memory, no view of it
+            rebinding.update_result = True  # (analyze/memory.py Memory.view)
         return [nodes.assign(tmp, value), rebinding]
 
     def numeric_item(self, stmt: gast.Assign) -> list[gast.stmt]:
