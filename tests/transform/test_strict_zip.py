@@ -212,7 +212,11 @@ def test_a_strict_zip_inside_another_zip_stays_refused(m):
     refused at its line as before."""
     with pytest.raises(TangentlikeError) as raised:
         tl.grad(m.nested)(X, WS, VS)
-    assert "zip" in str(raised.value)
+    message = str(raised.value)
+    assert "zip" in message
+    assert "a zip(..., strict=True) inside another zip" in message
+    assert "zip(ws, vs, strict=True)" in raised.value.location.text  # the line, shown
+    assert "zip all the sequences in one zip(..., strict=True)" in raised.value.hint
 
 
 def _python(lengths: tuple[int, ...]) -> str | None:
