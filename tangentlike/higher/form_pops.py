@@ -10,8 +10,10 @@ item writes it refuses). The form states the fact and checks it where it is used
 
     v1 = _stack[0]      ->      v1 = popped_array(_stack[0], '...')
 
-`popped_array` (runtime/forms.py) returns its value when it is an array or None (the
-name's value before its first binding, prebound by the form), and raises otherwise:
+`popped_array` (runtime/forms.py) returns its value when it is an array, a number (a
+name rebound out of place on the paths where it holds no array: `if _array1: x[...] =
+v else: x = v`) or None (the name's value before its first binding, prebound by the
+form), and raises otherwise:
 whatever the pairing, the name holds no container after the pop, which is what
 transform/containers.py `may_hold_container` reads from it; its rules are the identity.
 
@@ -43,8 +45,8 @@ def pops_into_arrays_checked(fn: ast.FunctionDef, external: dict[str, object]) -
             if target is not None and target in written:
                 what = (
                     f"the differentiable form of {fn.name} restores {target!r} from its "
-                    "stack as an array, which it writes into by index, and got "
-                    "another value: differentiate the original function instead"
+                    "stack as an array or a number, which it writes into by index, and "
+                    "got a container: differentiate the original function instead"
                 )
                 stmt.value = ast.Call(
                     func=ast.Name(HELPER, ast.Load()),

@@ -11,10 +11,11 @@ import numpy as np
 
 def popped_array(x, what):
     """`x`, a value popped from a stack chain into a name the function writes into by
-    index (an array, or None before its first binding), as it is; anything else (a list,
-    a dict, a number) raises ValueError(what). Differentiating the form relies on the
-    name never holding a container (higher/form_pops.py)."""
-    if x is None or isinstance(x, np.ndarray):
+    index (an array; a number, where the write is taken only when the name holds an
+    array; or None before its first binding), as it is; anything else (a list, a dict, a
+    tuple) raises ValueError(what). Differentiating the form relies on the name never
+    holding a container (higher/form_pops.py)."""
+    if x is None or isinstance(x, (np.ndarray, np.generic, int, float)):
         return x
     raise ValueError(f"tangentlike: {what}")
 

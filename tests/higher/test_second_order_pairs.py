@@ -171,8 +171,39 @@ def test_a_pop_out_of_order_raises_instead_of_binding_another_value():
         namespace["df"](np.ones(2))
 
 
-def test_popped_array_refuses_a_list():
-    with pytest.raises(ValueError, match="tangentlike: restored"):
-        runtime.popped_array([1.0], "restored")
+def test_popped_array_refuses_a_container():
+    for container in ([1.0], (1.0,), {"a": 1.0}):
+        with pytest.raises(ValueError, match="tangentlike: restored"):
+            runtime.popped_array(container, "restored")
     x = np.ones(2)
     assert runtime.popped_array(x, "restored") is x and runtime.popped_array(None, "") is None
+    for number in (0.5, 2, np.float64(0.5), np.float32(1.5)):
+        assert runtime.popped_array(number, "restored") is number
+
+
+RETURN_IN_LOOP = """
+import numpy as np
+
+
+def f(x, y):
+    x = 0.5 * x
+    x /= x ** 2 + 1.0
+    for _ in range(2):
+        if y @ y < x:
+            return x
+        x += x * 2.0
+    return x * np.sum(y)
+"""
+
+
+@pytest.mark.parametrize("scale", [0.3, 1.0])  # returns in the loop's first step; never
+@pytest.mark.parametrize("method", ["forward", "reverse"])
+def test_hvp_of_a_number_the_gradient_may_write_into_by_index(tmp_path, scale, method):
+    """`return x` in a loop before `x += ...` makes the gradient write `x[...] = ...` where
+    x holds an array; x holds a float, whose pops the form binds as they are."""
+    f = load_module(tmp_path, RETURN_IN_LOOP).f
+    x, y = 0.7, scale * np.array([0.3, -0.4, 0.9, 0.2])
+    hv = tl.hvp(f, wrt=0, method=method)(x, y, 1.0)
+    expected = autograd.grad(autograd.grad(autograd_version(f)), 0)(x, y)
+    assert np.allclose(hv, expected, rtol=1e-7, atol=1e-9)
+    assert np.allclose(hv, fd_hvp(lambda t: f(t, y), x, 1.0), rtol=1e-4, atol=1e-6)
