@@ -8,15 +8,21 @@ states: a copy is never read as user source.
 
 Guarantees: `runtime_helper(obj)` is the runtime function `obj` is a verbatim
 copy of (same name, or that name with the `_2` a module adds where the name is taken;
-same code), or None; nothing else is ever matched.
+same code), or None; nothing else is ever matched. "Same code" is the same bytecode, or,
+where the module's imports changed how CPython compiled the same text (3.11 compiles
+`g.copy()` as an attribute load, not a method call, where the module imports a `g`),
+the same text compiled alone.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
+import inspect
+import linecache
 import os
 import re
+import textwrap
 import types
 
 from .. import runtime
@@ -32,8 +38,27 @@ def runtime_helper(obj: object) -> types.FunctionType | None:
         original = None if base is None else _helpers().get(base.group(1))
     if original is None or not _renamed(obj.__qualname__, original.__qualname__):
         return None
-    same = _same_code(obj.__code__, original.__code__, obj.__globals__, original.__globals__)
+    ga, gb = obj.__globals__, original.__globals__
+    same = _same_code(obj.__code__, original.__code__, ga, gb)
+    if not same:  # the same text compiled in another module's context (module docstring)
+        a, b = _compiled_alone(obj.__code__), _compiled_alone(original.__code__)
+        same = a is not None and b is not None and _same_code(a, b, ga, gb)
     return original if same else None
+
+
+def _compiled_alone(code: types.CodeType) -> types.CodeType | None:
+    """The code of the function whose definition starts at code's first line, compiled
+    from its text alone (no imports around it), or None where the text is not there."""
+    lines = linecache.getlines(code.co_filename)
+    try:
+        block = inspect.getblock(lines[code.co_firstlineno - 1 :])
+        module = compile(textwrap.dedent("".join(block)), "<runtime helper>", "exec")
+    except (IndexError, SyntaxError, ValueError, inspect.EndOfBlock):
+        return None
+    found = [
+        c for c in module.co_consts if isinstance(c, types.CodeType) and c.co_name == code.co_name
+    ]
+    return found[0] if len(found) == 1 else None
 
 
 # the name a generated module gives a helper's copy when the helper's own name is bound

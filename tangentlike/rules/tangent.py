@@ -272,7 +272,7 @@ def _drop_zeros(node: gast.expr, zeros: set[str]) -> gast.expr | None:
         if right is None:
             return left
         return nodes.binop(left, node.op, right)
-    if _is_terms_sum(node):  # runtime.add_terms(a, b): a sum of container-valued terms
+    if _is_terms_sum(node):  # add_terms(a, b) or add(a, b): a sum of container-valued terms
         left, right = _drop_zeros(node.args[0], zeros), _drop_zeros(node.args[1], zeros)
         if left is None or right is None:
             return right if left is None else left
@@ -284,11 +284,13 @@ def _drop_zeros(node: gast.expr, zeros: set[str]) -> gast.expr | None:
 
 
 def _is_terms_sum(node: gast.expr) -> bool:
-    """`runtime.add_terms(a, b)`: the sum of two terms with the tangent's structure."""
+    """`runtime.add_terms(a, b)` or `runtime.add(a, b)`: the sum of two terms with the
+    tangent's structure (None is zero), whose zero term is dropped, never spelled as
+    np.zeros_like of a list or dict."""
     return (
         isinstance(node, gast.Call)
         and isinstance(node.func, gast.Attribute)
-        and node.func.attr == "add_terms"
+        and node.func.attr in ("add_terms", "add")
         and isinstance(node.func.value, gast.Name)
         and node.func.value.id == "runtime"
         and len(node.args) == 2

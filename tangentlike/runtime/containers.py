@@ -41,8 +41,12 @@ def add_item(b, x, index, g):
 
     For a list, tuple or dict `x`, `b` is a list or dict of per-element adjoints,
     created on first use and updated in place (each read costs O(1)); for an array
-    `x`, a new array (repeated integer indices accumulate).
+    `x`, a new array (repeated integer indices accumulate). An item of a range is an int,
+    which carries no derivative: `b` as it is (a derivative of a generated gradient reads
+    the ranges its loops saved through the stack, which activity cannot tell apart).
     """
+    if type(x) is range:
+        return b
     if type(x) is np.ndarray and (type(index) is int or type(index) is slice):
         # the common cases first: an item or a slice of a float array
         if b is None and x.dtype.kind == "f":  # the first adjoint: unsubscript's fast path

@@ -97,5 +97,5 @@ def uncast_tangent(g, t, like):
 
 def uniterable_tangent(g, x):
     """The adjoint of `t` in `iterable_tangent(t, x)` given g (and its own transpose): g
-    itself, or None (zero) for a dict x, whose keys do not move."""
-    return None if isinstance(x, dict) else g
+    itself, or None (zero) for a dict x or a range x, whose keys or ints do not move."""
+    return None if isinstance(x, (dict, range)) else g

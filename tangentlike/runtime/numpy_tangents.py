@@ -72,6 +72,6 @@ def quotient_remainder_tangent(t, pair):
 
 
 def iterable_tangent(t, x):
-    """The tangent of `runtime.iterable(x)`: a dict's keys do not move (None, a zero,
-    for each key: the loop over them indexes it)."""
-    return [None] * len(x) if isinstance(x, dict) else t
+    """The tangent of `runtime.iterable(x)`: a dict's keys and a range's ints do not move
+    (None, a zero, for each: the loop over them indexes it)."""
+    return [None] * len(x) if isinstance(x, (dict, range)) else t
