@@ -185,8 +185,9 @@ def _wrap(
     compiled: Any = None,
 ) -> Callable:
     """`jf(*args, t)`: the tangents passed by keyword to the generated function (its
-    last parameters are the tangents, positional or keyword-only); `compiled`: the
-    compiled jvp (jit/compiled.JitGradient), called instead of it."""
+    last parameters are the tangents, positional or keyword-only); jf also takes them by
+    those keywords (`jf(x, dx=t)`). `compiled`: the compiled jvp
+    (jit/compiled.JitGradient), called instead of it."""
     import inspect
 
     generated = live.caller() if compiled is None else compiled.generic()
@@ -202,9 +203,18 @@ def _wrap(
     positions = {p: i for i, p in enumerate(inspect.signature(func).parameters)}
 
     def jf(*args, **kwargs):
-        if not args:
+        by_keyword = [k for k in keywords if k in kwargs]
+        if by_keyword:  # jf(x, dx=t): the generated function's own spelling
+            if len(by_keyword) != len(keywords):
+                missing = ", ".join(k for k in keywords if k not in kwargs)
+                raise TypeError(f"jvp: the tangents passed by keyword lack {missing}")
+            primal = list(args)
+            t = tuple(kwargs.pop(k) for k in keywords)
+            t = t[0] if single else t
+        elif not args:
             raise TypeError("jvp: pass the tangent (shaped like the wrt argument) last")
-        *primal, t = args
+        else:
+            *primal, t = args
         if single:
             t = (t,)
         elif not isinstance(t, (tuple, list)) or len(t) != len(wrt):
@@ -227,6 +237,9 @@ def _wrap(
     jf.__name__ = live.built.generated.__name__
     jf.__qualname__ = live.built.generated.__qualname__
     jf.wrt = wrt
+    # the keywords it also takes its tangents by, which a differentiated function calling
+    # it passes them as (normalize/jvp_calls.py), and whether it takes one tangent
+    jf.__tangentlike_jvp__ = (tuple(keywords), single)
     if compiled is not None:
         jf.jit_sources = compiled.sources  # the lowered module numba compiles
     return jf

@@ -40,6 +40,7 @@ from .normalize import (
     desugar,
     helper_calls,
     jumps,
+    jvp_calls,
     methods,
     nested_grads,
     strict_zips,
@@ -239,6 +240,7 @@ class ModuleBuilder:
         outside = Scope(parsed.func, closures.function_locals(parsed.node), {}, self.recorder)
         closures.partials_as_lambdas(fn, lambda f: outside.resolve(f) is functools.partial)
         nested_grads.run(parsed, fn, outside.resolve, self.namespace.bind)
+        jvp_calls.run(parsed, fn, outside)
         closures.check(parsed, fn)
         user_locals = closures.function_locals(fn)
         every_name = {n.id for n in walk(fn) if isinstance(n, gast.Name)}
