@@ -33,6 +33,11 @@ value, tangent = tl.jvp(f, wrt=0)(x, A, t)
 J = tl.jacobian(f, wrt=0, mode="auto")(x, A)   # shape out.shape + x.shape
 ```
 
+- `jf` also takes its tangents by the keywords of the generated function (`jf(x, dx=t)`;
+  `jf(x, y, dx=tx, dy=ty)` for `wrt=(0, 1)`). A differentiated function may call a jvp
+  (`y, t = jf(x, v)` inside `f`, then `tl.grad(f)`): the call is spelled that way and
+  differentiated through the generated jvp; a tuple of tangents must then be a display,
+  `jf(x, y, (tx, ty))`.
 - Any output structure (array, tuple, dict) gets a tangent of the same structure, checked
   and given the output's float dtype on the way out (`output_tangent`); the tangent passed
   in is checked against its argument (`tangent_like`): its structure and shape, no

@@ -272,7 +272,7 @@ def _drop_zeros(node: gast.expr, zeros: set[str]) -> gast.expr | None:
         if right is None:
             return left
         return nodes.binop(left, node.op, right)
-    if _is_terms_sum(node):  # add_terms(a, b) or add(a, b): a sum of container-valued terms
+    if _is_terms_sum(node):  # add_terms(a, b), add(d[a], d[b]): container-valued terms
         left, right = _drop_zeros(node.args[0], zeros), _drop_zeros(node.args[1], zeros)
         if left is None or right is None:
             return right if left is None else left
@@ -284,17 +284,33 @@ def _drop_zeros(node: gast.expr, zeros: set[str]) -> gast.expr | None:
 
 
 def _is_terms_sum(node: gast.expr) -> bool:
-    """`runtime.add_terms(a, b)` or `runtime.add(a, b)`: the sum of two terms with the
-    tangent's structure (None is zero), whose zero term is dropped, never spelled as
-    np.zeros_like of a list or dict."""
-    return (
+    """`runtime.add_terms(a, b)`: the sum of two terms with the tangent's structure; or
+    `runtime.add(no_object_zero(d[a]), no_object_zero(d[b]))`, the sum of two whole
+    tangents (the tangent of `add`), whose zero one is dropped, never spelled as
+    np.zeros_like of a list or dict. (Other sums by runtime.add, of terms that fill parts
+    of the structure only, keep their zero terms materialized.)"""
+    if not (
         isinstance(node, gast.Call)
         and isinstance(node.func, gast.Attribute)
-        and node.func.attr in ("add_terms", "add")
         and isinstance(node.func.value, gast.Name)
         and node.func.value.id == "runtime"
         and len(node.args) == 2
         and not node.keywords
+    ):
+        return False
+    if node.func.attr == "add_terms":
+        return True
+    return node.func.attr == "add" and all(_whole_tangent(a) for a in node.args)
+
+
+def _whole_tangent(node: gast.expr) -> bool:
+    """`runtime.no_object_zero(d[p])`: an input's tangent as it is."""
+    return (
+        isinstance(node, gast.Call)
+        and isinstance(node.func, gast.Attribute)
+        and node.func.attr == "no_object_zero"
+        and len(node.args) == 1
+        and _is_d(node.args[0])
     )
 
 

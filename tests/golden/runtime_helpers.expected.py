@@ -154,7 +154,8 @@ def add_item(b, x, index, g):
 
     For a list, tuple or dict `x`, `b` is a list or dict of per-element adjoints,
     created on first use and updated in place (each read costs O(1)); for an array
-    `x`, a new array (repeated integer indices accumulate).
+    `x`, a new array (repeated integer indices accumulate); for a range `x`, `b` (an int
+    carries no derivative).
     """
     if type(x) is np.ndarray and (type(index) is int or type(index) is slice):
         # the common cases first: an item or a slice of a float array
@@ -166,6 +167,8 @@ def add_item(b, x, index, g):
             out = b.copy()  # one copy, one indexed add
             out[index] += g
             return out
+    if type(x) is range:  # a loop's range, which a third derivative reads off the stack
+        return b
     if isinstance(x, dict):
         b = {} if b is None else b
         b[index] = add(b.get(index), g)
