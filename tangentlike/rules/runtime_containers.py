@@ -62,6 +62,26 @@ def register(adjoint: Callable, tangent: Callable) -> None:
     def add_tangent(result, a, b):
         d[result] = runtime.add(runtime.no_object_zero(d[a]), runtime.no_object_zero(d[b]))
 
+    # add_terms is add, spelled so for a forward template's sum of terms (rules/tangent.py)
+    @adjoint(runtime.add_terms)
+    def add_terms(result, a, b):
+        d[a] = runtime.add_part(d[result], a)
+        d[b] = runtime.add_part(d[result], b)
+
+    @tangent(runtime.add_terms)
+    def add_terms_tangent(result, a, b):
+        d[result] = runtime.add(runtime.no_object_zero(d[a]), runtime.no_object_zero(d[b]))
+
+    # no_object_zero is the identity but on a constant (the zero np.zeros_like makes of a
+    # container), which it makes None: its adjoint and tangent are itself
+    @adjoint(runtime.no_object_zero)
+    def no_object_zero(result, t):
+        d[t] = runtime.no_object_zero(d[result])
+
+    @tangent(runtime.no_object_zero)
+    def no_object_zero_tangent(result, t):
+        d[result] = runtime.no_object_zero(d[t])
+
     @adjoint(runtime.add_item, constant=("x", "index"))
     def add_item(result, b, x, index, g):
         d[b] = runtime.add_part(d[result], b)

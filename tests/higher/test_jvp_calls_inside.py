@@ -3,7 +3,8 @@
 by keyword (`jvp_g(x, *, dx)`), so the call was bound to its signature positionally and
 refused ("missing a required argument: 'dx'"); normalize/jvp_calls.py spells the
 tangents by keyword, which jf takes too. Gradients and tangents of such functions
-against autograd; the refusals located."""
+against autograd (also through a gradient looping over a list, whose jvp calls add_terms
+and no_object_zero, which had no reverse rule); the refusals located."""
 
 from __future__ import annotations
 
@@ -30,7 +31,15 @@ def h(x, y):
     return np.sum(x * np.cos(y)) + np.sum(x ** 2 * y)
 
 
+def g_list(x):
+    s = 0.0
+    for v in [x, x * 2.0]:
+        s = s + np.sum(np.sin(v) * v)
+    return s
+
+
 jg = tl.jvp(g)
+jggl = tl.jvp(tl.grad(g_list))
 jgg = tl.jvp(tl.grad(g))
 jh = tl.jvp(h, wrt=(0, 1))
 
@@ -47,6 +56,11 @@ def tangent_by_keyword(x, v):
 
 def hessian_vector(x, v):
     y, hv = jgg(x, v)
+    return np.sum(hv ** 2) + np.sum(y)
+
+
+def hessian_vector_of_list_loop(x, v):
+    y, hv = jggl(x, v)
     return np.sum(hv ** 2) + np.sum(y)
 
 
@@ -74,6 +88,13 @@ def _ag_h(x, y):
     return anp.sum(x * anp.cos(y)) + anp.sum(x**2 * y)
 
 
+def _ag_g_list(x):
+    s = 0.0
+    for v in [x, x * 2.0]:
+        s = s + anp.sum(anp.sin(v) * v)
+    return s
+
+
 def _ag_jg(x, v):
     return anp.sum(autograd.grad(_ag_g)(x) * v)
 
@@ -88,6 +109,11 @@ TWINS = {
     "hessian_vector": lambda x, v: (
         anp.sum(autograd.grad(lambda x: anp.sum(autograd.grad(_ag_g)(x) * v))(x) ** 2)
         + anp.sum(autograd.grad(_ag_g)(x))
+    ),
+    # the jvp of that gradient sums adjoints of list items (add, no_object_zero)
+    "hessian_vector_of_list_loop": lambda x, v: (
+        anp.sum(autograd.grad(lambda x: anp.sum(autograd.grad(_ag_g_list)(x) * v))(x) ** 2)
+        + anp.sum(autograd.grad(_ag_g_list)(x))
     ),
     "two_tangents": lambda x, v: _ag_h(x, x * 2.0) * _ag_jh(x, x * 2.0, v, anp.sin(v)),
 }

@@ -46,6 +46,14 @@ def add(a, b):
     return np.sum(runtime.add(a, b) * W23)
 
 
+def add_terms(a, b):
+    return np.sum(runtime.add_terms(a, b) * W23)
+
+
+def no_object_zero(t):
+    return np.sum(runtime.no_object_zero(t) * W3)
+
+
 def add_item(b, x, g):
     return np.sum(runtime.add_item(b, x, slice(1, 3), g) * W4)
 
@@ -334,6 +342,8 @@ CASES = [
     ("seed_like", (r(3), r(3)), (0,)),
     ("adjoint_contribution", (r(3), r(3)), (0,)),
     ("add", (r(2, 3), r(3)), (0, 1)),
+    ("add_terms", (r(2, 3), r(3)), (0, 1)),
+    ("no_object_zero", (r(3),), (0,)),
     ("add_item", (r(4), r(4), r(2)), (0, 2)),
     ("add_item_first", (r(4), 0.7), (1,)),
     ("unsubscript", (r(3), r(4)), (0,)),
