@@ -11,7 +11,8 @@ labels). In the differentiable form (higher/forms.py) and its A-normal form:
     _stack = _stack1
     v = _stack[0]                       a pop into v, or through a temporary:
     _v5 = _stack[0]                         `v = popped_array(_v5, '...')`
-    v = popped_array(_v5, '...')            (higher/form_pops.py)
+    v = popped_array(_v5, '...')            (higher/form_pops.py; popped_list and
+                                            popped_dict, higher/form_items.py)
 
 Read through the chain, a popped value may be anything the chain holds: an argument's
 array pushed for another variable makes every popped array a possible view of that
@@ -42,6 +43,8 @@ from ..syntax import nodes
 from ..syntax.nodes import walk
 
 PREFIX = "_stack"
+# checks of a popped value that return it as it is (higher/form_pops.py, form_items.py)
+_CHECKS = (runtime_forms.popped_array, runtime_forms.popped_list, runtime_forms.popped_dict)
 
 
 def key(chain: str, name: str) -> str:
@@ -121,7 +124,7 @@ class StackEntries:
 
     def _pop(self, stmt: gast.stmt, after: gast.stmt | None, resolve) -> tuple[str, str] | None:
         """(S, X) for `X = S[0]` (X a variable pushed on S), or for `T = S[0]` followed
-        by `X = popped_array(T, ...)`."""
+        by `X = popped_array(T, ...)` (or popped_list, popped_dict)."""
         if not (
             isinstance(stmt, gast.Assign)
             and len(stmt.targets) == 1
@@ -145,7 +148,7 @@ class StackEntries:
             and after.value.args
             and isinstance(after.value.args[0], gast.Name)
             and after.value.args[0].id == target
-            and resolve(after.value.func) is runtime_forms.popped_array
+            and resolve(after.value.func) in _CHECKS
         ):
             return chain, after.targets[0].id
         return None

@@ -17,13 +17,26 @@ saved_item and restore_item test it), and writes by index or key into, and pops 
 list or dict the function made, which the transform follows (or refuses, with its own
 messages).
 
+A list or dict the function rebinds (`L = [...]` in a loop) is saved on the stack
+before the rebinding and restored by a pop, `L = S[0]`, where the backward sweep undoes
+its writes. A pop returns the object the paired push saved, which L held; the form
+checks that it is a list (or None, L's prebinding) where it spells out L's writes as a
+list's, a dict where as a dict's, and raises otherwise:
+
+    L = S[0]                    L = popped_list(S[0], '...')     (runtime/forms.py)
+
+(the second pass counts such a pop as the list the function made and parked on its
+chain: transform/stack_chains.py).
+
 Assumes: the form of a generated function (pushes and pops as stack-chain pairs), run
-after `pops_as_rebinding`; `external` its module's names (a copied runtime helper bound
-to the helper itself). Guarantees: only calls of `saved_item` / `restore_item` whose
-container is a name bound, in the whole function, only to list displays (`L = [...]`)
-or `list(...)` of the builtin, or only to dict displays (`D = {...}`) or `dict(...)` of
-the builtin, and to None (a prebinding: either form raises on it) — no parameter,
-no other binding, no nested function — are rewritten, and
+after `pops_as_rebinding` and before `pops_paired`; `external` its module's names (a
+copied runtime helper bound to the helper itself). Guarantees: only calls of
+`saved_item` / `restore_item` whose container is a name bound, in the whole function,
+only to list displays (`L = [...]`) or `list(...)` of the builtin, or only to dict
+displays (`D = {...}`) or `dict(...)` of the builtin, to None (a prebinding: either
+form raises on it), and, for a name such calls write into, to pops `L = S[0]` (then
+checked as above) — no parameter, no other binding, no nested function — are
+rewritten, and
 for a dict only where the key (and the saved pair) is a name or a constant, read again
 as it was; a name that may be either keeps its call (and its refusal). take_item, which
 changes the list adjoint it is given, is replaced by its copying twin
@@ -38,15 +51,25 @@ import copy
 from .. import runtime
 from ..syntax.nodes import walk
 from .form_lists import statement_lists
+from .form_pops import top_of_chain
 
 
 def list_items_spelled_out(fn: ast.FunctionDef, external: dict[str, object]) -> None:
     """Rewrite fn's saved_item / restore_item of names certainly lists or certainly dicts
     (module docstring)."""
-    lists = _certain(fn, "list", external.get("list", list) is list)
-    dicts = _certain(fn, "dict", external.get("dict", dict) is dict)
+    written = {
+        _container(n)
+        for n in walk(fn)
+        if any(_is_helper_call(n, external, h) for h in ("saved_item", "restore_item"))
+    }
+    lists, dicts = (
+        _certain(fn, kind, external.get(kind, made) is made)
+        | (_certain(fn, kind, external.get(kind, made) is made, pops=True) & written)
+        for kind, made in (("list", list), ("dict", dict))
+    )
     if not lists and not dicts:
         return
+    _pops_checked(fn, external, lists, dicts)
     _Saves(external, lists, dicts).visit(fn)
     for stmts in statement_lists(fn):
         for k, stmt in enumerate(stmts):
@@ -82,15 +105,47 @@ class _Saves(ast.NodeTransformer):
         return node
 
 
+def _pops_checked(
+    fn: ast.FunctionDef, external: dict[str, object], lists: set[str], dicts: set[str]
+) -> None:
+    """`L = S[0]` (a pop from a stack chain) as `L = popped_list(S[0], '...')` for L in
+    `lists`, `popped_dict` for a dict: the value it pops, checked to be one of that kind
+    or None (runtime/forms.py), which the spelled-out forms rely on."""
+    helpers = {"list": runtime.popped_list, "dict": runtime.popped_dict}
+    for node in walk(fn):
+        if not (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and top_of_chain(node.value)
+        ):
+            continue
+        name = node.targets[0].id
+        kind = "list" if name in lists else "dict" if name in dicts else None
+        if kind is None:
+            continue
+        helper = f"popped_{kind}"
+        what = (
+            f"the differentiable form of {fn.name} restores {name!r} from its stack as a "
+            f"{kind}, whose writes by index or key it spells out, and got another value: "
+            "differentiate the original function instead"
+        )
+        call = ast.Call(func=_load(helper), args=[node.value, ast.Constant(what)], keywords=[])
+        node.value = _located(call, node)
+        external[helper] = helpers[kind]
+
+
 def certain_lists(fn: ast.FunctionDef, external: dict[str, object]) -> set[str]:
     """The names fn binds only to lists (`[...]`, `list(...)` of the builtin, None)."""
     return _certain(fn, "list", external.get("list", list) is list)
 
 
-def _certain(fn: ast.FunctionDef, kind: str, builtin: bool) -> set[str]:
+def _certain(fn: ast.FunctionDef, kind: str, builtin: bool, pops: bool = False) -> set[str]:
     """Names every binding of which in fn is `name = [...]` (or `name = list(...)`, as
     pops_as_rebinding writes, where `list` is the builtin) for kind "list"; `name = {...}`
-    (or `name = dict(...)`, `dict` the builtin) for kind "dict"; none a parameter."""
+    (or `name = dict(...)`, `dict` the builtin) for kind "dict"; none a parameter. With
+    `pops`, a binding may also be a pop from a stack chain (`name = S[0]`), which
+    `_pops_checked` then checks to be of the kind."""
     params = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
     for extra in (fn.args.vararg, fn.args.kwarg):
         if extra is not None:
@@ -111,7 +166,7 @@ def _certain(fn: ast.FunctionDef, kind: str, builtin: bool) -> set[str]:
         ):
             name = node.targets[0].id
             if _makes(node.value, kind, builtin) and kinds.get(name) is not True:
-                kinds[name] = _only_displays(fn, name, kind, builtin)
+                kinds[name] = _only_displays(fn, name, kind, builtin, pops)
     return {n for n, ok in kinds.items() if ok and n not in params}
 
 
@@ -131,7 +186,7 @@ def _makes(value: ast.expr, kind: str, builtin: bool) -> bool:
     )
 
 
-def _only_displays(fn: ast.FunctionDef, name: str, kind: str, builtin: bool) -> bool:
+def _only_displays(fn: ast.FunctionDef, name: str, kind: str, builtin: bool, pops: bool) -> bool:
     for node in walk(fn):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Del):
             return False
@@ -147,7 +202,9 @@ def _only_displays(fn: ast.FunctionDef, name: str, kind: str, builtin: bool) -> 
             for target in node.targets:
                 if isinstance(target, ast.Name) and target.id == name:
                     if len(node.targets) != 1 or not (
-                        _makes(node.value, kind, builtin) or _none(node.value)
+                        _makes(node.value, kind, builtin)
+                        or _none(node.value)
+                        or (pops and top_of_chain(node.value))
                     ):
                         return False
                 elif _binds(target, name):

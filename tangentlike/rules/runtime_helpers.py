@@ -8,8 +8,9 @@ template) and, beside it, the forward form (a tangent template).
 
 Products' maths is bilinear; `zeros_of` makes zeros; `selects`, `unshared`, `array_base`
 and `write_back` check or write, returning nothing; `entry_copy`, `kept_apart`,
-`popped_array`, `pushed`, `own_values` and `updated` are the identity on values. Any other
-runtime helper is refused, located, when a gradient calling it is differentiated again (never zero).
+`popped_array`, `popped_list`, `popped_dict`, `pushed`, `own_values` and `updated` are
+the identity on values. Any other runtime helper is refused, located, when a gradient
+calling it is differentiated again (never zero).
 """
 
 from __future__ import annotations
@@ -178,17 +179,7 @@ def register(registry: Registry) -> None:
         "differentiate the original function (tl.hvp, tl.hessian, tl.grad of f) in a form "
         "that avoids this operation, or register a rule for it with @tangentlike.adjoint",
     )
-    registry.refuse(
-        [runtime.saved_item, runtime.restore_item],
-        "(how a generated gradient saves and restores what a write by index or key "
-        "overwrites) has no second-order rule: the gradient's differentiable form spells "
-        "it out only for a list or dict the function binds by displays alone ([...], "
-        "{...}, list(...), dict(...)), and this one is bound otherwise too (prebound, "
-        "restored from the gradient's stack, or copied from another container)",
-        "build the list or dict by a display where it is written into, and write into it "
-        "there (not a copy of another container); or differentiate the original function "
-        "in a form that updates out of place (L = L[:k] + [v] + L[k + 1:])",
-    )
+    registry.refuse([runtime.saved_item, runtime.restore_item], *_ITEMS_REFUSED)
     registry.refuse(
         [runtime.random_draw],
         "(a random draw from a Generator) does not differentiate the parameters of its "
@@ -199,6 +190,21 @@ def register(registry: Registry) -> None:
 
 
 THROUGH_SOURCE = runtime_sources.THROUGH_SOURCE  # helpers read through their source
+
+# saved_item / restore_item: spelled out by the differentiable form where it can show the
+# container's kind (higher/form_items.py), refused for any other
+_ITEMS_REFUSED = (
+    "(how a generated gradient saves and restores what a write by index or key "
+    "overwrites) has no second-order rule: the gradient's differentiable form spells "
+    "it out only for a list or dict the function binds by displays alone ([...], "
+    "{...}, list(...), dict(...)), and restores from the gradient's stack where the "
+    "gradient saved it, and this one is bound otherwise too (a repetition or "
+    "concatenation of lists, a comprehension's list, a value unpacked from the "
+    "gradient's stack, or copied from another container)",
+    "build the list or dict by a display where it is written into, and write into it "
+    "there (not a copy of another container); or differentiate the original function "
+    "in a form that updates out of place (L = L[:k] + [v] + L[k + 1:])",
+)
 
 
 def _checks(adjoint: Callable, tangent: Callable) -> None:
@@ -250,6 +256,22 @@ def _checks(adjoint: Callable, tangent: Callable) -> None:
 
     @tangent(runtime.popped_array)
     def popped_array_tangent(result, x, what):
+        d[result] = d[x]
+
+    @adjoint(runtime.popped_list, constant=("what",))
+    def popped_list(result, x, what):
+        d[x] = d[result]
+
+    @tangent(runtime.popped_list)
+    def popped_list_tangent(result, x, what):
+        d[result] = d[x]
+
+    @adjoint(runtime.popped_dict, constant=("what",))
+    def popped_dict(result, x, what):
+        d[x] = d[result]
+
+    @tangent(runtime.popped_dict)
+    def popped_dict_tangent(result, x, what):
         d[result] = d[x]
 
     @adjoint(runtime.own_values)

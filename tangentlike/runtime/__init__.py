@@ -55,7 +55,7 @@ from .containers import (
 )
 from .draws import random_draw
 from .form_views import same_view
-from .forms import own_values, popped_array, pushed, shape_kept
+from .forms import own_values, popped_array, popped_dict, popped_list, pushed, shape_kept
 from .gradient import stop_gradient
 from .higher import (
     add_part,

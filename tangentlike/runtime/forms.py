@@ -20,6 +20,24 @@ def popped_array(x, what):
     raise ValueError(f"tangentlike: {what}")
 
 
+def popped_list(x, what):
+    """`x`, a value popped from a stack chain into a name the differentiable form spells
+    out writes by index for, as a list (higher/form_items.py): a list or None (the
+    name's prebinding) as it is; anything else raises ValueError(what)."""
+    if x is None or type(x) is list:
+        return x
+    raise ValueError(f"tangentlike: {what}")
+
+
+def popped_dict(x, what):
+    """`x`, popped into a name whose writes by key the form spells out for a dict
+    (higher/form_items.py): a dict or None as it is; anything else raises
+    ValueError(what)."""
+    if x is None or type(x) is dict:
+        return x
+    raise ValueError(f"tangentlike: {what}")
+
+
 def pushed(x):
     """`x` itself: a value pushed on a stack chain that the function reads back only
     through the name it saved it under (higher/form_pairs.py), which is why analyze/memory

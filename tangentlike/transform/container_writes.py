@@ -7,10 +7,12 @@ Assumes: A-normal form and `Context.structured`. Guarantees: `find` returns the 
 written by index or key that are certainly a list or dict this function made (every
 binding a list or dict literal, a repetition or concatenation of a list it made,
 `list(...)`, `dict(...)`, a comprehension's result, or None, with at least one of the
-others: `None[k] = v` raises), and refuses, with a location, the
-writes into those it could not follow: a slice write, and a write while another name,
-container or function may hold the same object and read it afterwards (the adjoint of a
-read through that other name would miss the write); and every pop but from a list or
+others: `None[k] = v` raises; in a gradient's differentiable form, also a checked pop of
+what the form pushed for that name, transform/stack_chains.py), and refuses, with a
+location, the writes into those it could not follow: a slice write, and a write while
+another name, container or function may hold the same object and read it afterwards
+(the adjoint of a read through that other name would miss the write; the form's push
+of the name for its rebinding, popped back into it, is none); and every pop but from a list or
 dict the function made, held by no other name before the pop. Writes into such a container are
 differentiated by transform/reverse.py (`take_item`, `restore_item`) and, in forward
 mode, as the same write on the tangents; writes into arrays are not concerned here.
@@ -26,9 +28,11 @@ import gast
 from .. import runtime
 from ..analyze import own_containers
 from ..analyze.containers import mutation
+from ..parse import origins
 from ..syntax import nodes
 from ..syntax.nodes import walk
 from .containers import statements
+from .stack_chains import Parked, parked_containers, stand_in
 
 _LIST, _DICT = "list", "dict"
 
@@ -37,7 +41,8 @@ def find(ctx: Any) -> frozenset[str]:
     """The names written by index or key that hold a list or dict this function made;
     refuses the writes into them, and the pops from any list or dict, that could not be
     followed exactly."""
-    bindings = _bindings(ctx.fn)
+    parked = parked_containers(ctx)
+    bindings = _bindings(ctx.fn, parked)
     params = set(nodes.all_param_names(ctx.fn))
     own = own_containers.rebound(ctx.fn, ctx.scope)  # `p = dict(p)`: p is its own
     changes: dict[str, list[gast.Assign]] = {}
@@ -66,7 +71,7 @@ def find(ctx: Any) -> frozenset[str]:
                 _check_write(ctx, stmt)
             found.add(y)
     if found:
-        _check_escapes(ctx, found, changes)
+        _check_escapes(ctx, found, changes, parked)
     return frozenset(found)
 
 
@@ -85,11 +90,15 @@ def _popped(ctx: Any, stmt: gast.stmt) -> str | None:
     return None
 
 
-def _bindings(fn: gast.FunctionDef) -> dict[str, list[gast.expr]]:
+def _bindings(fn: gast.FunctionDef, parked: Parked) -> dict[str, list[gast.expr]]:
+    """name -> the values bound to it; a checked pop of its own pushes (stack_chains)
+    counts as the kind it is checked to be."""
     out: dict[str, list[gast.expr]] = {}
     for stmt in statements(fn.body):
         if isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name):
-            out.setdefault(stmt.targets[0].id, []).append(stmt.value)
+            kind = parked.pops.get(id(stmt))
+            value = stmt.value if kind is None else stand_in(kind)
+            out.setdefault(stmt.targets[0].id, []).append(value)
         elif isinstance(stmt, gast.For):
             for name in nodes.names_stored(stmt.target):
                 out.setdefault(name, []).append(stmt.iter)  # never a container it made
@@ -202,7 +211,7 @@ _KEEPS_NOTHING = (
 _RETURNS_ITS_ARGUMENT = (runtime.iterable, runtime.stop_gradient)
 
 
-def _check_escapes(ctx: Any, written: set[str], writes: dict) -> None:
+def _check_escapes(ctx: Any, written: set[str], writes: dict, parked: Parked) -> None:
     """Refuse a written container handed to another name, container or function (a copy,
     `[out]`, `xs.append(out)`, `g(out)`, a `for` loop over it) before one of its writes,
     or in a loop that also writes into it: that other holder sees the write, but the
@@ -218,7 +227,7 @@ def _check_escapes(ctx: Any, written: set[str], writes: dict) -> None:
 
     number(ctx.fn.body, ())
     for stmt in statements(ctx.fn.body):
-        for y in sorted(_escaping(ctx, stmt) & written):
+        for y in sorted(_escaping(ctx, stmt) & written - parked.pushes.get(id(stmt), set())):
             where, loops = order[id(stmt)]
             for write in writes[y]:
                 at, around = order[id(write)]
@@ -226,13 +235,23 @@ def _check_escapes(ctx: Any, written: set[str], writes: dict) -> None:
                     raise ctx.error(
                         stmt,
                         f"the list or dict {y!r} is changed in place (written by index or key, "
-                        f"or popped from, at line {getattr(write, 'lineno', '?')}), but here "
+                        f"or popped from, at line {_user_line(ctx, write)}), but here "
                         "another name, container or function gets hold of it before or "
                         "between those changes",
                         f"write into {y!r} only after it is complete, or copy it "
                         f"(`list({y})` / `dict({y})`) where you hand it on; to update items "
                         f"while looping, loop over `range(len({y}))` and read {y}[i]",
                     )
+
+
+def _user_line(ctx: Any, stmt: gast.stmt) -> int | str:
+    """The line of `stmt`; in a gradient's differentiable form, the user's line it was
+    generated for (a write the gradient makes, or undoes, for the user's write there)."""
+    line = getattr(stmt, "lineno", None)
+    if line is None or not origins.is_form(ctx.parsed.filename):
+        return line if line is not None else "?"
+    found = origins.origin(ctx.parsed.filename, ctx.parsed.location(stmt).line)
+    return found[1] if found is not None else line
 
 
 def _escaping(ctx: Any, stmt: gast.stmt) -> set[str]:
