@@ -139,7 +139,9 @@ def check_calls_that_write(ctx: Context, aliases: alias_analysis.Aliases) -> Non
             given = [a.id for a in walk(stmt.value) if isinstance(a, gast.Name)]
             active = [a for a in given if a in ctx.active]
             if active and not runtime.owns(callee):  # a check of generated code's own
-                raise alias_messages.unknown_call_refusal(ctx.parsed, stmt, callee, active[0])
+                raise alias_messages.unknown_call_refusal(
+                    ctx.parsed, aliases, stmt, callee, active[0]
+                )
             continue
         bound = alias_analysis.bound_arguments(callee, stmt.value)
         read = aliases.before[id(stmt)].read
@@ -148,7 +150,7 @@ def check_calls_that_write(ctx: Context, aliases: alias_analysis.Aliases) -> Non
                 arg = getattr(atom, "id", None)
                 if arg is not None and aliases.roots(stmt, arg) & read:
                     raise alias_messages.inactive_call_refusal(
-                        ctx.parsed, stmt, callee, param, mutation, arg
+                        ctx.parsed, aliases, stmt, callee, param, mutation, arg
                     )
 
 
