@@ -136,11 +136,13 @@ def check_calls_that_write(ctx: Context, aliases: alias_analysis.Aliases) -> Non
         callee = ctx.scope.resolve(stmt.value.func)
         effects = ctx.effects_of(callee)
         if effects is None:  # it may write what it gets anywhere: none of it differentiated
+            # a varied value, even one that reaches the output by no path the analysis sees
+            # (`copy_in(y, x * 2.0)` may write it into y, which does)
             given = [a.id for a in walk(stmt.value) if isinstance(a, gast.Name)]
-            active = [a for a in given if a in ctx.active]
-            if active and not runtime.owns(callee):  # a check of generated code's own
+            varied = [a for a in given if a in ctx.activity.varied]
+            if varied and not runtime.owns(callee):  # a check of generated code's own
                 raise alias_messages.unknown_call_refusal(
-                    ctx.parsed, aliases, stmt, callee, active[0]
+                    ctx.parsed, aliases, stmt, callee, varied[0]
                 )
             continue
         bound = alias_analysis.bound_arguments(callee, stmt.value)
