@@ -109,7 +109,10 @@ one product per basis vector).
   varies (`d/dx [x * d/dy (x + y)] = 1`), is built from the nested function lifted
   out with those variables as parameters; the outer derivative differentiates
   through the inner one with them as ordinary arguments
-  (`tangentlike/normalize/nested_grads.py`, tests/higher/test_nesting.py).
+  (`tangentlike/normalize/nested_grads.py`, tests/higher/test_nesting.py). The same holds
+  for `tl.jvp` of such a nested function (one differentiated argument, its
+  tangent passed last) and of a function of the module
+  (tests/higher/test_nesting_jvp.py); `tl.hvp` and `tl.hessian` there are refused.
 
 ## The function
 

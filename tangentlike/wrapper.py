@@ -320,8 +320,9 @@ def _boundary_names() -> frozenset[str]:
 def _generated_origin(tb) -> str | None:
     """`file.py:LINE` of the user's statement whose generated code raised: the innermost
     frame of generated code (a `<tangentlike ...>` module) that parse/origins traces to
-    the user's source (its line's, or the nearest above's, `# file.py:LINE` comment).
-    None when no such frame is found (e.g. a written module)."""
+    the user's source (its line's, or the nearest above's, `# file.py:LINE` comment),
+    passing over tangentlike's own files (a runtime helper differentiated through its
+    source). None when no such frame is found (e.g. a written module)."""
     frames = []
     while tb is not None:
         frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno, tb.tb_frame.f_code.co_name))
@@ -332,9 +333,19 @@ def _generated_origin(tb) -> str | None:
         if not origins.is_generated(filename):
             continue
         found = origins.origin(filename, lineno)
-        if found is not None:
+        if found is not None and not _in_package(found[0]):
             return f"{os.path.basename(found[0])}:{found[1]}"
     return None
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _in_package(path: str) -> bool:
+    """Whether `path` is a file of tangentlike itself: a runtime helper read through its
+    source (e.g. cumprod_vjp, differentiated for second order), whose line the user
+    never wrote; the user's statement that called it is further out."""
+    return os.path.abspath(path).startswith(_PACKAGE + os.sep)
 
 
 def _located(what: str, func: Callable) -> tuple[str, SourceLocation | None]:

@@ -17,6 +17,7 @@ import gast
 from ..errors import UnsupportedSyntaxError
 from ..parse import form_words, origins
 from ..parse.source import ParsedFunction
+from . import spoken
 from .aliases import Aliases, View
 from .effects import Mutation
 
@@ -152,9 +153,11 @@ def call_guard(
     """For runtime.unshared: `m.py:9: h(y) changes its parameter 'v' in place (`v += 1.0`
     at h.py:3), and 'y' is read afterwards (or again by the gradient)`."""
     others = [(n, e) for n, e in shared if n != arg]
-    seen = f"{labels(parsed, aliases, stmt, others)}, sharing its memory," if others else f"{arg!r}"
+    shown = spoken.quoted(parsed, aliases, stmt, arg)
+    seen = f"{labels(parsed, aliases, stmt, others)}, sharing its memory," if others else shown
+    said = spoken.spoken(parsed, aliases, stmt, arg) or "..."
     return (
-        f"{place(parsed, stmt)}: {callee.__qualname__}({arg}) changes its parameter {param!r} "
+        f"{place(parsed, stmt)}: {callee.__qualname__}({said}) changes its parameter {param!r} "
         f"in place ({mutation.describe()}), and {seen} is read afterwards (or again by the "
         "gradient)"
     )
@@ -231,28 +234,36 @@ def _item_write_refusal(
 
 
 def inactive_call_refusal(
-    parsed: ParsedFunction, stmt: gast.stmt, callee: object, param: str, mutation: Mutation, arg
+    parsed: ParsedFunction,
+    aliases: Aliases,
+    stmt: gast.stmt,
+    callee: object,
+    param: str,
+    mutation: Mutation,
+    arg: str,
 ) -> UnsupportedSyntaxError:
-    name = callee.__qualname__
+    name, said = callee.__qualname__, spoken.spoken(parsed, aliases, stmt, arg)
+    shown = spoken.quoted(parsed, aliases, stmt, arg)
     return parsed.error(
         stmt,
-        f"{name}({arg}) changes its parameter {param!r} in place ({mutation.describe()}), and "
-        f"the gradient reads {arg!r} as it was before this call",
+        f"{name}({said or '...'}) changes its parameter {param!r} in place "
+        f"({mutation.describe()}), and the gradient reads {shown} as it was before this call",
         f"make {name} return a new array instead of updating {param!r} in place, or pass a "
-        f"copy ({arg}.copy())",
+        f"copy ({spoken.copied(said) if said else 'a copy of the argument'})",
     )
 
 
 def unknown_call_refusal(
-    parsed: ParsedFunction, stmt: gast.stmt, callee: object, arg: str
+    parsed: ParsedFunction, aliases: Aliases, stmt: gast.stmt, callee: object, arg: str
 ) -> UnsupportedSyntaxError:
-    name = callee.__qualname__
+    name, shown = callee.__qualname__, spoken.quoted(parsed, aliases, stmt, arg)
+    said = spoken.spoken(parsed, aliases, stmt, arg) or "..."
     return parsed.error(
         stmt,
-        f"{name}(...) receives the differentiated value {arg!r}, but its result carries no "
+        f"{name}(...) receives the differentiated value {shown}, but its result carries no "
         f"gradient and tangentlike cannot tell what {name} does with its arguments (its "
-        f"source cannot be differentiated: tl.grad({name}) says why): it may write {arg!r} "
+        f"source cannot be differentiated: tl.grad({name}) says why): it may write {shown} "
         "into memory the output reads",
-        f"pass tl.stop_gradient({arg}) if no gradient flows through this call, or rewrite "
+        f"pass tl.stop_gradient({said}) if no gradient flows through this call, or rewrite "
         f"{name} in a form tangentlike differentiates",
     )

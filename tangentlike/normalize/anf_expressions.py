@@ -160,8 +160,8 @@ class Expressions:
                 raise self.unsupported(
                     node,
                     f"calling what a call returns (here the result of `{_dotted(func.func)}(...)`)",
-                    "inside a differentiated function, tl.grad, tl.value_and_grad and "
-                    "tl.vjp of a function can be called directly; for anything else, call "
+                    "inside a differentiated function, tl.grad, tl.value_and_grad, tl.vjp "
+                    "and tl.jvp of a function can be called directly; for anything else, call "
                     "a function defined at module level (or register a rule for it)",
                 )
             if not isinstance(func, gast.Attribute):

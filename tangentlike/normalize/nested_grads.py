@@ -22,8 +22,13 @@ A derivative of a function of the module, `x * tl.grad(add)(1.0, x)`, is the sam
 named lambda with no variables to pass: the outer derivative differentiates through
 the generated gradient of `add`, resolved (and so watched) as the outer one's global.
 
+tl.jvp is lifted the same way; the jvp of a lifted nested def takes its tangent by
+keyword after the outer variables (`jvp_h(y, *, x, dy)`), so its named lambda takes
+the tangent last and passes it by that keyword (`_by_keyword`).
+
 Assumes: a parsed function, before closures.check. Guarantees: every call
-`tl.grad(g, ...)` (also value_and_grad, vjp) whose first argument names a nested def
+`tl.grad(g, ...)` (also value_and_grad, vjp, jvp of one argument) whose first
+argument names a nested def
 of the function or a Python function it reads as a global, or is such a call itself
 (`tl.grad(tl.grad(inner))`), whose other arguments are literals, and whose nested
 def reads no other nested function, is replaced by a named lambda as above (hvp and
@@ -36,6 +41,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import inspect
 import linecache
 import types
 from collections.abc import Callable
@@ -49,8 +55,13 @@ from .closures import free_names, function_locals
 
 DERIVATIVES = {
     "tangentlike.api": ("grad", "value_and_grad", "vjp"),
+    "tangentlike.api_forward": ("jvp",),
     "tangentlike.higher.api": ("hvp", "hessian"),
 }
+# the derivatives lifted (generated code the outer derivative differentiates through),
+# with the options they are built with inside another derivative
+_LIFTED = {"grad": {"checks": False}, "value_and_grad": {"checks": False}, "vjp": {"checks": False}}
+_LIFTED["jvp"] = {}  # forward mode has no debug checks
 
 
 def is_derivative(obj: object) -> bool:
@@ -81,9 +92,10 @@ def run(
         taken.add(f"_{base}{k}")
         return f"_{base}{k}"
 
-    def derivative(call: gast.Call) -> tuple[object, list[str], str] | None:
+    def derivative(call: gast.Call) -> tuple[object, list[str], str, str] | None:
         """(the derivative `call` builds, the outer variables it takes by keyword, the
-        name of the function it differentiates), or None where it is left as it is."""
+        name of the function it differentiates, the kind of derivative: grad, jvp ...),
+        or None where it is left as it is."""
         derive = resolve(call.func)
         if not is_derivative(derive) or not call.args:
             return None
@@ -95,7 +107,7 @@ def run(
             return None  # a computed wrt: left as a nested function used as a value
         if any(k is None for k in options):
             return None
-        if derive.__name__ not in DERIVATIVES["tangentlike.api"]:
+        if derive.__name__ not in _LIFTED:
             # hvp, hessian: Python wrappers of generated code, which the outer derivative
             # cannot follow: left for closures.check (a nested function used as a value)
             return None
@@ -103,7 +115,7 @@ def run(
             inner = derivative(target)
             if inner is None:
                 return None
-            function, free, name = inner
+            function, free, name, _ = inner
         elif not isinstance(target, gast.Name):
             return None
         elif target.id not in defs:  # a function of the module (no closure over f's variables)
@@ -119,14 +131,17 @@ def run(
             function, name = _lifted_function(parsed, node, free), target.id
             lifted.add(node.name)
         # plain mode: the inner level runs inside the outer one's code, which checks itself
-        return derive(function, *rest, **{"checks": False, **options}), free, name
+        kind = derive.__name__
+        return derive(function, *rest, **{**_LIFTED[kind], **options}), free, name, kind
 
     def lift(call: gast.Call) -> gast.expr | None:
         found = derivative(call)
         if found is None:
             return None
-        gradient, free, name = found
+        gradient, free, name, kind = found
         bound = bind(f"_d{name}_lifted", gradient)
+        if kind == "jvp" and free:  # its tangent comes after f's keyword-only variables
+            return _by_keyword(gradient, bound, free, fresh, call)
         rest_args, rest_kw = fresh("args"), fresh("kw")
         body = gast.Call(
             func=nodes.name(bound),
@@ -199,6 +214,48 @@ def run(
         if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)
     }
     fn.body = _without_defs(fn.body, lifted - read)
+
+
+def _by_keyword(
+    jvp: object, bound: str, free: list[str], fresh: Callable[[str], str], call: gast.Call
+) -> gast.expr | None:
+    """`lambda _a1, _t1: <bound>(_a1, x=x, dy=_t1)`: the jvp of a lifted nested function
+    takes the outer variables and then its tangent by keyword (the generated entry's
+    signature: `jvp_h(y, *, x, dy)`), so the tangent, given last, is passed by its name.
+    Only for one differentiated argument and positional parameters without defaults,
+    *args or **kwargs (None otherwise: left as a nested function used as a value)."""
+    live = getattr(jvp, "__tangentlike_live__", None)
+    if live is None or len(getattr(jvp, "wrt", ())) != 1:
+        return None
+    params = list(inspect.signature(live.current().generated).parameters.values())
+    plain = [p for p in params if p.kind is p.POSITIONAL_OR_KEYWORD]
+    tangents = [p.name for p in params if p.kind is p.KEYWORD_ONLY and p.name not in free]
+    if len(tangents) != 1 or any(p.default is not p.empty for p in plain):
+        return None
+    if len(plain) + len(free) + 1 != len(params):  # *args, **kwargs, positional-only
+        return None
+    names, t = [fresh("a") for _ in plain], fresh("t")
+    body = gast.Call(
+        func=nodes.name(bound),
+        args=[nodes.name(n) for n in names],
+        keywords=[
+            *(gast.keyword(arg=n, value=nodes.name(n)) for n in free),
+            gast.keyword(arg=tangents[0], value=nodes.name(t)),
+        ],
+    )
+    args = gast.arguments(
+        args=[
+            gast.Name(id=n, ctx=gast.Param(), annotation=None, type_comment=None)
+            for n in [*names, t]
+        ],
+        posonlyargs=[],
+        vararg=None,
+        kwonlyargs=[],
+        kw_defaults=[],
+        kwarg=None,
+        defaults=[],
+    )
+    return nodes.located(gast.Lambda(args=args, body=body), call)
 
 
 def _derivative_calls(fn: gast.FunctionDef) -> bool:

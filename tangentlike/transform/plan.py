@@ -136,10 +136,14 @@ def check_calls_that_write(ctx: Context, aliases: alias_analysis.Aliases) -> Non
         callee = ctx.scope.resolve(stmt.value.func)
         effects = ctx.effects_of(callee)
         if effects is None:  # it may write what it gets anywhere: none of it differentiated
+            # a varied value, even one that reaches the output by no path the analysis sees
+            # (`copy_in(y, x * 2.0)` may write it into y, which does)
             given = [a.id for a in walk(stmt.value) if isinstance(a, gast.Name)]
-            active = [a for a in given if a in ctx.active]
-            if active and not runtime.owns(callee):  # a check of generated code's own
-                raise alias_messages.unknown_call_refusal(ctx.parsed, stmt, callee, active[0])
+            varied = [a for a in given if a in ctx.activity.varied]
+            if varied and not runtime.owns(callee):  # a check of generated code's own
+                raise alias_messages.unknown_call_refusal(
+                    ctx.parsed, aliases, stmt, callee, varied[0]
+                )
             continue
         bound = alias_analysis.bound_arguments(callee, stmt.value)
         read = aliases.before[id(stmt)].read
@@ -148,7 +152,7 @@ def check_calls_that_write(ctx: Context, aliases: alias_analysis.Aliases) -> Non
                 arg = getattr(atom, "id", None)
                 if arg is not None and aliases.roots(stmt, arg) & read:
                     raise alias_messages.inactive_call_refusal(
-                        ctx.parsed, stmt, callee, param, mutation, arg
+                        ctx.parsed, aliases, stmt, callee, param, mutation, arg
                     )
 
 

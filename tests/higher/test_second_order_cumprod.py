@@ -14,7 +14,7 @@ import autograd
 import autograd.numpy as anp
 import numpy as np
 import pytest
-from reference import fd_hvp, load_module
+from reference import fd_hvp, line_of, load_module
 
 import tangentlike as tl
 
@@ -97,6 +97,24 @@ def test_second_order_at_a_zero_is_refused(m, method):
     x[1, 2] = 1e-3
     tl.hvp(m.f_axis1, method=method)(x, V)
     x[1, 2] = 0.0
-    with pytest.raises((tl.TangentlikeError, ValueError), match="exact zero") as err:
+    with pytest.raises(tl.CheckError, match="exact zero") as err:
         tl.hvp(m.f_axis1, method=method)(x, V)
     assert "np.cumprod" in str(err.value)
+    _assert_at_cumprod_line(m, err.value)
+
+
+def _assert_at_cumprod_line(m, err):
+    """The refusal points at the user's line that calls cumprod (not at the line of
+    tangentlike's runtime helper whose derivative raised it)."""
+    assert err.location is not None
+    assert err.location.filename == m.__file__
+    assert err.location.line == line_of(m, "x.cumprod(axis=1)")
+
+
+@pytest.mark.parametrize("mode", ["forward", "reverse"])
+def test_hessian_at_a_zero_is_refused_at_the_users_line(m, mode):
+    x = X.copy()
+    x[0, 1] = 0.0
+    with pytest.raises(tl.CheckError, match="exact zero") as err:
+        tl.jacobian(tl.grad(m.f_axis1), mode=mode)(x)
+    _assert_at_cumprod_line(m, err.value)

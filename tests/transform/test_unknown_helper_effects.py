@@ -56,6 +56,28 @@ def through_add_at(x):
     return np.sum(y * x) * s
 
 
+def through_a_temporary(x):
+    y = np.zeros(3)
+    t = copy_in(y, x * 2.0)
+    s = 2.0 if t > 1.0 else 1.0
+    return np.sum(y * x) * s
+
+
+def through_a_name(x):
+    y = np.zeros(3)
+    u = x * 2.0
+    t = copy_in(y, u)
+    s = 2.0 if t > 1.0 else 1.0
+    return np.sum(y * x) * s
+
+
+def stopped_temporary(x):
+    y = np.zeros(3)
+    t = copy_in(y, tl.stop_gradient(x * 2.0))
+    s = 2.0 if t > 1.0 else 1.0
+    return np.sum(y * x) * s
+
+
 def stopped(x):
     y = np.zeros(3)
     t = copy_in(y, tl.stop_gradient(x))
@@ -85,3 +107,20 @@ def test_a_helper_writing_through_numpy_changes_its_parameter(tmp_path, name, li
     with pytest.raises(UnsupportedSyntaxError) as err:
         tl.grad(getattr(m, name))(np.array([0.7, 0.4, 0.3]))
     assert f"numpy_writes_{name}.py:{line}:" in str(err.value), str(err.value)
+
+
+@pytest.mark.parametrize(
+    "name, shown", [("through_a_temporary", "`x * 2.0`"), ("through_a_name", "'u'")]
+)
+def test_a_differentiated_value_no_path_takes_to_the_output(tmp_path, name, shown):
+    """The value given (x * 2.0) reaches the output by no path the analysis sees (only
+    through y, which copy_in writes): it is still differentiated (it varies with x), so
+    the call is refused. It was differentiated as if y held constants: 4x, not 8x."""
+    m = load_module(tmp_path, SOURCE, f"unknown_effects_{name}")
+    x = np.array([0.1, 0.2, 0.3])
+    with pytest.raises(UnsupportedSyntaxError) as err:
+        tl.grad(getattr(m, name))(x)
+    message = str(err.value)
+    assert f"copy_in(...) receives the differentiated value {shown}" in message, message
+    # stopped, the values copy_in writes into y are constants: d/dx 2 * sum(y * x) = 2 y
+    np.testing.assert_allclose(tl.grad(m.stopped_temporary)(x), 4.0 * x, rtol=1e-12)
