@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import api, api_forward, packed
+from .. import api, api_forward, packed, specialize
 from ..errors import TangentlikeError, WrtError
 from ..job import resolve_wrt
 from ..parse.source import unwrap
@@ -56,6 +56,11 @@ def hvp(
     is the result. `hv.source` is the generated HVP module, `hv.method` the method
     used ("forward" or "reverse"); `hv.gradient` the gradient it differentiates."""
     _check_method("hvp", method)
+    plain = specialize.on_plain(
+        functools.partial(hvp, method=method, cache=cache, checks=checks), f, wrt
+    )
+    if plain is not None:  # a bound method, partial or callable object
+        return plain
     func = unwrap(f)
     inside = packed.request(func, wrt) if isinstance(func, types.FunctionType) else None
     if inside is not None:  # positions inside *args: the whole tuple's HVP, spread
@@ -107,6 +112,11 @@ def hessian(
     `wrt`; for a tuple `wrt`, the nested tuple of blocks H[i][j] (x_i.shape + x_j.shape).
     """
     _check_method("hessian", method)
+    plain = specialize.on_plain(
+        functools.partial(hessian, method=method, cache=cache, checks=checks), f, wrt
+    )
+    if plain is not None:  # a bound method, partial or callable object
+        return plain
     func = unwrap(f)
     inside = packed.request(func, wrt) if isinstance(func, types.FunctionType) else None
     if inside is not None:  # positions inside *args: columns of the spread HVP
