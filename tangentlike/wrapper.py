@@ -366,9 +366,17 @@ def _reraise_nonscalar(err: ValueError, func: Callable, args: tuple, kwargs: dic
         return
     where = message.partition(": ")[0]
     try:
-        shape = f"an output of shape {np.shape(func(*args, **kwargs))}"
+        out = func(*args, **kwargs)
     except Exception:  # the shape is a courtesy; the error stands without it
         shape = "a non-scalar output"
+    else:  # np.shape of a dict is (): name a container by its kind
+        kind = type(out).__name__
+        container = f"a {kind} (an output of several values)"
+        shape = (
+            container
+            if isinstance(out, (tuple, list, dict))
+            else f"an output of shape {np.shape(out)}"
+        )
     raise NonScalarOutputError(
         f"grad needs a scalar output, but {func.__qualname__} returned {shape} "
         f"(the return statement at {where})",
