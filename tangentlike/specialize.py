@@ -161,6 +161,9 @@ def kind_at_call(
     for name in ("__module__", "__name__", "__qualname__", "__doc__", "wrt", "jit_sources"):
         if hasattr(array, name):
             setattr(df, name, getattr(array, name))
+    # the array build's parameters (f's, then the seed): jacobian and hessian of this
+    # gradient find its arguments by name (not `(*args, **kwargs)`)
+    df.__signature__ = inspect.signature(array)
     live = getattr(array, "__tangentlike_live__", None)
     if live is not None:  # it shows, and stands for, what the array build runs now
         show(df, live.built)
