@@ -86,8 +86,8 @@ def hvp(
             if used == "forward":
                 return product(*primal, v, **kwargs)[1]
             return product(*primal, v, **kwargs)
-        except (ValueError, TypeError):
-            reraise_container_output(f, tuple(primal), kwargs)
+        except (ValueError, TypeError) as err:
+            reraise_container_output(f, tuple(primal), kwargs, err)
             raise
 
     functools.update_wrapper(hv, f, assigned=("__module__", "__doc__"), updated=())
@@ -185,8 +185,8 @@ def _forward_hessian(f: Callable, gradient: Callable, wrt: api.Wrt, single: bool
     def H(*args, **kwargs):
         try:
             blocks = jacobian(*args, **kwargs)
-        except (ValueError, TypeError):
-            reraise_container_output(f, args, kwargs)
+        except (ValueError, TypeError) as err:
+            reraise_container_output(f, args, kwargs, err)
             raise
         if single:
             return blocks
