@@ -58,7 +58,16 @@ def integer_pops_as_constants(fn: ast.FunctionDef, external: dict[str, object]) 
                 other.add(node.id)
     for arg in fn.args.args + fn.args.kwonlyargs:
         other.add(arg.arg)
-    names = {n for n in pops if n not in other and _all_reads_integer(fn, n, parents, external)}
+    used = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)} | {
+        a.arg for a in ast.walk(fn) if isinstance(a, ast.arg)
+    }
+    names = {
+        n
+        for n in pops
+        if n not in other
+        and PREFIX + n not in used  # the name the rewrite binds must be free
+        and _all_reads_integer(fn, n, parents, external)
+    }
     if not names:
         return
     for body in _bodies(fn):

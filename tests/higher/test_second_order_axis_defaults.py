@@ -95,3 +95,28 @@ def test_a_differentiated_axis_in_the_users_code_is_still_refused(mod):
         with pytest.raises(tl.UnsupportedSyntaxError, match="argument 'axis' of sum") as err:
             make(mod.squared_axis_sums, wrt=1)
         assert "np.sum(np.sum(x, axis=axis) ** 2)" in str(err.value)
+
+
+def test_the_form_pass_rewrites_only_integer_reads():
+    """form_integers on form text: a pop read only at `axis` / in `is None` is bound
+    through stop_gradient; one also read in arithmetic, or whose new name is taken, is
+    left as it is."""
+    import ast
+
+    from tangentlike.higher.form_integers import integer_pops_as_constants
+
+    def rewritten(body: str) -> str:
+        fn = ast.parse(f"def _bwd(_stack, b):\n{body}").body[0]
+        integer_pops_as_constants(fn, {"np": np})
+        return ast.unparse(fn)
+
+    only_axis = (
+        "    axis, z = _stack[0]\n    _stack = _stack[1]\n"
+        "    if axis is None:\n        return z\n    return np.expand_dims(b, axis) * z\n"
+    )
+    assert "axis = stop_gradient(_popped_axis)" in rewritten(only_axis)
+    assert "stop_gradient" not in rewritten(only_axis + "    w = axis * z\n")
+    taken = only_axis.replace("return z", "return z + _popped_axis")
+    assert "stop_gradient" not in rewritten(taken)
+    single = "    k = _stack[0]\n    _stack = _stack[1]\n    return np.sum(b, axis=k)\n"
+    assert "k = stop_gradient(_stack[0])" in rewritten(single)
