@@ -80,6 +80,8 @@ def _jvp(
         raise TypeError(f'jit= takes True, False or "auto", not {jit!r}')
     packed.refuse_again(f)
     rebuild = functools.partial(_jvp, optimize=optimize, verbose=verbose, vector=vector, jit=jit)
+    if hasattr(f, "__tangentlike_bound__"):  # the derivative of a bound method, partial...
+        return specialize.of_bound_derivative(f, wrt, rebuild)
     if peel_bound(f) is not None:  # a bound method, partial or callable object
         return specialize.bound(f, *resolve_wrt(f, wrt), rebuild)
     if hasattr(f, "__tangentlike_live__"):  # a gradient: its code as it runs now
@@ -258,6 +260,11 @@ def jacobian(f: Callable, wrt: Wrt = 0, *, mode: str = "auto") -> Callable:
     than the output, else reverse."""
     if mode not in ("auto", "forward", "reverse"):
         raise ValueError(f'jacobian: mode must be "auto", "forward" or "reverse", not {mode!r}')
+    if hasattr(f, "__tangentlike_bound__"):  # the derivative of a bound method, partial...
+        return specialize.of_bound_derivative(f, wrt, functools.partial(jacobian, mode=mode))
+    plain = specialize.on_plain(functools.partial(jacobian, mode=mode), f, wrt)
+    if plain is not None:  # a bound method, partial or callable object
+        return plain
     func = unwrap(f)
     inside = packed.request(func, wrt) if isinstance(func, types.FunctionType) else None
     if inside is None:

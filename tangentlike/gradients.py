@@ -66,6 +66,8 @@ def gradient(
     if checks is None:  # a compiled gradient is built from the plain adjoint (job.Job.jit)
         checks = False if options.get("jit") else checks_from_environment()
     checks = bool(checks)
+    if hasattr(f, "__tangentlike_bound__"):  # the derivative of a bound method, partial...
+        return specialize.of_bound_derivative(f, wrt, _again(mode, verbose, checks, options))
     if peel_bound(f) is not None:
         return specialize.bound(f, *resolve_wrt(f, wrt), _again(mode, verbose, checks, options))
     func = unwrap(f)

@@ -50,7 +50,40 @@ def bound(f: Callable, names: tuple[str, ...], single: bool, build: Build) -> Ca
     )
     df.source, df.wrt, df.__wrapped__ = inner.source, inner.wrt, inner
     df.built_from, df.external = getattr(inner, "built_from", None), getattr(inner, "external", {})
+    df.__tangentlike_bound__ = (f, names, single, build)  # its derivatives: of_bound_derivative
     return df
+
+
+def of_bound_derivative(df: Callable, wrt: object, make: Build) -> Callable:
+    """`make(d, wrt)` for the derivative `df` that `bound` made of a bound method, partial
+    or callable object f: `make` of f's plain function's derivative (built as `bound`
+    built df, without specialising: it specialises per call), called with the bound values
+    first. df itself is a wrapper whose code passes them on through *args, which a
+    derivative of it cannot follow (`tl.jvp(tl.grad(obj.method))`, grad of grad). `wrt`
+    counts and names f's visible parameters."""
+    from .job import resolve_wrt
+
+    f, names, single, build = df.__tangentlike_bound__
+    func, bound_args, bound_keywords = peel_bound(f)
+    plain = build(func, names[0] if single else names)
+    outer, outer_single = resolve_wrt(f, wrt)
+    inner = make(plain, outer[0] if outer_single else outer)
+
+    def call(*args, **kwargs):
+        return inner(*bound_args, *args, **{**bound_keywords, **kwargs})
+
+    return _like(call, inner)
+
+
+def _like(call: Callable, inner: Callable) -> Callable:
+    """`call`, standing for `inner` called with bound values first: its name, source and
+    the attributes the entry points show."""
+    functools.update_wrapper(call, inner, assigned=("__module__", "__name__", "__qualname__"))
+    call.__wrapped__ = inner
+    for attribute in ("source", "gradient", "method", "wrt"):
+        if hasattr(inner, attribute):
+            setattr(call, attribute, getattr(inner, attribute))
+    return call
 
 
 def per_call(
@@ -128,9 +161,37 @@ def kind_at_call(
     for name in ("__module__", "__name__", "__qualname__", "__doc__", "wrt", "jit_sources"):
         if hasattr(array, name):
             setattr(df, name, getattr(array, name))
+    # the array build's parameters (f's, then the seed): jacobian and hessian of this
+    # gradient find its arguments by name (not `(*args, **kwargs)`)
+    df.__signature__ = inspect.signature(array)
     live = getattr(array, "__tangentlike_live__", None)
     if live is not None:  # it shows, and stands for, what the array build runs now
         show(df, live.built)
         df.__tangentlike_live__ = live
         live.wrappers.append(df)
     return df
+
+
+def on_plain(make: Callable, f: Callable, wrt: object) -> Callable | None:
+    """`make(plain, wrt)` for the plain function behind a bound method, partial or
+    callable object `f`, called with the bound values first (None for anything else).
+
+    For the entry points that differentiate a gradient again or call f's derivative per
+    column (hvp, hessian, jacobian): the gradient `bound` makes is a wrapper of its own,
+    not code they can differentiate, while the plain function's derivatives specialise
+    to the classes of the bound objects at each call (`per_call`). `wrt` counts and names
+    f's visible parameters, as for f's gradient; the arguments of a call (a vector v last
+    for hvp) follow the bound ones, and its keywords update the bound keywords."""
+    from .job import resolve_wrt
+
+    peeled = peel_bound(f)
+    if peeled is None:
+        return None
+    func, bound_args, bound_keywords = peeled
+    names, single = resolve_wrt(f, wrt)
+    inner = make(func, names[0] if single else names)
+
+    def call(*args, **kwargs):
+        return inner(*bound_args, *args, **{**bound_keywords, **kwargs})
+
+    return _like(call, inner)

@@ -377,9 +377,17 @@ def _reraise_nonscalar(err: ValueError, func: Callable, args: tuple, kwargs: dic
         return
     where = message.partition(": ")[0]
     try:
-        shape = f"an output of shape {np.shape(func(*args, **kwargs))}"
+        out = func(*args, **kwargs)
     except Exception:  # the shape is a courtesy; the error stands without it
         shape = "a non-scalar output"
+    else:  # np.shape of a dict is (): name a container by its kind
+        kind = type(out).__name__
+        container = f"a {kind} (an output of several values)"
+        shape = (
+            container
+            if isinstance(out, (tuple, list, dict))
+            else f"an output of shape {np.shape(out)}"
+        )
     raise NonScalarOutputError(
         f"grad needs a scalar output, but {func.__qualname__} returned {shape} "
         f"(the return statement at {where})",
@@ -388,12 +396,15 @@ def _reraise_nonscalar(err: ValueError, func: Callable, args: tuple, kwargs: dic
     ) from None
 
 
-def reraise_container_output(func: Callable, args: tuple, kwargs: dict) -> None:
+def reraise_container_output(
+    func: Callable, args: tuple, kwargs: dict, err: Exception | None = None
+) -> None:
     """After a failure of a derivative that needs a scalar output (grad, hvp, hessian):
     a NonScalarOutputError if `func` returns a tuple, list or dict on these arguments
     (run on copies). The generated check, `np.ndim(out)`, passes a dict (0) and fails
     on a ragged tuple with NumPy's own error; nothing here when `func` returns anything
-    else or raises."""
+    else or raises. Given the failure `err`, the generated check's own ValueError for an
+    array output (a derivative of the gradient raises it as is) becomes one too."""
     try:
         at, named = structure.call_arguments(args, kwargs, last=False)
         out = func(*at, **named)
@@ -405,6 +416,14 @@ def reraise_container_output(func: Callable, args: tuple, kwargs: dict) -> None:
             f"a {type(out).__name__} of {len(out)} items",
             hint="What to do: use tangentlike.vjp(f)(*args, seed) with a seed of the "
             "output's structure, or return one scalar (e.g. the sum of the parts).",
+        ) from None
+    if err is not None and np.ndim(out) > 0 and _NONSCALAR in str(err):
+        raise NonScalarOutputError(
+            f"grad needs a scalar output, but {getattr(func, '__qualname__', func)} returned "
+            f"an output of shape {np.shape(out)} (the return statement at "
+            f"{str(err).partition(': ')[0]})",
+            hint="What to do: use tangentlike.vjp(f)(*args, seed) for non-scalar outputs, "
+            "or reduce the output to a scalar (e.g. np.sum).",
         ) from None
 
 

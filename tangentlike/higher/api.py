@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import api, api_forward, packed
+from .. import api, api_forward, packed, specialize
 from ..errors import TangentlikeError, WrtError
 from ..job import resolve_wrt
 from ..parse.source import unwrap
@@ -56,6 +56,11 @@ def hvp(
     is the result. `hv.source` is the generated HVP module, `hv.method` the method
     used ("forward" or "reverse"); `hv.gradient` the gradient it differentiates."""
     _check_method("hvp", method)
+    plain = specialize.on_plain(
+        functools.partial(hvp, method=method, cache=cache, checks=checks), f, wrt
+    )
+    if plain is not None:  # a bound method, partial or callable object
+        return plain
     func = unwrap(f)
     inside = packed.request(func, wrt) if isinstance(func, types.FunctionType) else None
     if inside is not None:  # positions inside *args: the whole tuple's HVP, spread
@@ -81,8 +86,8 @@ def hvp(
             if used == "forward":
                 return product(*primal, v, **kwargs)[1]
             return product(*primal, v, **kwargs)
-        except (ValueError, TypeError):
-            reraise_container_output(f, tuple(primal), kwargs)
+        except (ValueError, TypeError) as err:
+            reraise_container_output(f, tuple(primal), kwargs, err)
             raise
 
     functools.update_wrapper(hv, f, assigned=("__module__", "__doc__"), updated=())
@@ -107,6 +112,11 @@ def hessian(
     `wrt`; for a tuple `wrt`, the nested tuple of blocks H[i][j] (x_i.shape + x_j.shape).
     """
     _check_method("hessian", method)
+    plain = specialize.on_plain(
+        functools.partial(hessian, method=method, cache=cache, checks=checks), f, wrt
+    )
+    if plain is not None:  # a bound method, partial or callable object
+        return plain
     func = unwrap(f)
     inside = packed.request(func, wrt) if isinstance(func, types.FunctionType) else None
     if inside is not None:  # positions inside *args: columns of the spread HVP
@@ -175,8 +185,8 @@ def _forward_hessian(f: Callable, gradient: Callable, wrt: api.Wrt, single: bool
     def H(*args, **kwargs):
         try:
             blocks = jacobian(*args, **kwargs)
-        except (ValueError, TypeError):
-            reraise_container_output(f, args, kwargs)
+        except (ValueError, TypeError) as err:
+            reraise_container_output(f, args, kwargs, err)
             raise
         if single:
             return blocks

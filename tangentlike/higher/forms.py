@@ -59,6 +59,7 @@ from ..syntax.nodes import walk
 from .form_copies import views_copied
 from .form_counters import counters_as_constants
 from .form_fresh import fresh_updates_out_of_place
+from .form_integers import integer_pops_as_constants
 from .form_items import list_items_spelled_out
 from .form_lists import (
     copying_helpers,
@@ -128,6 +129,7 @@ def differentiable_form(func: types.FunctionType, note: str | None = None) -> ty
             pops_paired(node, external)
             pops_into_arrays_checked(node, external)
             counters_as_constants(node, external)
+            integer_pops_as_constants(node, external)
             views_copied(node, external, _backward_line(node, text))
             views_made_again(node, external)
             pushes_for_shape(node, external)

@@ -50,6 +50,11 @@ def test_container_output_is_refused_pointing_at_vjp(tmp_path, name, way):
         call()
     message = str(err.value)
     assert "scalar output" in message and "vjp" in message and name in message
+    # holdout13: a dict was described as "an output of shape ()" (np.shape of a dict)
+    assert "shape ()" not in message
+    if way == "grad":
+        kind = {"ragged": "tuple", "named": "dict", "listed": "list", "helper_dict": "dict"}
+        assert f"returned a {kind[name]}" in message
 
 
 def test_vjp_of_a_container_output_still_works(tmp_path):
@@ -58,3 +63,31 @@ def test_vjp_of_a_container_output_still_works(tmp_path):
     np.testing.assert_allclose(
         g, 3 * X**2 + np.array([0.0, np.sum(np.cos(X)), 0.0]) - np.sin(X) * X[1]
     )
+
+
+ARRAY_MODULE = """
+import numpy as np
+
+
+def field(x):
+    e = np.exp(x - np.max(x))
+    return e / np.sum(e)
+"""
+
+
+@pytest.mark.parametrize("method", ["forward", "reverse"])
+@pytest.mark.parametrize("way", ["hvp", "hessian"])
+def test_array_output_of_hvp_and_hessian_is_a_nonscalar_error(tmp_path, way, method):
+    """holdout13: hvp/hessian of an array output raised the generated check's plain
+    ValueError ("grad needs a scalar output; use vjp"), not the NonScalarOutputError that
+    grad raises, with the output's shape and the user's return line."""
+    m = load_module(tmp_path, ARRAY_MODULE)
+    call = {
+        "hvp": lambda: tl.hvp(m.field, method=method)(X, X),
+        "hessian": lambda: tl.hessian(m.field, method=method)(X),
+    }[way]
+    with pytest.raises(NonScalarOutputError) as err:
+        call()
+    message = str(err.value)
+    assert "field returned an output of shape (3,)" in message
+    assert "vjp" in message and ".py:7)" in message
