@@ -1,0 +1,102 @@
+"""Second order where the gradient writes an array that other names share, but reads
+those names afterwards for their shape, their memory layout or their length only (hvp
+fuzz seed 12, reduced: #178, #67, #291 and the holdout's row of a transpose).
+
+The generated gradient hands such names to its own helpers: `add_item(b, x, k, g)`,
+`unsubscript(g, x, k)`, `part(b, k, like)`, `unadd(g, x, y)`, `unconcatenate_index(g,
+c, (x, y))`, `same_view(x, base, ...)`, `shape_kept(x)` read x for its type, shape,
+dtype or address; and `L[k] = v` rebinds an item of L without reading any. A write into
+an array's values leaves all that alone (analyze/shape_reads.py), so the second pass
+no longer asks at run time that those names share nothing with the array written.
+
+Each lifted case: Hessian-vector products (forward over reverse, reverse over reverse)
+against autograd on a twin written out of place and central differences of the
+gradient.
+"""
+
+from __future__ import annotations
+
+import autograd
+import numpy as np
+import pytest
+from reference import autograd_version, fd_hvp, load_module
+
+import tangentlike as tl
+
+SOURCE = """
+import numpy as np
+
+
+def f_list_holds_the_array(y):
+    L = [y, y]
+    L[0] += y * 1.21
+    z = y[1:2]
+    z *= 0.5
+    v = 0.5 * y + np.tanh(y)
+    return np.sum(y) * 0.5 * np.sum(v)
+
+
+def twin_list_holds_the_array(y):
+    y = y + y * 1.21
+    y = np.concatenate([y[:1], y[1:2] * 0.5, y[2:]])
+    v = 0.5 * y + np.tanh(y)
+    return np.sum(y) * 0.5 * np.sum(v)
+
+
+def f_row_of_a_transpose_updated(y):
+    Y = np.outer(y, np.ones(3))
+    Yt = Y.T
+    Yt[0] += y
+    r = Y.reshape(-1)
+    r[1] = y[0] * y[1]
+    return np.sum(Y ** 2)
+
+
+def twin_row_of_a_transpose_updated(y):
+    Y = np.outer(y, np.ones(3))
+    Y = np.stack([Y[:, 0] + y, Y[:, 1], Y[:, 2]], axis=1)
+    top = np.stack([Y[0, 0], y[0] * y[1], Y[0, 2]])
+    Y = np.concatenate([top[None, :], Y[1:]], axis=0)
+    return np.sum(Y ** 2)
+
+
+def f_rows_updated_in_a_loop(y):
+    A = np.outer(y, y[:2])
+    for r in A:
+        r += np.sin(y[0])
+    return np.sum(np.sin(A))
+
+
+def twin_rows_updated_in_a_loop(y):
+    A = np.outer(y, y[:2]) + np.sin(y[0])
+    return np.sum(np.sin(A))
+"""
+NAMES = [line[4:].split("(")[0] for line in SOURCE.splitlines() if line.startswith("def f_")]
+POINT = np.array([0.5, -0.7, 0.9, 1.1])
+V = np.array([0.3, 1.1, -0.7, 0.4])
+
+
+@pytest.fixture(scope="module")
+def m(tmp_path_factory):
+    return load_module(tmp_path_factory.mktemp("shape_only"), SOURCE, name="tl_second_shape_only")
+
+
+def _expected(m, case):
+    twin = autograd_version(getattr(m, case.replace("f_", "twin_", 1)))
+    return autograd.grad(lambda y: autograd.numpy.sum(autograd.grad(twin)(y) * V))(POINT)
+
+
+@pytest.mark.parametrize("case", NAMES)
+def test_the_gradient_is_right(m, case):
+    twin = autograd_version(getattr(m, case.replace("f_", "twin_", 1)))
+    given = tl.grad(getattr(m, case))(POINT.copy())
+    assert np.allclose(given, autograd.grad(twin)(POINT), rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("method", ["forward", "reverse"])
+@pytest.mark.parametrize("case", NAMES)
+def test_hvp_where_shared_names_are_read_for_their_shape(m, case, method):
+    f = getattr(m, case)
+    hv = tl.hvp(f, method=method)(POINT.copy(), V)
+    assert np.allclose(hv, _expected(m, case), rtol=1e-7, atol=1e-9)
+    assert np.allclose(hv, fd_hvp(lambda y: f(y.copy()), POINT, V), rtol=1e-4, atol=1e-6)
