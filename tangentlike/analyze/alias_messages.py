@@ -9,6 +9,7 @@ value turns out to be one (numbers are never shared).
 
 from __future__ import annotations
 
+import linecache
 import os
 import re
 
@@ -42,6 +43,20 @@ _OPS = {
 def text(parsed: ParsedFunction, node: gast.AST) -> str:
     """The source line of `node`, stripped."""
     return parsed.line_text(getattr(node, "lineno", parsed.first_line)).strip()
+
+
+def said(parsed: ParsedFunction, node: gast.AST) -> str:
+    """The line of `node` as the user wrote it: in a gradient's differentiable form
+    (second order), the user's line it stands for where it can be traced
+    (parse/origins.py), not the generated statement (`y[1:2] = _z21`); else text()."""
+    line = getattr(node, "lineno", parsed.first_line)
+    if origins.is_form(parsed.filename):
+        found = origins.origin(parsed.filename, line)
+        if found is not None and not origins.is_generated(found[0]):
+            shown = linecache.getline(*found).strip()
+            if shown:
+                return shown
+    return text(parsed, node)
 
 
 def place(parsed: ParsedFunction, node: gast.AST) -> str:
@@ -95,7 +110,7 @@ def augmented_guard(parsed: ParsedFunction, aliases: Aliases, stmt: gast.AugAssi
     z = stmt.target.id
     shown = shown_name(parsed, stmt, z)
     return (
-        f"{place(parsed, stmt)}: `{text(parsed, stmt)}` updates {shown!r} in place, and "
+        f"{place(parsed, stmt)}: `{said(parsed, stmt)}` updates {shown!r} in place, and "
         f"{labels(parsed, aliases, stmt, shared)} (read afterwards) {_share(shared)} its "
         f"memory ({shown!r} comes from {made(parsed, aliases, stmt, z)})"
     )

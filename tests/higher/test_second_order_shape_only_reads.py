@@ -11,7 +11,8 @@ no longer asks at run time that those names share nothing with the array written
 
 Each lifted case: Hessian-vector products (forward over reverse, reverse over reverse)
 against autograd on a twin written out of place and central differences of the
-gradient.
+gradient. A name read afterwards for its values is still refused, with the user's line
+and names (not the gradient's `A[0] = _A3`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import pytest
 from reference import autograd_version, fd_hvp, load_module
 
 import tangentlike as tl
+from tangentlike.errors import TangentlikeError
 
 SOURCE = """
 import numpy as np
@@ -75,6 +77,18 @@ NAMES = [line[4:].split("(")[0] for line in SOURCE.splitlines() if line.startswi
 POINT = np.array([0.5, -0.7, 0.9, 1.1])
 V = np.array([0.3, 1.1, -0.7, 0.4])
 
+STILL_REFUSED = """
+import numpy as np
+
+
+def f_row_read_after_the_loop(y):
+    A = np.outer(y, y[:2])
+    for r in A:
+        r += np.sin(y[0])
+    A[0] *= 2.0
+    return np.sum(np.sin(A)) + np.sum(r ** 2)
+"""
+
 
 @pytest.fixture(scope="module")
 def m(tmp_path_factory):
@@ -100,3 +114,14 @@ def test_hvp_where_shared_names_are_read_for_their_shape(m, case, method):
     hv = tl.hvp(f, method=method)(POINT.copy(), V)
     assert np.allclose(hv, _expected(m, case), rtol=1e-7, atol=1e-9)
     assert np.allclose(hv, fd_hvp(lambda y: f(y.copy()), POINT, V), rtol=1e-4, atol=1e-6)
+
+
+def test_a_row_read_for_its_values_is_still_refused_in_the_users_words(tmp_path):
+    m = load_module(tmp_path, STILL_REFUSED, name="tl_second_shape_only_refused")
+    assert np.all(np.isfinite(tl.grad(m.f_row_read_after_the_loop)(POINT.copy())))
+    with pytest.raises(TangentlikeError) as info:
+        tl.hvp(m.f_row_read_after_the_loop)(POINT.copy(), V)
+    message = str(info.value)
+    assert "tl_second_shape_only_refused.py:9:5: `A[0] *= 2.0` changes 'A' in place" in message
+    assert "'r' (read afterwards) shares its memory" in message
+    assert "_A" not in message.split("\n")[0]  # no generated temporary (`A[0] = _A3`)
