@@ -205,6 +205,14 @@ def _item_write_refusal(
             f"write into a copy: {y} = {y}.copy() before the first write",
         )
     origin = made(parsed, aliases, stmt, y)
+    if params and origin == form_words.CHAIN:  # restored from the gradient's saved values
+        return parsed.error(
+            where,
+            f"writing into {y!r} may change the caller's array {params[0]!r}: the array is "
+            f"read back from {origin}, which may also hold {params[0]!r} (or a view of it), "
+            "and tangentlike cannot tell which of the saved values it is",
+            f"write into a copy made there: {y} = np.copy(...)",
+        )
     if params:
         return parsed.error(
             where,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import autograd
 import numpy as np
 import pytest
-from reference import autograd_version, fd_hvp, load_module
+from reference import autograd_version, fd_gradient, fd_hvp, load_module
 
 import tangentlike as tl
 from tangentlike.errors import TangentlikeError
@@ -90,6 +90,23 @@ def f_row_read_after_the_loop(y):
 """
 
 
+RESTORED_IN_A_HELPER = """
+import numpy as np
+
+
+def fill(P):
+    A = np.zeros_like(P)
+    for i in range(P.shape[0]):
+        A[i] = np.sum(P - P[i], axis=0) * P[i]
+    return A
+
+
+def f_rows_filled_in_a_helper(pos):
+    P = pos.reshape(3, 2)
+    return np.sum(fill(P) ** 2)
+"""
+
+
 @pytest.fixture(scope="module")
 def m(tmp_path_factory):
     return load_module(tmp_path_factory.mktemp("shape_only"), SOURCE, name="tl_second_shape_only")
@@ -125,3 +142,25 @@ def test_a_row_read_for_its_values_is_still_refused_in_the_users_words(tmp_path)
     assert "tl_second_shape_only_refused.py:9:5: `A[0] *= 2.0` changes 'A' in place" in message
     assert "'r' (read afterwards) shares its memory" in message
     assert "_A" not in message.split("\n")[0]  # no generated temporary (`A[0] = _A3`)
+
+
+def test_a_helpers_array_restored_from_the_saved_values_is_refused_saying_why(tmp_path):
+    """The helper's gradient restores the rows of A from what it saved, among which is P,
+    a view of the caller's 'pos'; the second pass cannot tell A from P there (the split
+    helper's saved tuple is read back whole). The refusal says so, on the user's line,
+    instead of calling A (made by np.zeros_like) a view of 'pos'."""
+    m = load_module(tmp_path, RESTORED_IN_A_HELPER, name="tl_second_shape_only_helper")
+    x = np.linspace(0.3, 1.4, 6)
+    assert np.allclose(
+        tl.grad(m.f_rows_filled_in_a_helper)(x.copy()),
+        fd_gradient(m.f_rows_filled_in_a_helper, [x], 0),
+    )
+    with pytest.raises(TangentlikeError) as info:
+        tl.hvp(m.f_rows_filled_in_a_helper)(x.copy(), np.ones(6))
+    first = str(info.value).split("\n")[0]
+    assert "tl_second_shape_only_helper.py:8:9: writing into 'A' (in the gradient of fill)" in first
+    assert "may change the caller's array 'pos'" in first
+    assert "read back from what the gradient saved for its backward sweep" in first
+    assert "may be a view of that argument" not in first
+    assert "_stack" not in first
+    assert "\n    A[i] = np.sum(P - P[i], axis=0) * P[i]\n" in str(info.value)
