@@ -84,14 +84,19 @@ def label(parsed: ParsedFunction, aliases: Aliases, stmt: gast.stmt, name: str) 
         return f"the global {name!r}"
     if not name.startswith("_"):
         return repr(name)
-    return f"the value of {made(parsed, aliases, stmt, name)}"  # a compiler temporary
+    if form_words.in_form(parsed):  # the gradient's copy of an argument, its saved values
+        said_so = form_words.told(parsed, repr(name))
+        if said_so != repr(name):
+            return said_so
+    origin = made(parsed, aliases, stmt, name)  # a compiler temporary
+    return origin if origin == form_words.CHAIN else f"the value of {origin}"
 
 
 def labels(parsed: ParsedFunction, aliases: Aliases, stmt: gast.stmt, shared: Shared) -> str:
     """`'y'`, `'y' and 'w'`; compiler temporaries only when no user name shares."""
     names = [n for n, _ in shared]
     user = [n for n in names if not n.startswith("_")]
-    words = [label(parsed, aliases, stmt, n) for n in dict.fromkeys(user or names)]
+    words = list(dict.fromkeys(label(parsed, aliases, stmt, n) for n in user or names))
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 

@@ -107,6 +107,21 @@ def f_rows_filled_in_a_helper(pos):
 """
 
 
+SAVED_VALUE_SHARES = """
+import numpy as np
+
+
+def f_saved_value_shares(x, y):
+    y *= np.cos(y)
+    z1 = y
+    z1 += np.sum(z1 / 1000.0)
+    v1 = (2.0 * y - z1)[0:3]
+    y = 0.5 * y + np.tanh(v1[0])
+    z1 -= x
+    return np.sum(y) * np.sum(v1) * np.sum(z1)
+"""
+
+
 @pytest.fixture(scope="module")
 def m(tmp_path_factory):
     return load_module(tmp_path_factory.mktemp("shape_only"), SOURCE, name="tl_second_shape_only")
@@ -164,3 +179,22 @@ def test_a_helpers_array_restored_from_the_saved_values_is_refused_saying_why(tm
     assert "may be a view of that argument" not in first
     assert "_stack" not in first
     assert "\n    A[i] = np.sum(P - P[i], axis=0) * P[i]\n" in str(info.value)
+
+
+def test_a_saved_value_sharing_the_written_array_is_named_in_the_users_words(tmp_path):
+    """The gradient's copy of the argument y, written by `z1 -= x`, is also what the
+    gradient saved (its pushes of z1): the refusal names y and the saved values, not the
+    form's `_y_own1[...] = _z12`, `_pushed7 = None` (hvp seed 12 #247, reduced)."""
+    m = load_module(tmp_path, SAVED_VALUE_SHARES, name="tl_second_shape_only_saved")
+    f, x, y = m.f_saved_value_shares, 0.7, POINT.copy()
+    _, gy = tl.grad(f, wrt=("x", "y"))(x, y.copy())
+    assert np.allclose(gy, fd_gradient(lambda y: f(x, y.copy()), [y], 0), rtol=1e-6)
+    with pytest.raises(TangentlikeError) as info:
+        tl.hvp(f, wrt=("x", "y"))(x, y.copy(), (0.3, V))
+    first = str(info.value).split("\n")[0]
+    assert (
+        "tl_second_shape_only_saved.py:11:5: `z1 -= x` changes 'y' (the gradient's copy of "
+        "that argument) in place, and what the gradient saved for its backward sweep (read "
+        "afterwards) shares its memory" in first
+    )
+    assert "_pushed" not in first and "_own" not in first and "None" not in first
