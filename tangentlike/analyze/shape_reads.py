@@ -9,8 +9,10 @@ gradient's helpers (`unbroadcast(g, w)`, `spread(g, w)`, `zeros_of(w)`,
 `part(b, k, w)`, `unadd(g, w, v)`, the items of `unconcatenate_index(g, c, (w, v))`:
 the generated gradient reads most primal values there, which its differentiable form
 then sees; `same_view(w, ...)` reads w's address and strides, `shape_kept(w)` its
-shape), or as the container of an item write (`w[k] = v` rebinds or overwrites an
-item, reading none) sees nothing of it.
+shape; the run-time checks of updates, `same_memory`, `same_array`, `part_of`,
+`untouched`, `unshared`, read only what memory w holds, never its values), or as the
+container of an item write (`w[k] = v` rebinds or overwrites an item, reading none)
+sees nothing of it.
 
 Assumes: A-normal form; `scope` resolves the calls' functions. Guarantees: `shape_only`
 returns the names every one of whose loads in the statement is in such a position (a
@@ -48,6 +50,11 @@ _SHAPE_ARGUMENTS: dict[object, tuple[int, ...]] = {
     runtime.shape_kept: (0,),
     runtime.unconcatenate_index: (2,),
     runtime.unadd: (1, 2),
+    runtime.same_memory: (0, 1),
+    runtime.same_array: (0, 1, 3),
+    runtime.part_of: (0, 1),
+    runtime.untouched: (0, 1, 3),
+    runtime.unshared: (0, 1),
 }
 _SHAPE_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype"})
 

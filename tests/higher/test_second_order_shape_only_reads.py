@@ -122,6 +122,23 @@ def f_saved_value_shares(x, y):
 """
 
 
+ITEM_IN_A_ZIP = """
+import numpy as np
+
+
+def f_item_updated_in_a_zip(y):
+    L1 = [2.0 ** e for e in y]
+    v = y * 1.0
+    for e2, e3 in zip(y, np.clip(y, -1.0, 1.0)):
+        v[:] = y
+        if np.sum(v) > -100.0:
+            e2 *= -2
+    else:
+        y *= np.cos(v[::-1])
+    return np.sum(v) + 2.0 * sum(L1) + np.sum(y ** 2)
+"""
+
+
 @pytest.fixture(scope="module")
 def m(tmp_path_factory):
     return load_module(tmp_path_factory.mktemp("shape_only"), SOURCE, name="tl_second_shape_only")
@@ -198,3 +215,17 @@ def test_a_saved_value_sharing_the_written_array_is_named_in_the_users_words(tmp
         "afterwards) shares its memory" in first
     )
     assert "_pushed" not in first and "_own" not in first and "None" not in first
+
+
+@pytest.mark.parametrize("method", ["forward", "reverse"])
+def test_names_the_run_time_checks_read_are_not_read_for_their_values(tmp_path, method):
+    """The write of `e2 *= -2` into y is lowered where the names sharing y are read
+    afterwards for their shape only, and checked again once lowered: the lowering's own
+    run-time checks (`same_memory(_seq1, y)`, `kept_apart`, `untouched`) read what memory
+    a name holds, not its values, and must not make the check refuse what the lowering
+    followed (hvp seed 12 #73, reduced: refused with the first shape-only reads alone)."""
+    m = load_module(tmp_path, ITEM_IN_A_ZIP, name="tl_second_shape_only_zip")
+    f = m.f_item_updated_in_a_zip
+    assert np.allclose(tl.grad(f)(POINT.copy()), fd_gradient(lambda y: f(y.copy()), [POINT], 0))
+    hv = tl.hvp(f, method=method)(POINT.copy(), V)
+    assert np.allclose(hv, fd_hvp(lambda y: f(y.copy()), POINT, V), rtol=1e-4, atol=1e-6)
