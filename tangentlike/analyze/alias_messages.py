@@ -9,6 +9,7 @@ value turns out to be one (numbers are never shared).
 
 from __future__ import annotations
 
+import linecache
 import os
 import re
 
@@ -45,6 +46,20 @@ def text(parsed: ParsedFunction, node: gast.AST) -> str:
     return parsed.line_text(getattr(node, "lineno", parsed.first_line)).strip()
 
 
+def said(parsed: ParsedFunction, node: gast.AST) -> str:
+    """The line of `node` as the user wrote it: in a gradient's differentiable form
+    (second order), the user's line it stands for where it can be traced
+    (parse/origins.py), not the generated statement (`y[1:2] = _z21`); else text()."""
+    line = getattr(node, "lineno", parsed.first_line)
+    if origins.is_form(parsed.filename):
+        found = origins.origin(parsed.filename, line)
+        if found is not None and not origins.is_generated(found[0]):
+            shown = linecache.getline(*found).strip()
+            if shown:
+                return shown
+    return text(parsed, node)
+
+
 def place(parsed: ParsedFunction, node: gast.AST) -> str:
     """`file.py:LINE` of node; in a gradient's differentiable form (second order), the
     user's line it stands for where it can be traced (parse/origins.py)."""
@@ -70,14 +85,19 @@ def label(parsed: ParsedFunction, aliases: Aliases, stmt: gast.stmt, name: str) 
         return f"the global {name!r}"
     if not name.startswith("_"):
         return repr(name)
-    return f"the value of {made(parsed, aliases, stmt, name)}"  # a compiler temporary
+    if form_words.in_form(parsed):  # the gradient's copy of an argument, its saved values
+        said_so = form_words.told(parsed, repr(name))
+        if said_so != repr(name):
+            return said_so
+    origin = made(parsed, aliases, stmt, name)  # a compiler temporary
+    return origin if origin == form_words.CHAIN else f"the value of {origin}"
 
 
 def labels(parsed: ParsedFunction, aliases: Aliases, stmt: gast.stmt, shared: Shared) -> str:
     """`'y'`, `'y' and 'w'`; compiler temporaries only when no user name shares."""
     names = [n for n, _ in shared]
     user = [n for n in names if not n.startswith("_")]
-    words = [label(parsed, aliases, stmt, n) for n in dict.fromkeys(user or names)]
+    words = list(dict.fromkeys(label(parsed, aliases, stmt, n) for n in user or names))
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
@@ -96,7 +116,7 @@ def augmented_guard(parsed: ParsedFunction, aliases: Aliases, stmt: gast.AugAssi
     z = stmt.target.id
     shown = shown_name(parsed, stmt, z)
     return (
-        f"{place(parsed, stmt)}: `{text(parsed, stmt)}` updates {shown!r} in place, and "
+        f"{place(parsed, stmt)}: `{said(parsed, stmt)}` updates {shown!r} in place, and "
         f"{labels(parsed, aliases, stmt, shared)} (read afterwards) {_share(shared)} its "
         f"memory ({shown!r} comes from {made(parsed, aliases, stmt, z)})"
     )
@@ -193,6 +213,14 @@ def _item_write_refusal(
             f"write into a copy: {y} = {y}.copy() before the first write",
         )
     origin = made(parsed, aliases, stmt, y)
+    if params and origin == form_words.CHAIN:  # restored from the gradient's saved values
+        return parsed.error(
+            where,
+            f"writing into {y!r} may change the caller's array {params[0]!r}: the array is "
+            f"read back from {origin}, which may also hold {params[0]!r} (or a view of it), "
+            "and tangentlike cannot tell which of the saved values it is",
+            f"write into a copy made there: {y} = np.copy(...)",
+        )
     if params:
         return parsed.error(
             where,

@@ -93,9 +93,12 @@ class Aliases:
         return self.before[id(stmt)].views.get(name)
 
     def made_at(self, stmt: gast.stmt, name: str) -> gast.stmt | None:
-        """The earliest statement that may have bound `name` before stmt, if any."""
+        """The earliest statement that may have bound `name` before stmt, if any; one
+        binding a value rather than a placeholder `name = None` where there is one (a
+        gradient's differentiable form binds the names it saves so at its top)."""
         made = [self.statements[i] for i in self.before[id(stmt)].made.get(name, ())]
         made = [s for s in made if getattr(s, "lineno", None) is not None]
+        made = [s for s in made if not _binds_none(s)] or made
         return min(made, key=lambda s: (s.lineno, s.col_offset)) if made else None
 
 
@@ -322,3 +325,11 @@ class _Forward:
     def fresh(self, stmt: gast.stmt) -> Roots:
         """The memory a value `stmt` makes is, when it is new."""
         return frozenset({("new", self.number[id(stmt)])})
+
+
+def _binds_none(stmt: gast.stmt) -> bool:
+    """`name = None`."""
+    value = getattr(stmt, "value", None)
+    return (
+        isinstance(stmt, gast.Assign) and isinstance(value, gast.Constant) and value.value is None
+    )

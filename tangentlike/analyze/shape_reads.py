@@ -5,8 +5,14 @@ its values, never its shape, dtype or size; a name sharing that memory and read
 afterwards only through `np.shape(w)`, `w.shape` (`.ndim`, `.size`, `.dtype`),
 `np.zeros_like(w)` (`ones_like`, `empty_like`), or as the shape argument of the
 gradient's helpers (`unbroadcast(g, w)`, `spread(g, w)`, `zeros_of(w)`,
-`gradient_like(b, w, name)`: the generated gradient reads most primal values there,
-which its differentiable form then sees) sees nothing of it.
+`gradient_like(b, w, name)`, `unsubscript(g, w, k)`, `add_item(b, w, k, g)`,
+`part(b, k, w)`, `unadd(g, w, v)`, the items of `unconcatenate_index(g, c, (w, v))`:
+the generated gradient reads most primal values there, which its differentiable form
+then sees; `same_view(w, ...)` reads w's address and strides, `shape_kept(w)` its
+shape; the run-time checks of updates, `same_memory`, `same_array`, `part_of`,
+`untouched`, `unshared`, read only what memory w holds, never its values), or as the
+container of an item write (`w[k] = v` rebinds or overwrites an item, reading none)
+sees nothing of it.
 
 Assumes: A-normal form; `scope` resolves the calls' functions. Guarantees: `shape_only`
 returns the names every one of whose loads in the statement is in such a position (a
@@ -22,6 +28,7 @@ import numpy as np
 
 from .. import runtime
 from ..parse.resolve import Scope
+from ..syntax import nodes
 from ..syntax.nodes import subtree
 
 # Functions whose listed positional arguments are read for their shape and dtype only.
@@ -36,6 +43,18 @@ _SHAPE_ARGUMENTS: dict[object, tuple[int, ...]] = {
     runtime.spread: (1,),
     runtime.zeros_of: (0,),
     runtime.gradient_like: (1,),
+    runtime.unsubscript: (1,),
+    runtime.add_item: (1,),
+    runtime.part: (2,),
+    runtime.same_view: (0,),
+    runtime.shape_kept: (0,),
+    runtime.unconcatenate_index: (2,),
+    runtime.unadd: (1, 2),
+    runtime.same_memory: (0, 1),
+    runtime.same_array: (0, 1, 3),
+    runtime.part_of: (0, 1),
+    runtime.untouched: (0, 1, 3),
+    runtime.unshared: (0, 1),
 }
 _SHAPE_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype"})
 
@@ -49,8 +68,12 @@ def shape_only(stmt: gast.stmt, scope: Scope) -> frozenset[str]:
                 shaped.add(id(node.value))
         elif isinstance(node, gast.Call) and _plain_keywords(node):
             for k in _positions(node, scope):
-                if k < len(node.args) and isinstance(node.args[k], gast.Name):
-                    shaped.add(id(node.args[k]))
+                arg = node.args[k] if k < len(node.args) else None
+                for item in arg.elts if isinstance(arg, (gast.Tuple, gast.List)) else [arg]:
+                    if isinstance(item, gast.Name):  # (a tuple of such: each item)
+                        shaped.add(id(item))
+    if nodes.is_item_write(stmt) and isinstance(stmt.targets[0].value, gast.Name):
+        shaped.add(id(stmt.targets[0].value))  # `y[k] = v` reads nothing of y's values
     if not shaped:
         return frozenset()
     value, shape = set(), set()

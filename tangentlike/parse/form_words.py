@@ -44,7 +44,7 @@ def told(parsed: ParsedFunction, text: str) -> str:
     for line in sorted({int(n) for n in _AT_LINE.findall(text)}):
         statement = parsed.line_text(line).strip()
         quoted = f"`{statement}` at line {line}"
-        if re.search(r"\b_stack\w*\b", statement):  # a push or pop: said by CHAIN
+        if re.search(r"\b(_stack|_pushed\d|_pushkey\d)\w*\b", statement):  # said by CHAIN
             text = text.replace(f" (shared since {quoted})", "")
             text = text.replace(f"the value of {quoted}", CHAIN)
             text = text.replace(quoted, CHAIN)
@@ -75,8 +75,8 @@ def _statement(parsed: ParsedFunction, quoted: str, line: int) -> str:
 
 def _name(parsed: ParsedFunction, name: str) -> str:
     """The user's name behind a generated one, quoted ('v1' (in h1), 'x'), else it."""
-    if name.startswith("_stack"):
-        return CHAIN
+    if name.startswith("_stack") or re.fullmatch(r"_push(ed|key)\d+", name):
+        return CHAIN  # the chain, or a value pushed on it (higher/form_pairs.py)
     copy = _COPY.fullmatch(name)
     if copy is not None and copy.group(1) in _params(parsed.func):
         return f"{copy.group(1)!r} (the gradient's copy of that argument)"

@@ -310,7 +310,7 @@ class _Lowering:
         return [write]
 
     def updates(self, stmt: gast.stmt) -> ViewUpdates:
-        what = f"{messages.place(self.parsed, stmt)}: `{messages.text(self.parsed, stmt)}`"
+        what = f"{messages.place(self.parsed, stmt)}: `{messages.said(self.parsed, stmt)}`"
 
         def labels(names: list[str]) -> str:
             text = messages.labels(self.parsed, self.aliases, stmt, [(n, None) for n in names])
