@@ -26,6 +26,7 @@ tuple of them for a tuple wrt); the Hessian's float dtype is the arguments'.
 from __future__ import annotations
 
 import functools
+import inspect
 import types
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -33,11 +34,11 @@ from typing import Any
 import numpy as np
 
 from .. import api, api_forward, packed, specialize
-from ..errors import TangentlikeError, WrtError
+from ..errors import CheckError, TangentlikeError, WrtError
 from ..job import resolve_wrt
 from ..parse.source import unwrap
 from ..structure import call_arguments
-from ..wrapper import reraise_container_output
+from ..wrapper import _check_differentiable, reraise_container_output
 
 METHODS = ("auto", "forward", "reverse")
 
@@ -66,7 +67,7 @@ def hvp(
     if inside is not None:  # positions inside *args: the whole tuple's HVP, spread
         whole = hvp(f, inside.wrt, method=method, cache=cache, checks=checks)
         return packed.spreading(whole, inside, picks_result=True)
-    names = resolve_wrt(f, wrt)[0]  # its refusals first
+    names, single = resolve_wrt(f, wrt)  # its refusals first
     gradient = api.grad(f, wrt, cache=cache, checks=checks)
     product, used = None, "reverse"
     if method in ("auto", "forward"):
@@ -82,6 +83,7 @@ def hvp(
         if not args:
             raise TypeError("hvp: pass the vector v last, after f's arguments")
         *primal, v = args
+        _check_point("hvp", func, names, single, primal, kwargs, v)
         try:
             if used == "forward":
                 return product(*primal, v, **kwargs)[1]
@@ -181,8 +183,10 @@ def _hessian_by_columns(f: Callable, product: Callable, single: bool) -> Callabl
 def _forward_hessian(f: Callable, gradient: Callable, wrt: api.Wrt, single: bool) -> Callable:
     """H as the Jacobian of the gradient, by one vector-mode forward sweep."""
     jacobian = api_forward.jacobian(gradient, wrt, mode="forward")
+    func, names = unwrap(f), resolve_wrt(f, wrt)[0]
 
     def H(*args, **kwargs):
+        _check_point("hessian", func, names, single, args, kwargs)
         try:
             blocks = jacobian(*args, **kwargs)
         except (ValueError, TypeError) as err:
@@ -199,14 +203,59 @@ def _forward_hessian(f: Callable, gradient: Callable, wrt: api.Wrt, single: bool
     return H
 
 
+_NO_VECTOR = object()
+
+
+def _check_point(
+    what: str,
+    func: Callable,
+    names: tuple[str, ...],
+    single: bool,
+    args: Sequence[Any],
+    kwargs: dict,
+    v: Any = _NO_VECTOR,
+) -> None:
+    """Refuse, naming `func` (not the gradient it differentiates), a point where an
+    argument in `names` is not a float value, and a vector `v` that is not shaped like
+    the arguments (one per argument for a tuple wrt). A call that does not match func's
+    signature is left for the call itself to report."""
+    if not isinstance(func, types.FunctionType):
+        return
+    try:
+        bound = inspect.signature(func).bind(*args, **kwargs)
+    except TypeError:
+        return
+    bound.apply_defaults()
+    for name in names:
+        _check_differentiable(bound.arguments[name], name, func)
+    if v is _NO_VECTOR:
+        return
+    if single:
+        vectors = [v]
+    elif isinstance(v, (tuple, list)) and len(v) == len(names):
+        vectors = list(v)
+    else:
+        raise CheckError(
+            f"{what} of {func.__qualname__} with respect to {', '.join(names)} takes v as a "
+            f"tuple of {len(names)} vectors, one per argument, not {type(v).__name__}",
+            hint="What to do: pass v = (v1, v2, ...), each shaped like its argument.",
+        )
+    for name, vector in zip(names, vectors, strict=True):
+        x = bound.arguments[name]
+        if isinstance(x, (np.ndarray, float, np.floating)) and np.shape(vector) != np.shape(x):
+            raise CheckError(
+                f"{what} of {func.__qualname__}: v has shape {np.shape(vector)} for "
+                f"{name!r}, whose shape is {np.shape(x)}",
+                hint=f"What to do: pass v shaped like {name!r} (no broadcasting).",
+            )
+
+
 def _check_method(what: str, method: str) -> None:
     if method not in METHODS:
         raise WrtError(f"{what}: method must be one of {', '.join(METHODS)}, not {method!r}")
 
 
 def _argument(product: Callable, args: tuple, kwargs: dict, name: str) -> Any:
-    import inspect
-
     bound = inspect.signature(product.gradient).bind_partial(*args, **kwargs)
     bound.apply_defaults()
     return bound.arguments[name]
