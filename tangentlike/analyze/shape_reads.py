@@ -10,9 +10,9 @@ gradient's helpers (`unbroadcast(g, w)`, `spread(g, w)`, `zeros_of(w)`,
 the generated gradient reads most primal values there, which its differentiable form
 then sees; `same_view(w, ...)` reads w's address and strides, `shape_kept(w)` its
 shape; the run-time checks of updates, `same_memory`, `same_array`, `part_of`,
-`untouched`, `unshared`, read only what memory w holds, never its values), or as the
-container of an item write (`w[k] = v` rebinds or overwrites an item, reading none)
-sees nothing of it.
+`untouched`, `unshared`, read only what memory w holds, never its values) sees nothing
+of it. (The container of an item write, `w[k] = v`, is not such a read: the write goes
+through w into the memory it shares, which the lowering of writes before it must know.)
 
 Assumes: A-normal form; `scope` resolves the calls' functions. Guarantees: `shape_only`
 returns the names every one of whose loads in the statement is in such a position (a
@@ -28,7 +28,6 @@ import numpy as np
 
 from .. import runtime
 from ..parse.resolve import Scope
-from ..syntax import nodes
 from ..syntax.nodes import subtree
 
 # Functions whose listed positional arguments are read for their shape and dtype only.
@@ -72,8 +71,6 @@ def shape_only(stmt: gast.stmt, scope: Scope) -> frozenset[str]:
                 for item in arg.elts if isinstance(arg, (gast.Tuple, gast.List)) else [arg]:
                     if isinstance(item, gast.Name):  # (a tuple of such: each item)
                         shaped.add(id(item))
-    if nodes.is_item_write(stmt) and isinstance(stmt.targets[0].value, gast.Name):
-        shaped.add(id(stmt.targets[0].value))  # `y[k] = v` reads nothing of y's values
     if not shaped:
         return frozenset()
     value, shape = set(), set()
