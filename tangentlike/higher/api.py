@@ -68,6 +68,7 @@ def hvp(
         whole = hvp(f, inside.wrt, method=method, cache=cache, checks=checks)
         return packed.spreading(whole, inside, picks_result=True)
     names, single = resolve_wrt(f, wrt)  # its refusals first
+    signature = _signature_of(func)
     gradient = api.grad(f, wrt, cache=cache, checks=checks)
     product, used = None, "reverse"
     if method in ("auto", "forward"):
@@ -83,7 +84,7 @@ def hvp(
         if not args:
             raise TypeError("hvp: pass the vector v last, after f's arguments")
         *primal, v = args
-        _check_point("hvp", func, names, single, primal, kwargs, v)
+        _check_point("hvp", func, signature, names, single, primal, kwargs, v)
         try:
             if used == "forward":
                 return product(*primal, v, **kwargs)[1]
@@ -184,9 +185,10 @@ def _forward_hessian(f: Callable, gradient: Callable, wrt: api.Wrt, single: bool
     """H as the Jacobian of the gradient, by one vector-mode forward sweep."""
     jacobian = api_forward.jacobian(gradient, wrt, mode="forward")
     func, names = unwrap(f), resolve_wrt(f, wrt)[0]
+    signature = _signature_of(func)
 
     def H(*args, **kwargs):
-        _check_point("hessian", func, names, single, args, kwargs)
+        _check_point("hessian", func, signature, names, single, args, kwargs)
         try:
             blocks = jacobian(*args, **kwargs)
         except (ValueError, TypeError) as err:
@@ -206,9 +208,16 @@ def _forward_hessian(f: Callable, gradient: Callable, wrt: api.Wrt, single: bool
 _NO_VECTOR = object()
 
 
+def _signature_of(func: Callable) -> inspect.Signature | None:
+    """func's signature, read once where a derivative is made (not at each call), for
+    _check_point; None for anything but a plain function."""
+    return inspect.signature(func) if isinstance(func, types.FunctionType) else None
+
+
 def _check_point(
     what: str,
     func: Callable,
+    signature: inspect.Signature | None,
     names: tuple[str, ...],
     single: bool,
     args: Sequence[Any],
@@ -218,11 +227,12 @@ def _check_point(
     """Refuse, naming `func` (not the gradient it differentiates), a point where an
     argument in `names` is not a float value, and a vector `v` that is not shaped like
     the arguments (one per argument for a tuple wrt). A call that does not match func's
-    signature is left for the call itself to report."""
-    if not isinstance(func, types.FunctionType):
+    signature (`signature`, None when func is no plain function) is left for the call
+    itself to report."""
+    if signature is None:
         return
     try:
-        bound = inspect.signature(func).bind(*args, **kwargs)
+        bound = signature.bind(*args, **kwargs)
     except TypeError:
         return
     bound.apply_defaults()
