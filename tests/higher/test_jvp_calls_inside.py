@@ -73,6 +73,18 @@ def two_tangents_computed(x, v):
     pair = (v, v)
     y, t = jh(x, x, pair)
     return y * t
+
+
+def tangent_in_star_args(x, v):
+    args = (x, v)
+    y, t = jg(*args)
+    return y * t
+
+
+def tangents_starred(x, v):
+    pair = (v, v)
+    y, t = jh(x, x, (*pair,))
+    return y * t
 """
 
 X = np.array([0.3, -0.7, 1.2])
@@ -150,3 +162,17 @@ def test_a_computed_tuple_of_tangents_is_refused_at_its_line(m):
     assert "takes a tuple display of its tangents" in text
     assert "y, t = jh(x, x, pair)" in text
     assert "dx=..., dy=..." in text
+
+
+@pytest.mark.parametrize(
+    "case, what, line",
+    [
+        ("tangent_in_star_args", "a jvp called with *args", "y, t = jg(*args)"),
+        ("tangents_starred", "star-unpacking is not supported", "y, t = jh(x, x, (*pair,))"),
+    ],
+)
+def test_star_arguments_of_a_jvp_are_refused_at_their_line(m, case, what, line):
+    with pytest.raises(UnsupportedSyntaxError) as err:
+        tl.grad(getattr(m, case))(X, V)
+    text = str(err.value)
+    assert what in text and line in text
